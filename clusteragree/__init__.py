@@ -1,0 +1,36 @@
+"""clusteragree: inter-annotator agreement when annotations are structure.
+
+Clusters (pyramid SCUs, coreference chains), sets of labels and trees, scored with
+Krippendorff's alpha and the measures of the papers that introduced them.
+
+Examples
+--------
+>>> import clusteragree as ca
+>>> table = ca.CodingTable.from_records([("A", 1, {"x"}), ("B", 1, {"x"}),
+...                                      ("A", 2, {"y"}), ("B", 2, {"y", "z"})])
+>>> round(ca.alpha(table, distance="jaccard").alpha, 4)
+0.6667
+"""
+
+from ._version import __version__
+from .alpha import AlphaResult, alpha, alpha_many, alpha_stats
+from .distances import DISTANCES, Distance, get_distance, set_distance
+from .errors import AlphaUndefinedWarning, ClusterAgreeError, InputError, ParameterError
+from .model import CodingTable
+
+__all__ = [
+    "DISTANCES",
+    "AlphaResult",
+    "AlphaUndefinedWarning",
+    "ClusterAgreeError",
+    "CodingTable",
+    "Distance",
+    "InputError",
+    "ParameterError",
+    "__version__",
+    "alpha",
+    "alpha_many",
+    "alpha_stats",
+    "get_distance",
+    "set_distance",
+]

@@ -1,0 +1,135 @@
+"""Command line: ``clusteragree SUBCOMMAND ...``; wiring only, the work is in the library.
+
+Results go to stdout, warnings and errors to stderr. Exit status: 0 success, 1 bad input
+(the message starts with ``FILE:LINE:``), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from ._version import __version__
+from .distances import DISTANCES, get_distance
+from .errors import ClusterAgreeError, InputError, ParameterError
+from .readers.table import read_long_table
+from .report import FORMATS, alpha_report, render
+from .result import format_signature
+
+NUMERIC = {"interval", "ratio", "ordinal"}
+
+
+def _distance_list(text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one distance")
+    try:
+        return [get_distance(name).name for name in names]
+    except ParameterError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _add_output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-f", "--format", choices=FORMATS,
+        default=os.environ.get("CLUSTERAGREE_FORMAT", "text")
+        if os.environ.get("CLUSTERAGREE_FORMAT") in FORMATS else "text",
+        help="output format (default: %(default)s; env CLUSTERAGREE_FORMAT)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``clusteragree`` command."""
+    parser = argparse.ArgumentParser(
+        prog="clusteragree",
+        description="Inter-annotator agreement on clusters, label sets and trees.",
+    )
+    parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    table = sub.add_parser(
+        "table", help="Krippendorff's alpha of a long CSV of codings",
+        description="Alpha of a long CSV with the header coder,unit,labels (and optionally "
+        "document): one row per coder and unit; labels separated by --sep; an empty labels "
+        "field is the empty set; a (coder, unit) pair without a row is missing.",
+    )
+    table.add_argument("file", help="CSV file, or - for standard input")
+    table.add_argument("--sep", default=";", help="label separator (default: %(default)s)")
+    table.add_argument(
+        "--distance", type=_distance_list, default=["nominal", "jaccard", "masi"],
+        help="comma-separated distances among " + ", ".join(DISTANCES)
+        + " (default: nominal,jaccard,masi)",
+    )
+    table.add_argument(
+        "--scalar", action="store_true",
+        help="one value per field instead of a set (needed for interval, ratio, ordinal)",
+    )
+    table.add_argument("--engine", choices=("auto", "classes", "generic"), default="auto",
+                       help="alpha engine (default: %(default)s)")
+    table.add_argument("--no-per-doc", dest="per_doc", action="store_false",
+                       help="with a document column, print only the pooled TOTAL rows")
+    _add_output(table)
+    table.set_defaults(run=_run_table)
+    return parser
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    numeric = bool(NUMERIC & set(args.distance))
+    if numeric and not args.scalar:
+        raise ParameterError(
+            f"the distances {sorted(NUMERIC & set(args.distance))} need --scalar values"
+        )
+    source: Any = sys.stdin if args.file == "-" else args.file
+    data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
+                           path="<stdin>" if args.file == "-" else args.file)
+    for what, count in data.repairs.items():
+        print(f"{data.path}: repaired {count} {what}", file=sys.stderr)
+    tables: Any = data.tables
+    if list(tables) == [None]:
+        tables = tables[None]
+    frame = alpha_report(tables, args.distance, engine=args.engine, per_document=args.per_doc)
+    header = {
+        "command": "table",
+        "file": data.path,
+        "rows": data.rows,
+        "repairs": data.repairs,
+        "signature": format_signature(
+            "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
+                      ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
+    }
+    print(render(frame, args.format, header=header))
+    return 0
+
+
+def _show_warning(message: Any, category: Any, *rest: Any, **kwargs: Any) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``clusteragree`` command; returns the exit status."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.showwarning = _show_warning
+    try:
+        return int(args.run(args))
+    except InputError as err:
+        print(f"{err}", file=sys.stderr)
+        return 1
+    except ParameterError as err:
+        parser.error(str(err))
+    except ClusterAgreeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0  # pragma: no cover
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

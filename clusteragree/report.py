@@ -1,0 +1,161 @@
+"""Reports: results as DataFrames with a pooled TOTAL row, and their renderings.
+
+A report has one row per document and distance, then a ``TOTAL`` row per distance computed from
+the summed statistics (pooled, not the mean of document alphas). Text, JSON, CSV and LaTeX are
+renderings of that one DataFrame.
+
+Examples
+--------
+>>> from clusteragree import CodingTable
+>>> docs = {"d1": CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"),
+...                                          ("B", 2, "y")]),
+...         "d2": CodingTable.from_records([("A", 1, "x"), ("B", 1, "x")])}
+>>> df = alpha_report(docs, ["nominal"])
+>>> list(df["document"]), [round(a, 4) for a in df["alpha"]]
+(['d1', 'd2', 'TOTAL'], [0.0, nan, 0.4444])
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from .alpha import Engine, _choose, alpha_stats
+from .distances import DistanceLike, get_distance
+from .errors import AlphaUndefinedWarning, ParameterError
+from .model import CodingTable
+from .result import AlphaResult
+
+__all__ = ["COLUMNS", "FORMATS", "alpha_report", "render", "results_frame"]
+
+COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
+           "signature"]
+FORMATS = ("text", "json", "csv", "latex")
+TOTAL = "TOTAL"
+
+
+def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]]) -> pd.DataFrame:
+    """A DataFrame with one row per ``(document, result)``."""
+    data = [{"document": doc, **result.as_dict()} for doc, result in rows]
+    return pd.DataFrame(data, columns=COLUMNS)
+
+
+def alpha_report(
+    tables: CodingTable | Mapping[Hashable, CodingTable],
+    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    *,
+    engine: Engine = "auto",
+    per_document: bool = True,
+) -> pd.DataFrame:
+    """Alpha per document and pooled over all documents, for several distances.
+
+    Parameters
+    ----------
+    tables : CodingTable or mapping document -> CodingTable
+        Documents must be independent: a class never spans two documents.
+    distances : sequence of distance names, Distances or callables
+    engine : {"auto", "classes", "generic"}
+    per_document : bool, default=True
+        Include a row per document before the ``TOTAL`` rows.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``document, distance, alpha, D_o, D_e, n, units, coders, engine, signature``.
+        Warnings about undefined alphas of single documents are not repeated; the pooled ones
+        are issued.
+    """
+    if isinstance(tables, CodingTable):
+        tables = {TOTAL: tables}
+        per_document = False
+    if not tables:
+        raise ParameterError("alpha_report needs at least one table")
+    dists = [get_distance(d) for d in distances]
+    rows: list[tuple[Hashable, AlphaResult]] = []
+    totals: list[tuple[Hashable, AlphaResult]] = []
+    engines = {}
+    for dist in dists:
+        chosen = {_choose(t, dist, engine) for t in tables.values()}
+        engines[dist.name] = "classes" if chosen == {"classes"} else "generic"
+    for kind in sorted(set(engines.values())):
+        stats = {doc: alpha_stats(t, engine=kind) for doc, t in tables.items()}  # type: ignore[arg-type]
+        pooled = sum(stats.values())
+        for dist in (d for d in dists if engines[d.name] == kind):
+            if per_document:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                    rows += [(doc, s.compute(dist)) for doc, s in stats.items()]
+            totals.append((TOTAL, pooled.compute(dist)))  # type: ignore[union-attr]
+    order = {d.name: i for i, d in enumerate(dists)}
+    rows.sort(key=lambda r: order[r[1].distance])
+    totals.sort(key=lambda r: order[r[1].distance])
+    frame = results_frame(rows + totals)
+    frame.attrs["distances"] = [d.name for d in dists]
+    return frame
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):
+        return _clean(value.item())
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return "nan" if math.isnan(x) else f"{x:.6f}"
+    return str(x)
+
+
+def render(
+    frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None
+) -> str:
+    """Render a report as ``text``, ``json``, ``csv`` or ``latex``.
+
+    JSON is an object ``{"results": [...], ...header}``: ``results`` holds the pooled rows
+    (one per distance) and ``documents`` the per-document rows when there are any; NaN is
+    written as null.
+    """
+    if fmt not in FORMATS:
+        raise ParameterError(f"The format must be one of {list(FORMATS)}. Got {fmt!r}.")
+    pooled = frame[frame["document"] == TOTAL]
+    per_doc = frame[frame["document"] != TOTAL]
+    if fmt == "json":
+        obj: dict[str, Any] = dict(header or {})
+        obj["results"] = [{k: v for k, v in r.items() if k != "document"}
+                          for r in _records(pooled)]
+        if len(per_doc):
+            obj["documents"] = _records(per_doc)
+        return json.dumps(obj, indent=2, ensure_ascii=False)
+    if fmt == "csv":
+        return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+    shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
+    if not len(per_doc):
+        shown.remove("document")
+    if fmt == "latex":
+        lines = [r"\begin{tabular}{" + "l" * (2 if "document" in shown else 1)
+                 + "r" * (len(shown) - (2 if "document" in shown else 1)) + "}", r"\toprule",
+                 " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
+        for _, row in frame.iterrows():
+            cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
+            lines.append(" & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        return "\n".join(lines)
+    table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
+    widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
+    out = ["  ".join(cell.rjust(w) if i >= (2 if "document" in shown else 1) else cell.ljust(w)
+                     for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+           for r in table]
+    out.append("")
+    out += [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
+    return "\n".join(out)

@@ -1,0 +1,159 @@
+"""Property tests: both engines equal each other and the brute-force definition."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from reference import SET_DISTANCES, brute_alpha
+
+from clusteragree import AlphaUndefinedWarning, CodingTable, alpha, alpha_stats
+from clusteragree.alpha_classes import class_stats
+from clusteragree.alpha_generic import value_stats
+
+DISTANCES = sorted(SET_DISTANCES)
+
+
+@st.composite
+def partitions(draw: st.DrawFn, max_units: int = 9) -> dict[str, dict[int, int | None]]:
+    """2 to 5 coders, each a partition of (some of) the units; None marks a missing unit."""
+    n_units = draw(st.integers(1, max_units))
+    n_coders = draw(st.integers(2, 5))
+    out = {}
+    for c in range(n_coders):
+        ids = draw(st.lists(st.one_of(st.integers(0, 3), st.none()),
+                            min_size=n_units, max_size=n_units))
+        out[f"c{c}"] = dict(enumerate(ids))
+    return out
+
+
+def _cells(table: CodingTable) -> dict:
+    return {(c, u): v for c, u, v in table.records()}
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
+        return fn(*args, **kwargs)
+
+
+def _same(x: float, y: float) -> bool:
+    return (math.isnan(x) and math.isnan(y)) or abs(x - y) <= 1e-9
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partitions(), st.sampled_from(DISTANCES))
+def test_linear_engine_equals_generic_and_brute_force(parts, name) -> None:
+    table = CodingTable.from_clusterings(parts)
+    fast = _quiet(alpha, table, name, engine="classes")
+    slow = _quiet(alpha, table, name, engine="generic")
+    ref = brute_alpha(_cells(table), SET_DISTANCES[name])
+    for r in (fast, slow):
+        if ref is None:
+            assert math.isnan(r.alpha)
+            continue
+        d_o, d_e, n = ref
+        assert r.n == n
+        assert r.D_o == pytest.approx(float(d_o), abs=1e-9)
+        assert r.D_e == pytest.approx(float(d_e), abs=1e-9)
+        expected = math.nan if d_e == 0 else float(1 - d_o / d_e)
+        assert _same(r.alpha, expected) or r.alpha == pytest.approx(expected, abs=1e-9)
+
+
+@st.composite
+def label_sets(draw: st.DrawFn) -> dict[tuple[str, int], frozenset]:
+    n_units = draw(st.integers(1, 10))
+    n_coders = draw(st.integers(2, 4))
+    cells = {}
+    for c in range(n_coders):
+        for u in range(n_units):
+            value = draw(st.one_of(st.none(), st.frozensets(st.sampled_from("abcde"), max_size=3)))
+            if value is not None:
+                cells[f"c{c}", u] = value
+    return cells
+
+
+@settings(max_examples=150, deadline=None)
+@given(label_sets(), st.sampled_from(DISTANCES))
+def test_generic_engine_equals_brute_force_on_label_sets(cells, name) -> None:
+    table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
+    r = _quiet(alpha, table, name)
+    ref = brute_alpha(cells, SET_DISTANCES[name])
+    if ref is None:
+        assert math.isnan(r.alpha)
+        return
+    d_o, d_e, n = ref
+    assert (r.n, r.D_o, r.D_e) == (n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(partitions(max_units=6), min_size=1, max_size=4), st.sampled_from(DISTANCES))
+def test_document_statistics_add_to_pooled_alpha(docs, name) -> None:
+    coders = sorted({c for doc in docs for c in doc})
+    pooled = {
+        c: {(d, u): None if k is None else (d, k)
+            for d, doc in enumerate(docs) for u, k in doc.get(c, {}).items()}
+        for c in coders
+    }
+    whole = _quiet(alpha, CodingTable.from_clusterings(pooled), name, engine="generic")
+    parts_cls = sum(class_stats(CodingTable.from_clusterings(doc)) for doc in docs)
+    parts_gen = sum(value_stats(CodingTable.from_clusterings(doc)) for doc in docs)
+    # Generic statistics merge equal values: documents whose units share labels would give
+    # equal sets, so only the count of values is compared for them.
+    by_classes = _quiet(parts_cls.compute, name)
+    assert by_classes.n == whole.n
+    assert _same(by_classes.alpha, whole.alpha)
+    assert parts_gen.n == whole.n
+
+
+@settings(max_examples=60, deadline=None)
+@given(label_sets(), st.sampled_from(DISTANCES), st.randoms(use_true_random=False))
+def test_generic_statistics_add_whatever_the_split(cells, name, rnd) -> None:
+    assume(cells)
+    whole = _quiet(alpha, CodingTable.from_records((c, u, v) for (c, u), v in cells.items()), name)
+    units = sorted({u for _, u in cells})
+    groups: dict[int, list] = {}
+    for u in units:
+        groups.setdefault(rnd.randrange(3), []).append(u)
+    stats = [
+        alpha_stats(CodingTable.from_records((c, u, v) for (c, u), v in cells.items() if u in g))
+        for g in groups.values()
+    ]
+    pooled = _quiet(sum(stats).compute, name)
+    assert pooled.n == whole.n
+    assert _same(pooled.alpha, whole.alpha)
+
+
+@settings(max_examples=60, deadline=None)
+@given(partitions(), st.sampled_from(DISTANCES), st.randoms(use_true_random=False))
+def test_coder_and_unit_order_do_not_matter(parts, name, rnd) -> None:
+    base = _quiet(alpha, CodingTable.from_clusterings(parts), name)
+    coders = list(parts)
+    rnd.shuffle(coders)
+    shuffled = {}
+    for c in coders:
+        items = list(parts[c].items())
+        rnd.shuffle(items)
+        shuffled[c] = dict(items)
+    other = _quiet(alpha, CodingTable.from_clusterings(shuffled), name)
+    assert _same(base.alpha, other.alpha)
+    assert base.n == other.n
+
+
+def test_class_ids_as_integer_arrays_match_mappings() -> None:
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 30, 200)
+    b = np.where(rng.random(200) < 0.1, -1, rng.integers(0, 30, 200))
+    from_arrays = CodingTable.from_clusterings({"A": a, "B": b})
+    from_maps = CodingTable.from_clusterings(
+        {"A": dict(enumerate(a.tolist())), "B": {u: k for u, k in enumerate(b.tolist()) if k >= 0}}
+    )
+    for name in DISTANCES:
+        assert alpha(from_arrays, name).alpha == pytest.approx(alpha(from_maps, name).alpha)
+        assert alpha(from_arrays, name).alpha == pytest.approx(
+            alpha(from_arrays, name, engine="generic").alpha
+        )
