@@ -205,17 +205,28 @@ def _contingency(
     The keys are sorted rather than hashed: sorting runs of integers is fast and cache friendly.
     """
     top = int(m.max()) + 1
-    if (int(ci.max()) + 1) * kj * top < 2**62:
-        key = (ci * kj + cj) * top + m
+    uniform = int(m.min()) == top - 1  # every unit coded by the same number of coders
+    width = 1 if uniform else top
+    if (int(ci.max()) + 1) * kj * width < 2**62:
+        key = ci * kj  # built in place: these arrays are as long as the corpus
+        key += cj
+        if not uniform:
+            key *= top
+            key += m
         key.sort()
         starts = _groups(key)
-        runs = np.diff(np.append(starts, len(key))).astype(np.float64)
-        pair, m_run = np.divmod(key[starts], top)
+        runs = np.diff(starts, append=len(key)).astype(np.float64)
+        first = key[starts]
+        del key
+        pair, m_run = (first, None) if uniform else np.divmod(first, top)
         run_i, run_j = np.divmod(pair, kj)
     else:  # class ids too large to pack in 63 bits: sort rows instead
         uniq, inverse = np.unique(np.column_stack([ci, cj, m]), axis=0, return_inverse=True)
         runs = np.bincount(inverse.ravel(), minlength=len(uniq)).astype(np.float64)
         run_i, run_j, m_run = uniq.T
+        uniform = False
+    if uniform:
+        return run_i, run_j, runs, runs / (top - 2.0)
     new_pair = np.concatenate([[True], (run_i[1:] != run_i[:-1]) | (run_j[1:] != run_j[:-1])])
     pair_starts = np.flatnonzero(new_pair)
     k = np.add.reduceat(runs, pair_starts)
@@ -280,6 +291,14 @@ def class_stats(table: object) -> CardinalityStats:
                 if not both.any():
                     continue
                 ci, cj, mm = rows[i][both], rows[j][both], m[both]
+            # A unit alone in its class for both coders: the pair (empty, empty), nothing else.
+            alone = (size[i][ci] == 1) & (size[j][cj] == 1)
+            if alone.any():
+                w_alone = float((1.0 / (mm[alone] - 1.0)).sum())
+                observed.append(np.array([[0.0, 0.0, 0.0, 2.0 * w_alone]]))
+                ci, cj, mm = ci[~alone], cj[~alone], mm[~alone]
+                if not len(ci):
+                    continue
             ca, cb, k, w_obs = _contingency(ci, cj, len(size[j]), mm)
             a, b = size[i][ca] - 1, size[j][cb] - 1
             p, q = npair[i][ca], npair[j][cb]

@@ -61,3 +61,21 @@ def brute_alpha(
     expected = sum((dist(pool[i], pool[j]) for i in range(n) for j in range(n) if i != j),
                    Fraction(0))
     return observed / n, expected / (n * (n - 1)), n
+
+
+def scalar_distance(name: str, pool: list[int]) -> Callable[[int, int], Fraction]:
+    """Krippendorff's (2011) scalar differences; ordinal uses the marginals of ``pool``."""
+    if name == "nominal":
+        return lambda c, k: Fraction(int(c != k))
+    if name == "interval":
+        return lambda c, k: Fraction(c - k) ** 2
+    if name == "ratio":
+        return lambda c, k: Fraction(0) if c + k == 0 else Fraction(c - k, c + k) ** 2
+    counts = {v: pool.count(v) for v in set(pool)}
+
+    def ordinal(c: int, k: int) -> Fraction:
+        lo, hi = min(c, k), max(c, k)
+        between = sum(n for g, n in counts.items() if lo <= g <= hi)
+        return (Fraction(between) - Fraction(counts[c] + counts[k], 2)) ** 2
+
+    return ordinal

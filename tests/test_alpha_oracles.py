@@ -218,3 +218,12 @@ def test_passonneau_figure3_mean_masi_follows_definition_not_print() -> None:
     assert 1 - alpha(table, "jaccard").D_o == pytest.approx(4 / 9)
     assert 1 - alpha(table, "masi").D_o == pytest.approx(7 / 27)
     assert 1 - alpha(table, "masi").D_o != pytest.approx(6 / 27)
+
+
+@pytest.mark.parametrize(("fig", "jaccard", "masi"), [(FIG2, 1 / 2, 1 / 3), (FIG3, 0.0, 0.0)])
+def test_passonneau_figures_with_the_unit_removed(fig, jaccard: float, masi: float) -> None:
+    removed = {coder: [s - {unit} for unit, s in zip("xyz", sets, strict=True)]
+               for coder, sets in fig.items()}
+    table = _figure(removed)
+    assert 1 - alpha(table, "jaccard").D_o == pytest.approx(jaccard)
+    assert 1 - alpha(table, "masi").D_o == pytest.approx(masi)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import SET_DISTANCES, brute_alpha
+from reference import SET_DISTANCES, brute_alpha, scalar_distance
 
 from clusteragree import AlphaUndefinedWarning, CodingTable, alpha, alpha_stats
 from clusteragree.alpha_classes import class_stats
@@ -157,3 +157,50 @@ def test_class_ids_as_integer_arrays_match_mappings() -> None:
         assert alpha(from_arrays, name).alpha == pytest.approx(
             alpha(from_arrays, name, engine="generic").alpha
         )
+
+
+def test_contingency_without_packing_equals_packed_keys() -> None:
+    from clusteragree.alpha_classes import _contingency
+
+    rng = np.random.default_rng(1)
+    ci, cj = rng.integers(0, 50, 1000), rng.integers(0, 50, 1000)
+    m = rng.integers(2, 4, 1000)
+    packed = _contingency(ci, cj, 50, m)
+    # Class ids this large do not fit a 63-bit key, which takes the row-sorting path.
+    unpacked = _contingency(ci * 10**9, cj, 50 * 10**9, m)
+    np.testing.assert_array_equal(packed[0] * 10**9, unpacked[0])
+    np.testing.assert_array_equal(packed[1], unpacked[1])
+    np.testing.assert_allclose(packed[2], unpacked[2])
+    np.testing.assert_allclose(packed[3], unpacked[3])
+    uniform = _contingency(ci, cj, 50, np.full(1000, 3))
+    assert uniform[2].sum() == 1000 and uniform[3].sum() == pytest.approx(500.0)
+
+
+@st.composite
+def scalar_cells(draw: st.DrawFn) -> dict[tuple[str, int], int]:
+    n_units, n_coders = draw(st.integers(1, 10)), draw(st.integers(2, 4))
+    cells = {}
+    for c in range(n_coders):
+        for u in range(n_units):
+            value = draw(st.one_of(st.none(), st.integers(0, 6)))
+            if value is not None:
+                cells[f"c{c}", u] = value
+    return cells
+
+
+@settings(max_examples=150, deadline=None)
+@given(scalar_cells(), st.sampled_from(["nominal", "interval", "ratio", "ordinal"]))
+def test_scalar_levels_equal_brute_force(cells, name) -> None:
+    assume(cells)
+    table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
+    r = _quiet(alpha, table, name)
+    by_unit: dict[int, int] = {}
+    for _, u in cells:
+        by_unit[u] = by_unit.get(u, 0) + 1
+    pool = [v for (_, u), v in cells.items() if by_unit[u] >= 2]
+    ref = brute_alpha(cells, scalar_distance(name, pool))
+    if ref is None:
+        assert math.isnan(r.alpha)
+        return
+    d_o, d_e, n = ref
+    assert (r.n, r.D_o, r.D_e) == (n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
