@@ -106,6 +106,11 @@ def test_dkpro_set_example(distance: str, d_o: float, d_e: float, value: float, 
     assert result.D_e == pytest.approx(d_e, abs=tol)
 
 
+def test_dkpro_set_example_percentage_agreement() -> None:
+    # DKPro's percentage agreement 0.333: 3 of 9 items identical, i.e. 1 - D_o (nominal).
+    assert 1 - alpha(_two_coder_table(DKPRO), "nominal").D_o == pytest.approx(3 / 9)
+
+
 @pytest.mark.parametrize(
     ("distance", "value"), [("passonneau2004", 0.1862), ("masi_dkpro", 0.2529)]
 )
