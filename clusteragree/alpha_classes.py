@@ -218,7 +218,10 @@ def _contingency(
         runs = np.diff(starts, append=len(key)).astype(np.float64)
         first = key[starts]
         del key
-        pair, m_run = (first, None) if uniform else np.divmod(first, top)
+        if uniform:
+            pair, m_run = first, np.full(len(first), top - 1)
+        else:
+            pair, m_run = np.divmod(first, top)
         run_i, run_j = np.divmod(pair, kj)
     else:  # class ids too large to pack in 63 bits: sort rows instead
         uniq, inverse = np.unique(np.column_stack([ci, cj, m]), axis=0, return_inverse=True)
@@ -268,12 +271,12 @@ def class_stats(table: object) -> CardinalityStats:
     size: list[FloatArray] = []
     npair: list[FloatArray] = []
     for row, pres, full in zip(rows, present, complete, strict=True):
-        k = int(row.max()) + 1
-        c_size = np.bincount(row if full else row[pres], minlength=k).astype(np.float64)
+        n_classes = int(row.max()) + 1
+        c_size = np.bincount(row if full else row[pres], minlength=n_classes).astype(np.float64)
         if full and all_pairable:
             c_pair = c_size
         else:
-            c_pair = np.bincount(row[pres & pairable], minlength=k).astype(np.float64)
+            c_pair = np.bincount(row[pres & pairable], minlength=n_classes).astype(np.float64)
         size.append(c_size)
         npair.append(c_pair)
         sizes.append(_histogram([np.maximum(c_size - 1, 0)], c_pair))

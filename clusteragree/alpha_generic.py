@@ -42,9 +42,10 @@ def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntA
     if len(pairs) == 0:
         return pairs.reshape(0, 2), weights
     codes, uniq = pd.factorize(pairs[:, 0] * max(n_types, 1) + pairs[:, 1])
-    summed = np.bincount(codes, weights=weights, minlength=len(uniq))
-    uniq = np.asarray(uniq, dtype=np.int64)
-    return np.column_stack([uniq // max(n_types, 1), uniq % max(n_types, 1)]), summed
+    summed = np.bincount(codes, weights=weights, minlength=len(uniq)).astype(np.float64)
+    keys = np.asarray(uniq, dtype=np.int64)
+    width = max(n_types, 1)
+    return np.column_stack([keys // width, keys % width]).astype(np.int64), summed
 
 
 @dataclass(frozen=True)

@@ -247,7 +247,7 @@ def set_distance(
     """
 
     def wrap(f: Callable[..., Any]) -> Distance:
-        return Distance(name or getattr(f, "__name__", "custom"), "set", f, description)
+        return Distance(str(name or getattr(f, "__name__", "custom")), "set", f, description)
 
     return wrap if func is None else wrap(func)
 

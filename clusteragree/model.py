@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .errors import InputError
+from .errors import InputError, ParameterError
 
 __all__ = ["CodingTable"]
 
@@ -93,25 +93,25 @@ class CodingTable:
         self.meta: dict[str, str] = dict(meta or {})
         shape = (len(self.coders), len(self.units))
         if (codes is None) == (classes is None):
-            raise ValueError("give exactly one of codes (with values) and classes")
+            raise ParameterError("give exactly one of codes (with values) and classes")
         if classes is not None:
             self._classes: IntArray | None = np.asarray(classes, dtype=np.int64)
             if self._classes.shape != shape:
-                raise ValueError(f"classes has shape {self._classes.shape}, expected {shape}")
+                raise ParameterError(f"classes has shape {self._classes.shape}, expected {shape}")
         else:
             self._classes = None
             codes_arr = np.asarray(codes, dtype=np.int64)
             if codes_arr.shape != shape:
-                raise ValueError(f"codes has shape {codes_arr.shape}, expected {shape}")
+                raise ParameterError(f"codes has shape {codes_arr.shape}, expected {shape}")
             vals = tuple(values or ())
             if codes_arr.size and codes_arr.max(initial=-1) >= len(vals):
-                raise ValueError("codes point past the end of values")
+                raise ParameterError("codes point past the end of values")
             self.__dict__["codes"] = codes_arr
             self.__dict__["values"] = vals
         if not self.coders.is_unique:
-            raise ValueError("coder labels must be unique")
+            raise ParameterError("coder labels must be unique")
         if not self.units.is_unique:
-            raise ValueError("unit labels must be unique")
+            raise ParameterError("unit labels must be unique")
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -202,7 +202,7 @@ class CodingTable:
         True
         """
         if layout not in ("auto", "long", "wide"):
-            raise ValueError(f"layout must be 'auto', 'long' or 'wide'. Got {layout!r}.")
+            raise ParameterError(f"layout must be 'auto', 'long' or 'wide'. Got {layout!r}.")
         cols = set(map(str, df.columns))
         if layout == "long" or (layout == "auto" and {"coder", "unit"} <= cols):
             value_col = next((c for c in ("value", "labels", "label") if c in cols), None)
@@ -211,8 +211,8 @@ class CodingTable:
                     "a long DataFrame needs the columns coder, unit and value (or labels); "
                     f"it has {sorted(cols)}"
                 )
-            recs = zip(df["coder"], df["unit"], df[value_col], strict=True)
-            return cls.from_records(recs, meta=meta)
+            long = zip(df["coder"], df["unit"], df[value_col], strict=True)
+            return cls.from_records(long, meta=meta)
         recs = (
             (coder, unit, value)
             for coder, row in zip(df.index, df.itertuples(index=False, name=None), strict=True)
@@ -388,5 +388,6 @@ def _class_codes(raw: np.ndarray) -> IntArray:
     missing = np.fromiter((_is_missing(x) for x in obj), dtype=bool, count=len(obj))
     if raw.dtype.kind == "f":
         missing |= raw < 0
-    codes, _ = pd.factorize(np.where(missing, None, obj), use_na_sentinel=True)
+    obj[missing] = None
+    codes, _ = pd.factorize(obj, use_na_sentinel=True)
     return np.where(missing, -1, codes).astype(np.int64)

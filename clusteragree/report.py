@@ -108,7 +108,7 @@ def _clean(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+    return [{str(k): _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def _fmt(x: Any) -> str:
