@@ -13,6 +13,7 @@ __all__ = [
     "AlphaUndefinedWarning",
     "ClusterAgreeError",
     "InputError",
+    "InputWarning",
     "ParameterError",
 ]
 
@@ -62,3 +63,7 @@ class InputError(ClusterAgreeError):
 
 class AlphaUndefinedWarning(RuntimeWarning):
     """Alpha is undefined (no pairable values, or no expected disagreement); NaN is returned."""
+
+
+class InputWarning(UserWarning):
+    """Input was read with a fallback or repaired; the result says what was done."""
