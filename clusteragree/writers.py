@@ -88,7 +88,7 @@ def build_pyramid(
             parts = []
             for where in contributor:
                 index, phrase = where[0], where[1]
-                occurrence = where[2] if len(where) > 2 else 0  # type: ignore[misc]
+                occurrence = where[2] if len(where) > 2 else 0
                 lo, hi = spans[index].body
                 pos = lo - 1
                 for _ in range(occurrence + 1):
