@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -35,6 +37,11 @@ __all__ = ["ValueStats", "value_stats"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+
+#: Intersections by a dense product when the incidence matrix and the product have at most this
+#: many cells and at least this share of the incidence cells are filled; sparse otherwise.
+DENSE_MAX_CELLS = 4e7
+DENSE_MIN_FILL = 0.02
 
 
 def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntArray, FloatArray]:
@@ -122,27 +129,41 @@ class ValueStats:
 
     # ------------------------------------------------------------------ sums per distance
     def to_cardinality(self) -> CardinalityStats:
-        """The same statistics as cardinality histograms (set values only)."""
+        """The same statistics as cardinality histograms (set values only; computed once)."""
         if self.value_kind != "set":
             raise ParameterError("cardinality statistics need set values; these are scalars")
-        labels: dict[Any, int] = {}
-        indptr = np.zeros(len(self.values) + 1, dtype=np.int64)
-        indices: list[int] = []
-        for k, value in enumerate(self.values):
-            indices.extend(labels.setdefault(x, len(labels)) for x in value)
-            indptr[k + 1] = len(indices)
+        return self._cardinality
+
+    @cached_property
+    def _cardinality(self) -> CardinalityStats:
+        sizes_of = np.fromiter((len(v) for v in self.values), dtype=np.int64,
+                               count=len(self.values))
+        indptr = np.concatenate([[0], np.cumsum(sizes_of)])
+        flat = pd.Series(list(chain.from_iterable(self.values)), dtype=object)
+        codes, labels = pd.factorize(flat)
         incidence = sp.csr_matrix(
-            (np.ones(len(indices)), np.asarray(indices, dtype=np.int64), indptr),
+            (np.ones(len(codes)), codes.astype(np.int64), indptr),
             shape=(len(self.values), len(labels)),
         )
-        size = np.diff(indptr).astype(np.float64)
-        inter = (incidence @ incidence.T).tocsr()
-        coo = inter.tocoo()
-        r, c = coo.row.astype(np.int64), coo.col.astype(np.int64)
-        count = self.counts[r] * self.counts[c] - np.where(r == c, self.counts[r], 0.0)
-        expected = np.column_stack([size[r], size[c], coo.data, count])
+        size = sizes_of.astype(np.float64)
+        n_types, n_labels = incidence.shape
         pi, pj = self.pairs[:, 0], self.pairs[:, 1]
-        shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
+        dense = (n_types * n_labels <= DENSE_MAX_CELLS and n_types * n_types <= DENSE_MAX_CELLS
+                 and len(codes) > DENSE_MIN_FILL * n_types * n_labels)
+        if dense:  # heavily overlapping values: one BLAS product beats the sparse one
+            matrix = incidence.toarray()
+            product = matrix @ matrix.T
+            r, c = np.nonzero(product)
+            data = product[r, c]
+            shared = product[pi, pj]
+        else:
+            inter = (incidence @ incidence.T).tocsr()
+            coo = inter.tocoo()
+            r, c, data = coo.row, coo.col, coo.data
+            shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
+        r, c = r.astype(np.int64), c.astype(np.int64)
+        count = self.counts[r] * self.counts[c] - np.where(r == c, self.counts[r], 0.0)
+        expected = np.column_stack([size[r], size[c], data, count])
         observed = np.column_stack([size[pi], size[pj], shared, self.weights])
         sizes = np.column_stack([size, self.counts])
         return CardinalityStats.build(self.n, self.units, self.coders, [observed], [expected],

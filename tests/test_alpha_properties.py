@@ -204,3 +204,20 @@ def test_scalar_levels_equal_brute_force(cells, name) -> None:
         return
     d_o, d_e, n = ref
     assert (r.n, r.D_o, r.D_e) == (n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(label_sets(), st.sampled_from(DISTANCES))
+def test_sparse_and_dense_intersections_agree(cells, name) -> None:
+    import clusteragree.alpha_generic as generic
+
+    assume(cells)
+    table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
+    dense = _quiet(value_stats(table).compute, name)
+    old = generic.DENSE_MAX_CELLS
+    try:
+        generic.DENSE_MAX_CELLS = 0
+        sparse = _quiet(value_stats(table).compute, name)
+    finally:
+        generic.DENSE_MAX_CELLS = old
+    assert _same(dense.alpha, sparse.alpha) and dense.n == sparse.n
