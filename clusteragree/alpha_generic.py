@@ -153,15 +153,15 @@ class ValueStats:
         if dense:  # heavily overlapping values: one BLAS product beats the sparse one
             matrix = incidence.toarray()
             product = matrix @ matrix.T
-            r, c = np.nonzero(product)
+            rows, cols = np.nonzero(product)
+            r, c = rows.astype(np.int64), cols.astype(np.int64)
             data = product[r, c]
             shared = product[pi, pj]
         else:
             inter = (incidence @ incidence.T).tocsr()
             coo = inter.tocoo()
-            r, c, data = coo.row, coo.col, coo.data
+            r, c, data = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
             shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
-        r, c = r.astype(np.int64), c.astype(np.int64)
         count = self.counts[r] * self.counts[c] - np.where(r == c, self.counts[r], 0.0)
         expected = np.column_stack([size[r], size[c], data, count])
         observed = np.column_stack([size[pi], size[pj], shared, self.weights])
