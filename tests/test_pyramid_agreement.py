@@ -268,3 +268,15 @@ def test_cli_pan(tmp_path: Path, capsys) -> None:
     assert {c["score"] for c in obj["correlations"]} == {"original", "modified"}
     code, out, _ = _run(capsys, "pan", *paths, "--scores")
     assert code == 0 and "correlation of annotators' pyramid scores" in out and "modified" in out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["empty.pyr", "not-xml.pyr", "wrong-root.pyr", "no-text.pyr", "offsets-out-of-range.pyr",
+     "start-after-end.pyr", "label-far-away.pyr", "pyreval.pyr", "pyreval-readable.pyr"],
+)
+def test_cli_bad_pyramid_exits_1_with_file_and_line(capsys, name: str) -> None:
+    bad = ROOT / "corpora_fixtures" / "pyramid-bad" / name
+    code, out, err = _run(capsys, "pyramid", str(QUIRKS / "line-break-part.pyr"), str(bad))
+    assert code == 1 and out == ""
+    assert err.startswith(f"{bad}:") and err.split(":")[1].strip().isdigit()
