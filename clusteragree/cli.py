@@ -16,9 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._version import __version__
+from .coref_agreement import coref_alpha, coref_metrics
+from .coref_metrics import METRICS
 from .distances import DISTANCES, get_distance
 from .errors import ClusterAgreeError, InputError, ParameterError
 from .pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
+from .readers.conll import read_conll
 from .readers.table import read_long_table
 from .report import FORMATS, alpha_report, render
 from .result import format_signature
@@ -110,7 +113,89 @@ def build_parser() -> argparse.ArgumentParser:
     pan.add_argument("--scores", action="store_true",
                      help="also print each annotator's scores per peer (text and csv formats)")
     pan.set_defaults(run=_run_pan)
+
+    coref = sub.add_parser(
+        "coref", help="agreement between coreference annotators: alpha and MUC, B3, CEAF, "
+        "BLANC, LEA",
+        description="Two or more annotations of the same documents (CoNLL-2011/2012 or "
+        "SemEval-2010 files). Alpha over mentions or words (a unit's value: its chain minus "
+        "itself), per document and pooled; the standard metrics for every ordered pair of "
+        "annotators (the first file is the key of the first pairs).",
+    )
+    coref.add_argument("files", nargs="+", help="two or more annotation files")
+    coref.add_argument(
+        "--distance", type=_distance_list, default=["nominal", "jaccard", "masi"],
+        help="comma-separated distances (default: nominal,jaccard,masi)")
+    coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
+                       help="coding units (default: %(default)s)")
+    coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS],
+                       help="comma-separated among alpha," + ",".join(METRICS)
+                       + " (default: all)")
+    coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
+                       help="a mention another annotator did not mark: the empty set, or "
+                       "missing (default: %(default)s)")
+    coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
+                       default="innermost", help="the mention a word takes its chain from "
+                       "(default: %(default)s)")
+    coref.add_argument("--format", dest="input_format", choices=("conll",), default="conll",
+                       help="input format (default: %(default)s)")
+    coref.add_argument("--lenient", action="store_true",
+                       help="repair what can be repaired (each repair is reported)")
+    coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
+    coref.add_argument(
+        "-f", dest="format", choices=FORMATS, default="text",
+        help="output format (default: %(default)s)")
+    coref.set_defaults(run=_run_coref)
     return parser
+
+
+def _metric_list(text: str) -> list[str]:
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in ("alpha", *METRICS)]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"metrics must be among alpha,{','.join(METRICS)}; got {text!r}")
+    return names
+
+
+def _run_coref(args: argparse.Namespace) -> int:
+    if len(args.files) < 2:
+        raise ParameterError("give the annotations of at least two annotators")
+    corpora = [read_conll(f, lenient=args.lenient) for f in args.files]
+    for c in corpora:
+        for what, count in c.repairs.items():
+            print(f"{c.path}: repaired: {count} x {what}", file=sys.stderr)
+    names = _coder_labels(args.files)
+    metric_names = [m for m in args.metrics if m != "alpha"]
+    frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
+                         word_policy=args.word_policy, coders=names, lenient=args.lenient)
+             if "alpha" in args.metrics else None)
+    scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient)
+              if metric_names else None)
+    header = {"command": "coref", "files": list(args.files), "units": args.units}
+    if args.format == "json":
+        obj = json.loads(render(frame, "json", header=header)) if frame is not None else {
+            **header, "results": []}
+        if scores is not None:
+            obj["results"] += json.loads(scores.to_json(orient="records"))
+        print(json.dumps(obj, indent=2))
+        return 0
+    if frame is not None:
+        shown = frame if args.per_doc else frame[frame["document"] == "TOTAL"]
+        print(render(shown, args.format, header=header))
+    if scores is not None:
+        if args.format == "csv":
+            print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+        else:
+            print()
+            print(scores[["key", "response", "metric", "recall", "precision", "f1"]].to_string(
+                index=False, float_format=lambda x: f"{x:.4f}"))
+    return 0
+
+
+def _coder_labels(files: Sequence[str]) -> list[str]:
+    names = [os.path.basename(f) for f in files]
+    return names if len(set(names)) == len(names) else list(files)
 
 
 def _add_pyramid_options(parser: argparse.ArgumentParser) -> None:

@@ -46,7 +46,7 @@ def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]]) -> pd.DataFrame:
 
 
 def alpha_report(
-    tables: CodingTable | Mapping[Hashable, CodingTable],
+    tables: CodingTable | Mapping[Any, CodingTable],
     distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
     *,
     engine: Engine = "auto",

@@ -105,8 +105,8 @@ def _cover(starts: IntArray, ends: IntArray, pyramid: Pyramid) -> IntArray:
     return np.array(sorted(rows), dtype=np.int64)
 
 
-def first_difference(a: str, b: str) -> int:
-    """Index of the first character where two strings differ (the shorter length if none).
+def first_difference(a: Sequence[object], b: Sequence[object]) -> int:
+    """Index of the first item where two sequences (strings) differ (the shorter length if none).
 
     >>> first_difference("abcd", "abxd"), first_difference("ab", "abc")
     (2, 2)

@@ -1,0 +1,281 @@
+"""Coreference: the CoNLL reader, the metrics (official scorer cases and cases by hand), alpha."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from reference import SET_DISTANCES, brute_alpha
+
+from clusteragree import alpha, alpha_many
+from clusteragree.cli import main
+from clusteragree.coref_agreement import coref_alpha, coref_metrics, coref_tables
+from clusteragree.coref_metrics import add, score
+from clusteragree.errors import InputError
+from clusteragree.readers.conll import parse_conll, read_conll
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "corpora_fixtures" / "coref"
+SCORER = ROOT.parent / "shared" / "corpora" / "coref-scorer-tests" / "reference-scorer"
+needs_shared = pytest.mark.skipif(not SCORER.is_dir(), reason="../shared/corpora absent")
+
+
+def _corpora():
+    return [read_conll(FIX / "annotator-a.conll"), read_conll(FIX / "annotator-b.conll")]
+
+
+def test_reader_spans_nesting_and_close_open_on_one_token() -> None:
+    a, b = _corpora()
+    assert list(a.documents) == ["(d1); part 000", "(d1); part 001"]
+    d0 = a.documents["(d1); part 000"]
+    assert d0.tokens[:3] == ("Mary", "said", "her")
+    assert {e: [m.spans for m in ms] for e, ms in d0.chains.items()} == {
+        "1": [((0, 1),), ((2, 4),)], "2": [((5, 6),), ((7, 8),)], "3": [((6, 7),)]}
+    d1 = a.documents["(d1); part 001"]
+    assert [(m.spans, m.entity) for m in d1.mentions] == [
+        (((0, 2),), "1"), (((1, 3),), "1"), (((3, 7),), "2"), (((3, 6),), "2")]
+    assert [m.spans for m in b.documents["(d1); part 001"].mentions][2:] == [((3, 7),),
+                                                                         ((3, 6),)]
+
+
+def test_metrics_by_hand() -> None:
+    a, b = _corpora()
+    got = score(a.documents["(d1); part 000"].clusters(), b.documents["(d1); part 000"].clusters())
+    expect = {"muc": (Fraction(1, 2), Fraction(1, 2)), "bcub": (Fraction(3, 5), Fraction(2, 3)),
+              "ceafm": (Fraction(3, 5), Fraction(3, 4)),
+              "ceafe": (Fraction(22, 45), Fraction(11, 15)),
+              "lea": (Fraction(2, 5), Fraction(1, 4)), "blanc": (Fraction(3, 8), Fraction(1, 2))}
+    for metric, (r, p) in expect.items():
+        rec, prec, f1 = got[metric].rpf
+        assert (rec, prec) == (pytest.approx(float(r)), pytest.approx(float(p)))
+        if metric != "blanc":
+            assert f1 == pytest.approx(float(2 * r * p / (r + p)))
+    assert got["blanc"].rpf[2] == pytest.approx(21 / 55)
+    # Exchanging key and response exchanges recall and precision.
+    back = score(b.documents["(d1); part 000"].clusters(), a.documents["(d1); part 000"].clusters())
+    for metric in expect:
+        assert back[metric].rpf[:2] == pytest.approx(got[metric].rpf[1::-1])
+
+
+def _official(name: str) -> list[dict]:
+    return json.loads((SCORER / "expected" / name).read_text())
+
+
+def _score_files(key_path: Path, response_path: Path) -> dict:
+    key, resp = read_conll(key_path, lenient=True), read_conll(response_path, lenient=True)
+    total: dict = {}
+    for name, doc in key.documents.items():
+        other = resp.documents.get(name)
+        total = add(total, score(doc.clusters(), other.clusters() if other else []))
+    return total
+
+
+@needs_shared
+@pytest.mark.parametrize("file", ["expected_metrics_from_CorefMetricTestConfig.json",
+                                  "expected_metrics_LEA-scorer-branch.json"])
+def test_official_scorer_test_cases(file: str) -> None:
+    cases = _official(file)
+    assert len(cases) in (36, 34)
+    for case in cases:
+        total = _score_files(SCORER / "test" / case["key_file"],
+                             SCORER / "test" / case["response_file"])
+        for metric, expected in case["expected_metrics"].items():
+            got = total[metric].rpf
+            # The official test's tolerance: |dR| + |dP| + |dF| < 1e-4.
+            assert sum(abs(g - e) for g, e in zip(got, expected, strict=True)) < 1e-4, (
+                case["id"], metric, got, expected)
+
+
+@needs_shared
+def test_official_scorer_raw_counts() -> None:
+    raw = json.loads((SCORER / "expected" / "perl_scorer_v8.01_outputs.json").read_text())
+    lea = json.loads((SCORER / "expected" / "perl_scorer_LEA-branch_lea_outputs.json").read_text())
+    assert len(raw) == 36
+    for case_id, case in raw.items():
+        d = SCORER / "test" / "DataFiles"
+        total = _score_files(d / case["key"], d / case["response"])
+        for metric in ("muc", "bcub", "ceafm", "ceafe"):
+            want = case["scores"][metric]["Coreference"]
+            got = total[metric]
+            assert (got.recall_num, got.recall_den, got.precision_num, got.precision_den) == (
+                pytest.approx(want["recall_num"]), pytest.approx(want["recall_den"]),
+                pytest.approx(want["precision_num"]), pytest.approx(want["precision_den"])), (
+                case_id, metric)
+        links = case["scores"]["blanc"]
+        b = total["blanc"]
+        assert (b.c_both, b.c_key, b.c_resp) == (
+            links["Coreference links"]["recall_num"], links["Coreference links"]["recall_den"],
+            links["Coreference links"]["precision_den"])
+        assert (b.n_both, b.n_key, b.n_resp) == (
+            links["Non-coreference links"]["recall_num"],
+            links["Non-coreference links"]["recall_den"],
+            links["Non-coreference links"]["precision_den"])
+        want = lea[case_id]
+        got = total["lea"]
+        assert got.recall_num == pytest.approx(want["recall_num"]) and (
+            got.precision_num == pytest.approx(want["precision_num"])), case_id
+
+
+# ---------------------------------------------------------------------------- malformed input
+BAD = [
+    ("#begin document (x); part 000\nx 0 0 a 1)\n#end document\n", 2,
+     "entity 1 closes here ('1)') but no mention of it is open"),
+    ("#begin document (x); part 000\nx 0 0 a (1\n#end document\n", 3,
+     "document (x); part 000: 1 mention(s) still open at #end document, the first of entity 1 "
+     "opened at line 2"),
+    ("#begin document (x); part 000\nx 0 0 a (1)\n", 2,
+     "document (x); part 000 (line 1) has no #end document"),
+    ("#begin document (x); part 000\nx 0 0 a (p1)\n#end document\n", 2,
+     "coreference cell '(p1)' has a non-numeric entity id at '(p1)'"),
+    ("#begin document (x); part 000\nx 0 0 a (1)\n# note (5)\n#end document\n", 3,
+     "comment line inside document (x); part 000"),
+    ("#begin document (x); part 000\nx 0 0 a (1)|(2)\n#end document\n", 2,
+     "document (x); part 000: the mention at tokens 0-0 is marked twice (entity 1, line 2, and "
+     "entity 2)"),
+    ("#begin document (x); part 000\nx 0 0 a -\n#begin document (y); part 000\n", 3,
+     "#begin document inside document (x); part 000"),
+    ("#begin document (x); part 000\nx 0 0 a -\n#end document\n#begin document (x); part 000\n"
+     "x 0 0 a -\n#end document\n", 4, "document (x); part 000 occurs twice in the file (first "
+                                       "at line 1)"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), BAD)
+def test_malformed_input_names_file_and_line(tmp_path: Path, text: str, line: int,
+                                             message: str) -> None:
+    path = tmp_path / "bad.conll"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        read_conll(path)
+    assert str(err.value).startswith(f"{path}:{line}: {message}")
+
+
+def test_lenient_repairs_are_counted() -> None:
+    text = ("#begin document (x); part 000\nx 0 0 a (1)|(2)\nx 0 1 b 3)\n# note\nx 0 2 c (4\n"
+            "#end document\n#begin document (y); part 000\ny 0 0 a (7)\n")
+    corpus = parse_conll(text.splitlines(), "t.conll", lenient=True)
+    assert corpus.repairs == {
+        "repeated mentions removed (first kept)": 1, "closes without an open ignored": 1,
+        "comment lines inside documents skipped": 1, "unclosed mentions dropped": 1,
+        "missing #end document supplied": 1}
+    assert [m.entity for m in corpus.documents["(x); part 000"].mentions] == ["1"]
+
+
+def test_documents_and_tokens_must_match(tmp_path: Path) -> None:
+    a = tmp_path / "a.conll"
+    b = tmp_path / "b.conll"
+    a.write_text("#begin document (x); part 000\nx 0 0 cat (1)\nx 0 1 sat -\n#end document\n"
+                 "#begin document (z); part 000\nz 0 0 a -\n#end document\n")
+    b.write_text("#begin document (x); part 000\nx 0 0 cat (1)\nx 0 1 sit -\n#end document\n")
+    corpora = [read_conll(a), read_conll(b)]
+    with pytest.raises(InputError, match=r"document \(z\); part 000 is in .*a.conll but not in"):
+        coref_tables(corpora)
+    with pytest.raises(InputError, match=r"b.conll:3: document \(x\); part 000: token 1 is "
+                                         r"'sit' here but 'sat'"):
+        coref_tables(corpora, lenient=True)
+
+
+# ---------------------------------------------------------------------------- alpha
+def _cells(table) -> dict:
+    return {(c, u): v for c, u, v in table.records()}
+
+
+@pytest.mark.parametrize("units", ["mentions", "words"])
+@pytest.mark.parametrize("unmarked", ["empty", "missing"])
+def test_alpha_equals_brute_force_and_generic_engine(units: str, unmarked: str) -> None:
+    tables = coref_tables(_corpora(), units=units, unmarked=unmarked)
+    for table in tables.values():
+        assert table.is_class_derived
+        for name in ("nominal", "jaccard", "masi"):
+            ref = brute_alpha(_cells(table), SET_DISTANCES[name])
+            fast, slow = alpha(table, name), alpha(table, name, engine="generic")
+            assert fast.engine == "classes"
+            if ref is None:
+                assert math.isnan(fast.alpha)
+                continue
+            assert fast.D_o == pytest.approx(float(ref[0]))
+            assert fast.D_e == pytest.approx(float(ref[1]))
+            assert (math.isnan(fast.alpha) and math.isnan(slow.alpha)) or (
+                fast.alpha == pytest.approx(slow.alpha))
+
+
+def test_mention_values_by_hand() -> None:
+    table = coref_tables(_corpora(), coders=["A", "B"])["(d1); part 000"]
+    # Units: the union of mentions in span order: Mary, her brother, John, it, he.
+    assert table.value("A", 0) == frozenset({1}) and table.value("B", 0) == frozenset({1, 2})
+    assert table.value("A", 3) == frozenset() and table.value("B", 3) == frozenset()
+    missing = coref_tables(_corpora(), coders=["A", "B"], unmarked="missing")["(d1); part 000"]
+    assert missing.value("B", 3) is None
+
+
+def test_word_policies() -> None:
+    inner = coref_tables(_corpora(), units="words", coders=["A", "B"])["(d1); part 001"]
+    outer = coref_tables(_corpora(), units="words", coders=["A", "B"],
+                         word_policy="outermost")["(d1); part 001"]
+    # Token 4 ("big") is inside B's mentions 3-5 (entity 2) and 3-6 (entity 3).
+    assert inner.value("B", 4) == frozenset({3, 5}) and outer.value("B", 4) == frozenset({3, 5, 6})
+    with pytest.raises(ValueError, match="needs heads"):
+        coref_tables(_corpora(), units="words", word_policy="head")
+
+
+def test_alpha_pooled_and_pairwise_and_nltk() -> None:
+    nltk = pytest.importorskip("nltk.metrics.agreement")
+    corpora = _corpora()
+    frame = coref_alpha([*corpora, corpora[0]], coders=["A", "B", "C"], pairwise=True)
+    pairs = set(frame["pair"])
+    assert pairs == {"all", "A | B", "A | C", "B | C"}
+    same = frame[(frame["pair"] == "A | C") & (frame["document"] == "TOTAL")]
+    assert (same["alpha"] == 1.0).all()
+    tables = coref_tables(corpora, coders=["A", "B"])
+    records = [(c, (doc, u), v) for doc, t in tables.items() for c, u, v in t.records()]
+
+    def jaccard(x, y):
+        return 0.0 if not x and not y else 1 - len(x & y) / len(x | y)
+
+    pooled = frame[(frame["pair"] == "A | B") & (frame["document"] == "TOTAL")
+                   & (frame["distance"] == "jaccard")]["alpha"].iloc[0]
+    # Values of different documents never intersect: label them by document for NLTK.
+    labelled = [(c, u, frozenset((u[0], x) for x in v)) for c, u, v in records]
+    assert pooled == pytest.approx(nltk.AnnotationTask(labelled, distance=jaccard).alpha())
+    assert alpha_many(tables["(d1); part 000"], ["nominal"])[0].n == 10
+
+
+def test_cli_coref_json(capsys) -> None:
+    files = [str(FIX / "annotator-a.conll"), str(FIX / "annotator-b.conll")]
+    assert main(["coref", *files, "-f", "json", "--metrics", "alpha,muc,blanc"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    alphas = [r for r in obj["results"] if "distance" in r]
+    metrics = [r for r in obj["results"] if "metric" in r]
+    assert [r["distance"] for r in alphas] == ["nominal", "jaccard", "masi"]
+    assert {(r["metric"], r["key"]) for r in metrics} == {
+        ("muc", "annotator-a.conll"), ("muc", "annotator-b.conll"),
+        ("blanc", "annotator-a.conll"), ("blanc", "annotator-b.conll")}
+    assert {"recall", "precision", "f1"} <= set(metrics[0])
+
+
+def test_cli_coref_bad_file(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.conll"
+    bad.write_text(BAD[0][0])
+    code = main(["coref", str(FIX / "annotator-a.conll"), str(bad)])
+    assert code == 1 and capsys.readouterr().err.startswith(f"{bad}:2: entity 1 closes here")
+
+
+def test_cli_coref_metrics_only_and_words(capsys) -> None:
+    files = [str(FIX / "annotator-a.conll"), str(FIX / "annotator-b.conll")]
+    assert main(["coref", *files, "--metrics", "lea", "--units", "words"]) == 0
+    out = capsys.readouterr().out
+    assert "lea" in out and "jaccard" not in out
+
+
+def test_coref_metrics_frame_has_both_directions_and_counts() -> None:
+    frame = coref_metrics(_corpora(), ["muc"], coders=["A", "B"])
+    ab = frame[(frame["key"] == "A") & (frame["response"] == "B")].iloc[0]
+    # Part 000 by hand: recall 1/2, precision 1/2. Part 001: key A {0-1, 1-2} {3-6, 3-5},
+    # response B {0-1, 1-2} {3-5} {3-6}: recall (1 + 0) / (1 + 1), precision (1 + 0 + 0) / 1.
+    assert (ab["recall_num"], ab["recall_den"]) == (2, 4)
+    assert (ab["precision_num"], ab["precision_den"]) == (2, 3)
+    ba = frame[(frame["key"] == "B")].iloc[0]
+    assert (ba["recall"], ba["precision"]) == (ab["precision"], ab["recall"])
