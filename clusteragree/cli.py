@@ -21,6 +21,7 @@ from .coref_metrics import METRICS
 from .distances import DISTANCES, get_distance
 from .errors import ClusterAgreeError, InputError, ParameterError
 from .pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
+from .readers.brat import read_brat_dir
 from .readers.conll import read_conll
 from .readers.table import read_long_table
 from .report import FORMATS, alpha_report, render
@@ -122,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "itself), per document and pooled; the standard metrics for every ordered pair of "
         "annotators (the first file is the key of the first pairs).",
     )
-    coref.add_argument("files", nargs="+", help="two or more annotation files")
+    coref.add_argument("files", nargs="+",
+                       help="two or more annotation files (CoNLL) or directories of .ann (BRAT)")
     coref.add_argument(
         "--distance", type=_distance_list, default=["nominal", "jaccard", "masi"],
         help="comma-separated distances (default: nominal,jaccard,masi)")
@@ -137,8 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
                        default="innermost", help="the mention a word takes its chain from "
                        "(default: %(default)s)")
-    coref.add_argument("--format", dest="input_format", choices=("conll",), default="conll",
-                       help="input format (default: %(default)s)")
+    coref.add_argument("--format", dest="input_format", choices=("auto", "conll", "brat"),
+                       default="auto", help="input format; auto: a directory is BRAT, a file "
+                       "CoNLL (default: %(default)s)")
+    coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
+                       "beside the .ann files)")
     coref.add_argument("--lenient", action="store_true",
                        help="repair what can be repaired (each repair is reported)")
     coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
@@ -161,7 +166,7 @@ def _metric_list(text: str) -> list[str]:
 def _run_coref(args: argparse.Namespace) -> int:
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
-    corpora = [read_conll(f, lenient=args.lenient) for f in args.files]
+    corpora = [_read_coref(f, args) for f in args.files]
     for c in corpora:
         for what, count in c.repairs.items():
             print(f"{c.path}: repaired: {count} x {what}", file=sys.stderr)
@@ -193,8 +198,17 @@ def _run_coref(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_coref(path: str, args: argparse.Namespace) -> Any:
+    kind = args.input_format
+    if kind == "auto":
+        kind = "brat" if os.path.isdir(path) else "conll"
+    if kind == "brat":
+        return read_brat_dir(path, args.text_dir)
+    return read_conll(path, lenient=args.lenient)
+
+
 def _coder_labels(files: Sequence[str]) -> list[str]:
-    names = [os.path.basename(f) for f in files]
+    names = [os.path.basename(os.path.normpath(f)) for f in files]
     return names if len(set(names)) == len(names) else list(files)
 
 

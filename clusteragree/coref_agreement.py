@@ -81,7 +81,10 @@ def _mention_units(docs: Sequence[CorefDocument]):
 
 
 def _word_units(docs: Sequence[CorefDocument], policy: str):
-    n = len(docs[0].tokens)
+    words = docs[0].word_spans
+    starts = np.array([s for s, _ in words], dtype=np.int64)
+    ends = np.array([e for _, e in words], dtype=np.int64)
+    n = len(words)
     members = []
     for d in docs:
         entity = {e: k for k, e in enumerate(d.chains)}
@@ -94,14 +97,17 @@ def _word_units(docs: Sequence[CorefDocument], policy: str):
                     raise ParameterError(
                         f"{d.path}: document {d.name} has mentions without heads; the head "
                         "policy needs heads (CorefUD files), use innermost or outermost")
-                tokens = [m.head]
+                spans: tuple[tuple[int, int], ...] = ((m.head, m.head + 1),)
             else:
-                tokens = m.tokens
-            for t in tokens:
-                better = (length[t] < 0 or (size < length[t] if policy == "innermost"
-                                            else size > length[t]))
-                if better:
-                    best[t], length[t] = entity[m.entity], size
+                spans = m.spans
+            for s, e in spans:
+                first = int(np.searchsorted(ends, s, side="right"))
+                last = int(np.searchsorted(starts, e, side="left"))
+                for w in range(first, last):
+                    better = (length[w] < 0 or (size < length[w] if policy == "innermost"
+                                                else size > length[w]))
+                    if better:
+                        best[w], length[w] = entity[m.entity], size
         covered = np.flatnonzero(best >= 0)
         members.append(np.column_stack([covered, best[covered]]).astype(np.int64))
     return members, n

@@ -47,6 +47,13 @@ class CorefDocument:
     path: str = "<document>"
     line: int | None = None
     token_lines: tuple[int, ...] = ()
+    words: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def word_spans(self) -> tuple[tuple[int, int], ...]:
+        """The word units as token spans: ``words`` when the reader set them (BRAT: runs of
+        non-space characters), else one word per token."""
+        return self.words or tuple((t, t + 1) for t in range(len(self.tokens)))
 
     @property
     def chains(self) -> dict[str, list[Mention]]:

@@ -1,0 +1,96 @@
+"""BRAT standoff coreference: our fixture by hand, malformed files, the doubly annotated corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reference import SET_DISTANCES, brute_alpha
+
+from clusteragree import alpha
+from clusteragree.cli import main
+from clusteragree.coref_agreement import coref_alpha, coref_metrics, coref_tables
+from clusteragree.errors import InputError
+from clusteragree.readers.brat import read_brat, read_brat_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "corpora_fixtures" / "coref" / "brat"
+DATA = ROOT.parent / "shared" / "corpora" / "coref-multi-annotator" / "participant-analysis"
+
+
+def _pair():
+    return [read_brat_dir(FIX / "A", FIX / "text"), read_brat_dir(FIX / "B", FIX / "text")]
+
+
+def test_reader_by_hand() -> None:
+    doc = _pair()[0].documents["story"]
+    assert [(m.spans, m.entity) for m in doc.mentions] == [
+        (((0, 4),), "1"), (((10, 21),), "2"), (((10, 13),), "1"), (((26, 30),), "2"),
+        (((35, 37),), "single-T6"), (((39, 41),), "2")]
+    assert len(doc.words) == 10 and doc.words[7] == (35, 38)  # "it;"
+    assert "".join(doc.tokens).startswith("Mary said")
+
+
+def test_values_by_hand_and_brute_force() -> None:
+    mentions = coref_tables(_pair(), coders=["A", "B"])["story"]
+    # Units in span order: Mary 0, her 1, her brother 2, John 3, it 4, he 5.
+    assert mentions.value("A", 0) == frozenset({1})
+    assert mentions.value("B", 0) == frozenset({1, 3})
+    assert mentions.value("B", 2) == frozenset()  # B did not mark "her brother"
+    assert mentions.value("A", 5) == frozenset({2, 3})
+    words = coref_tables(_pair(), units="words", coders=["A", "B"])["story"]
+    # "her" is in A's "her" (entity 1) and "her brother" (entity 2): innermost is "her".
+    assert words.value("A", 2) == frozenset({0})
+    assert words.value("A", 8) == frozenset({3, 5})  # he: brother, John
+    for table in (mentions, words):
+        for name in ("nominal", "jaccard", "masi"):
+            d_o, d_e, _ = brute_alpha({(c, u): v for c, u, v in table.records()},
+                                      SET_DISTANCES[name])
+            r = alpha(table, name)
+            assert (r.D_o, r.D_e) == (pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+
+
+@pytest.mark.parametrize(
+    ("ann", "line", "message"),
+    [("T1\tMention 0 99\tMary\n", 1, "T1 offsets 0-99 are outside the text"),
+     ("T1\tMention 0 4\tJohn\n", 1, "T1 says 'John' but the text at 0 4 is 'Mary'"),
+     ("T1\tMention 0 4\tMary\n*\tCoreference T1 T9\n", 2, "the chain names T9"),
+     ("T1\tMention 0 4\tMary\nT2\tMention 10 13\ther\n*\tCoreference T1 T2\n*\tCoreference "
+      "T1\n", 4, "T1 is in two chains"),
+     ("T1\tMention 0 4\n", 1, "cannot read the text-bound annotation"),
+     ("X1 what\n", 1, "a line BRAT does not define")],
+)
+def test_malformed_brat(tmp_path: Path, ann: str, line: int, message: str) -> None:
+    (tmp_path / "s.txt").write_text((FIX / "text" / "story.txt").read_text())
+    (tmp_path / "s.ann").write_text(ann)
+    with pytest.raises(InputError) as err:
+        read_brat(tmp_path / "s.ann")
+    assert str(err.value).startswith(f"{tmp_path / 's.ann'}:{line}: {message}")
+
+
+def test_cli_brat_directories(capsys) -> None:
+    assert main(["coref", str(FIX / "A"), str(FIX / "B"), "--text-dir", str(FIX / "text"),
+                 "--metrics", "alpha,muc"]) == 0
+    out = capsys.readouterr().out
+    assert "masi" in out and "muc" in out
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/corpora absent")
+def test_doubly_annotated_corpus() -> None:
+    a, b = read_brat_dir(DATA / "A", DATA / "text"), read_brat_dir(DATA / "B", DATA / "text")
+    assert len(a.documents) == 13
+    both = a_only = b_only = 0
+    for name in a.documents:
+        ma = {m.spans for m in a.documents[name].mentions}
+        mb = {m.spans for m in b.documents[name].mentions}
+        both, a_only, b_only = both + len(ma & mb), a_only + len(ma - mb), b_only + len(mb - ma)
+    assert (both, a_only, b_only) == (1438, 117, 136)  # as counted in the corpus notes
+    frame = coref_alpha([a, b], ["jaccard"], coders=["A", "B"])
+    total = frame[frame["document"] == "TOTAL"].iloc[0]
+    assert total["n"] == 2 * (1438 + 117 + 136) and total["engine"] == "classes"
+    tables = coref_tables([a, b], coders=["A", "B"])
+    for table in list(tables.values())[:3]:
+        assert alpha(table, "masi").alpha == pytest.approx(
+            alpha(table, "masi", engine="generic").alpha)
+    metrics = coref_metrics([a, b], coders=["A", "B"])
+    assert ((metrics["f1"] > 0.5) & (metrics["f1"] < 1)).all()
