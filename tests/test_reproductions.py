@@ -18,3 +18,13 @@ def test_passonneau2006_reproduction(tmp_path: Path) -> None:
     assert "| Figure 3 | 4/9 (0.4444) | 4/9 (same) | 7/27 (0.2593) | 2/9 (**differs**) |" in text
     assert "| spans (7, Figure 4) | 0.000 (+0.00) |" in text
     assert "## Figure 5" in text
+
+
+def test_benchmark_scripts_run_on_small_sizes() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_coref.py"), "--tokens",
+                          "5000"], check=True, capture_output=True, text=True).stdout
+    assert "read and scored, total" in out and "F1 (A key): muc" in out
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_alpha.py"),
+                          "--skip-nltk", "--max-exp", "4"], check=True, capture_output=True,
+                         text=True).stdout
+    assert "10000" in out
