@@ -23,6 +23,7 @@ from .errors import ClusterAgreeError, InputError, ParameterError
 from .pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
 from .readers.brat import read_brat_dir
 from .readers.conll import read_conll
+from .readers.corefud import read_corefud
 from .readers.table import read_long_table
 from .report import FORMATS, alpha_report, render
 from .result import format_signature
@@ -118,10 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     coref = sub.add_parser(
         "coref", help="agreement between coreference annotators: alpha and MUC, B3, CEAF, "
         "BLANC, LEA",
-        description="Two or more annotations of the same documents (CoNLL-2011/2012 or "
-        "SemEval-2010 files). Alpha over mentions or words (a unit's value: its chain minus "
-        "itself), per document and pooled; the standard metrics for every ordered pair of "
-        "annotators (the first file is the key of the first pairs).",
+        description="Two or more annotations of the same documents (CoNLL-2011/2012, "
+        "SemEval-2010, CorefUD CoNLL-U, or BRAT directories). Alpha over mentions or words "
+        "(a unit's value: its chain minus itself), per document and pooled; the standard "
+        "metrics for every ordered pair of annotators.",
     )
     coref.add_argument("files", nargs="+",
                        help="two or more annotation files (CoNLL) or directories of .ann (BRAT)")
@@ -139,9 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
                        default="innermost", help="the mention a word takes its chain from "
                        "(default: %(default)s)")
-    coref.add_argument("--format", dest="input_format", choices=("auto", "conll", "brat"),
-                       default="auto", help="input format; auto: a directory is BRAT, a file "
-                       "CoNLL (default: %(default)s)")
+    coref.add_argument("--format", dest="input_format",
+                       choices=("auto", "conll", "corefud", "brat"), default="auto",
+                       help="input format; auto: a directory is BRAT, a .conllu file CorefUD, "
+                       "any other file CoNLL (default: %(default)s)")
     coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
                        "beside the .ann files)")
     coref.add_argument("--lenient", action="store_true",
@@ -201,9 +203,12 @@ def _run_coref(args: argparse.Namespace) -> int:
 def _read_coref(path: str, args: argparse.Namespace) -> Any:
     kind = args.input_format
     if kind == "auto":
-        kind = "brat" if os.path.isdir(path) else "conll"
+        kind = ("brat" if os.path.isdir(path)
+                else "corefud" if path.endswith(".conllu") else "conll")
     if kind == "brat":
         return read_brat_dir(path, args.text_dir)
+    if kind == "corefud":
+        return read_corefud(path, lenient=args.lenient)
     return read_conll(path, lenient=args.lenient)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["CorefCorpus", "CorefDocument", "Mention"]
+__all__ = ["CorefCorpus", "CorefDocument", "Mention", "deduplicate"]
 
 Span = tuple[tuple[int, int], ...]
 
@@ -35,6 +35,20 @@ class Mention:
     def tokens(self) -> list[int]:
         """Token positions covered by the mention."""
         return [t for s, e in self.spans for t in range(s, e)]
+
+
+def deduplicate(mentions: list[Mention]) -> tuple[list[Mention], list[tuple[Mention, Mention]]]:
+    """Keep the first of the mentions that cover the same tokens; also return the pairs
+    (kept, repeated) so that a reader can refuse or count them."""
+    seen: dict[Span, Mention] = {}
+    kept, repeated = [], []
+    for m in mentions:
+        if m.spans in seen:
+            repeated.append((seen[m.spans], m))
+            continue
+        seen[m.spans] = m
+        kept.append(m)
+    return kept, repeated
 
 
 @dataclass(frozen=True)

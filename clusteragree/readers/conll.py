@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..coref_model import CorefCorpus, CorefDocument, Mention
+from ..coref_model import CorefCorpus, CorefDocument, Mention, deduplicate
 from ..errors import InputError
 
 __all__ = ["parse_conll", "read_conll"]
@@ -79,20 +79,15 @@ def parse_conll(
                        f"{docs[d.name].line}); give each part its own name", d.line)
         ordered = [m for _, m in sorted(zip(d.order, d.mentions, strict=True),
                                         key=lambda x: x[0])]
-        seen: dict[tuple[tuple[int, int], ...], Mention] = {}
-        kept = []
-        for m in ordered:
-            if m.spans in seen:
-                if not lenient:
-                    first = seen[m.spans]
-                    raise fail(f"document {d.name}: the mention at tokens {m.start}-{m.end - 1} "
-                               f"is marked twice (entity {first.entity}, line {first.line}, and "
-                               f"entity {m.entity}); keep one (lenient reading keeps the first)",
-                               m.line or d.line)
-                repairs["repeated mentions removed (first kept)"] += 1
-                continue
-            seen[m.spans] = m
-            kept.append(m)
+        kept, repeated = deduplicate(ordered)
+        if repeated and not lenient:
+            first, m = repeated[0]
+            raise fail(f"document {d.name}: the mention at tokens {m.start}-{m.end - 1} is marked "
+                       f"twice (entity {first.entity}, line {first.line}, and entity "
+                       f"{m.entity}); keep one (lenient reading keeps the first)",
+                       m.line or d.line)
+        if repeated:
+            repairs["repeated mentions removed (first kept)"] += len(repeated)
         kept.sort(key=lambda m: (m.start, -m.end))
         docs[d.name] = CorefDocument(d.name, tuple(d.tokens), tuple(kept), path, d.line,
                                      tuple(d.token_lines))
