@@ -20,6 +20,7 @@ from .coref_agreement import coref_alpha, coref_metrics
 from .coref_metrics import METRICS
 from .distances import DISTANCES, get_distance
 from .errors import ClusterAgreeError, InputError, ParameterError
+from .model import unique_labels
 from .pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
 from .readers.brat import read_brat_dir
 from .readers.conll import read_conll
@@ -149,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     coref.add_argument("--lenient", action="store_true",
                        help="repair what can be repaired (each repair is reported)")
     coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
+    coref.add_argument("--pairwise", action="store_true",
+                       help="with three or more annotators, alpha for every pair as well")
     coref.add_argument(
         "-f", dest="format", choices=FORMATS, default="text",
         help="output format (default: %(default)s)")
@@ -172,10 +175,11 @@ def _run_coref(args: argparse.Namespace) -> int:
     for c in corpora:
         for what, count in c.repairs.items():
             print(f"{c.path}: repaired: {count} x {what}", file=sys.stderr)
-    names = _coder_labels(args.files)
+    names = unique_labels(args.files)
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
-                         word_policy=args.word_policy, coders=names, lenient=args.lenient)
+                         word_policy=args.word_policy, coders=names, lenient=args.lenient,
+                         pairwise=args.pairwise)
              if "alpha" in args.metrics else None)
     scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient)
               if metric_names else None)
@@ -212,9 +216,6 @@ def _read_coref(path: str, args: argparse.Namespace) -> Any:
     return read_conll(path, lenient=args.lenient)
 
 
-def _coder_labels(files: Sequence[str]) -> list[str]:
-    names = [os.path.basename(os.path.normpath(f)) for f in files]
-    return names if len(set(names)) == len(names) else list(files)
 
 
 def _add_pyramid_options(parser: argparse.ArgumentParser) -> None:

@@ -92,6 +92,8 @@ def memberships_table(
         raise ParameterError(f"overlap must be 'union' or 'component'. Got {overlap!r}.")
     if unmarked not in ("empty", "missing"):
         raise ParameterError(f"unmarked must be 'empty' or 'missing'. Got {unmarked!r}.")
+    if len(set(coders)) != len(coders):
+        raise ParameterError(f"coder labels must be unique; got {list(coders)}")
     meta = {**(meta or {}), "overlap": overlap, "unmarked": unmarked}
     ids = [_class_ids(np.asarray(m).reshape(-1, 2), n_units, overlap, unmarked) for m in members]
     if all(i is not None for i in ids):

@@ -27,7 +27,7 @@ from .coref_metrics import METRICS, add, score
 from .coref_model import CorefCorpus, CorefDocument
 from .distances import DistanceLike
 from .errors import InputError, ParameterError
-from .model import CodingTable
+from .model import CodingTable, unique_labels
 from .report import alpha_report
 from .units import first_difference
 
@@ -130,7 +130,7 @@ def coref_tables(
     if word_policy not in ("innermost", "outermost", "head"):
         raise ParameterError(
             f"word_policy must be 'innermost', 'outermost' or 'head'. Got {word_policy!r}.")
-    names = list(coders) if coders else [c.path for c in corpora]
+    names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     tables = {}
     for n in common:
@@ -158,7 +158,7 @@ def coref_alpha(
 ) -> pd.DataFrame:
     """Alpha per document and pooled (TOTAL); with ``pairwise``, also for every pair of
     annotators (column ``pair``; the joint rows have pair ``all``)."""
-    names = list(coders) if coders else [c.path for c in corpora]
+    names = list(coders) if coders else unique_labels([c.path for c in corpora])
     tables = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
                           coders=names, lenient=lenient)
     frame = alpha_report(tables, distances).assign(pair="all")
@@ -183,7 +183,7 @@ def coref_metrics(
 ) -> pd.DataFrame:
     """Recall, precision and F1 of each metric for every ordered pair (key, response), with
     the summed numerators and denominators (micro-average over the shared documents)."""
-    names = list(coders) if coders else [c.path for c in corpora]
+    names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     rows = []
     for i, key in enumerate(corpora):

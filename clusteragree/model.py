@@ -21,7 +21,7 @@ import pandas as pd
 
 from .errors import InputError, ParameterError
 
-__all__ = ["CodingTable"]
+__all__ = ["CodingTable", "unique_labels"]
 
 IntArray = npt.NDArray[np.int64]
 _SET_TYPES = (set, frozenset, list)
@@ -372,6 +372,24 @@ class CodingTable:
                     codes[c, t] = value_ix.setdefault(value, len(value_ix))
         self.__dict__["codes"] = codes
         self.__dict__["values"] = tuple(value_ix)
+
+
+def unique_labels(paths: Sequence[str]) -> list[str]:
+    """Short unique coder labels for files: base names, else full paths, else numbered.
+
+    >>> unique_labels(["a/x.pyr", "b/y.pyr"]), unique_labels(["a/x.pyr", "b/x.pyr"])
+    (['x.pyr', 'y.pyr'], ['a/x.pyr', 'b/x.pyr'])
+    >>> unique_labels(["x.pyr", "x.pyr"])
+    ['x.pyr#1', 'x.pyr#2']
+    """
+    import os
+
+    names = [os.path.basename(os.path.normpath(p)) for p in paths]
+    if len(set(names)) < len(names):
+        names = list(paths)
+    if len(set(names)) < len(names):
+        names = [f"{n}#{i + 1}" for i, n in enumerate(names)]
+    return names
 
 
 def _class_codes(raw: np.ndarray) -> IntArray:

@@ -23,7 +23,7 @@ from .alpha import Engine
 from .convert import memberships_table
 from .distances import DistanceLike
 from .errors import InputError, ParameterError
-from .model import CodingTable
+from .model import CodingTable, unique_labels
 from .pyramids import PeerAnnotation, Pyramid
 from .readers.pyramid import read_pan, read_pyramid
 from .report import alpha_report
@@ -65,22 +65,13 @@ def pyramid_table(
     else:
         raise ParameterError(
             f"units must be 'words', 'spans' or 'contributors'. Got {units!r}.")
-    names = list(coders) if coders else _coder_names([p.path for p in pyramids])
+    names = list(coders) if coders else unique_labels([p.path for p in pyramids])
     meta = {"units": units}
     if units == "words":
         meta["tok"] = tokenizer
     table = memberships_table(found.members, len(found), names, overlap=overlap,
                               unmarked=unmarked, meta=meta)
     return table, found
-
-
-def _coder_names(paths: Sequence[str]) -> list[str]:
-    names = [Path(p).name for p in paths]
-    if len(set(names)) < len(names):
-        names = list(paths)
-    if len(set(names)) < len(names):
-        names = [f"{n}#{i + 1}" for i, n in enumerate(names)]
-    return names
 
 
 def pyramid_agreement(

@@ -142,9 +142,11 @@ def render(
     shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
     if not len(per_doc):
         shown.remove("document")
+    if "pair" in frame.columns and frame["pair"].nunique() > 1:
+        shown.insert(0, "pair")
     if fmt == "latex":
-        lines = [r"\begin{tabular}{" + "l" * (2 if "document" in shown else 1)
-                 + "r" * (len(shown) - (2 if "document" in shown else 1)) + "}", r"\toprule",
+        left = shown.index("distance") + 1
+        lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
                  " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
         for _, row in frame.iterrows():
             cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
@@ -153,7 +155,8 @@ def render(
         return "\n".join(lines)
     table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
-    out = ["  ".join(cell.rjust(w) if i >= (2 if "document" in shown else 1) else cell.ljust(w)
+    left = shown.index("distance") + 1
+    out = ["  ".join(cell.rjust(w) if i >= left else cell.ljust(w)
                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
            for r in table]
     out.append("")

@@ -279,3 +279,43 @@ def test_coref_metrics_frame_has_both_directions_and_counts() -> None:
     assert (ab["precision_num"], ab["precision_den"]) == (2, 3)
     ba = frame[(frame["key"] == "B")].iloc[0]
     assert (ba["recall"], ba["precision"]) == (ab["precision"], ab["recall"])
+
+
+def _random_corpus(rng, name: str, n_tokens: int, docs: int):
+    from clusteragree.coref_model import CorefCorpus, CorefDocument, Mention
+
+    out = {}
+    for d in range(docs):
+        spans = set()
+        while len(spans) < n_tokens // 3:
+            s = int(rng.integers(0, n_tokens - 2))
+            spans.add((s, s + int(rng.integers(1, 3))))
+        mentions = tuple(Mention(((s, e),), str(int(rng.integers(0, 5))))
+                         for s, e in sorted(spans))
+        out[f"doc{d}"] = CorefDocument(f"doc{d}", ("w",) * n_tokens, mentions, name)
+    return CorefCorpus(out, name)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_alpha_on_random_chains_equals_generic_engine_and_nltk(seed: int) -> None:
+    import numpy as np
+
+    nltk = pytest.importorskip("nltk.metrics.agreement")
+    rng = np.random.default_rng(seed)
+    corpora = [_random_corpus(rng, f"ann{k}", 15, 3) for k in range(2 + seed % 2)]
+    units = "words" if seed % 3 == 0 else "mentions"
+    frame = coref_alpha(corpora, ["nominal", "jaccard", "masi"], units=units)
+    tables = coref_tables(corpora, units=units)
+    records = [(c, (doc, u), frozenset((doc, x) for x in v))
+               for doc, t in tables.items() for c, u, v in t.records()]
+    nltk_distances = {"nominal": lambda x, y: float(x != y),
+                      "jaccard": lambda x, y: 0.0 if not (x | y) else 1 - len(x & y) / len(x | y),
+                      "masi": lambda x, y: 0.0 if not (x | y) else
+                      pytest.importorskip("nltk.metrics.distance").masi_distance(x, y)}
+    for name, dist in nltk_distances.items():
+        total = frame[(frame["document"] == "TOTAL") & (frame["distance"] == name)].iloc[0]
+        assert total["alpha"] == pytest.approx(nltk.AnnotationTask(records, distance=dist).alpha())
+        for table in tables.values():
+            fast, slow = alpha(table, name), alpha(table, name, engine="generic")
+            assert (math.isnan(fast.alpha) and math.isnan(slow.alpha)) or (
+                fast.alpha == pytest.approx(slow.alpha))
