@@ -21,6 +21,7 @@ from .coref_metrics import METRICS
 from .distances import DISTANCES, get_distance
 from .errors import ClusterAgreeError, InputError, ParameterError
 from .model import unique_labels
+from .multilabel import measures_table, read_multilabel
 from .pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
 from .readers.brat import read_brat_dir
 from .readers.conll import read_conll
@@ -83,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="alpha engine (default: %(default)s)")
     table.add_argument("--no-per-doc", dest="per_doc", action="store_false",
                        help="with a document column, print only the pooled TOTAL rows")
+    table.add_argument(
+        "--measures", default="all",
+        help="multi-label files (header item,annotator,label[,rank] or .json): comma-separated "
+        "among kappa (augmented kappa at each --p), am (A_m), alpha (each --distance), "
+        "mvalpha, or all (default: %(default)s)")
+    table.add_argument("--p", default="0.5,0.75,1", help="primary weights for augmented kappa "
+                       "(default: %(default)s)")
+    table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
+                       "(default: the labels used)")
     _add_output(table)
     table.set_defaults(run=_run_table)
 
@@ -275,7 +285,51 @@ def _run_pan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_multilabel(path: str) -> bool:
+    if path.endswith(".json"):
+        return True
+    if path == "-":
+        return False
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            head = handle.readline().strip().lower().replace(" ", "")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return head.startswith("item,annotator,label")
+
+
+def _run_multilabel(args: argparse.Namespace) -> int:
+    data = read_multilabel(args.file)
+    wanted = {m.strip().lower() for m in args.measures.split(",")}
+    known = {"all", "kappa", "am", "alpha", "mvalpha"}
+    if not wanted <= known:
+        raise ParameterError(f"--measures must be among {sorted(known)}; got {args.measures!r}")
+    try:
+        ps = tuple(float(x) for x in args.p.split(","))
+    except ValueError:
+        raise ParameterError(f"--p must be numbers such as 0.5,1; got {args.p!r}") from None
+    cats = args.categories.split(",") if args.categories else None
+    frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats)
+    keep = frame["measure"].map(lambda m: "all" in wanted or (
+        ("kappa" in wanted and m.startswith("K'")) or ("am" in wanted and m.startswith("A_m"))
+        or ("alpha" in wanted and m.startswith("alpha")) or ("mvalpha" in wanted
+                                                             and m == "mv-alpha")))
+    frame = frame[keep]
+    if args.format == "json":
+        print(json.dumps({"command": "table", "file": args.file, "items": len(data.items),
+                          "annotators": [str(a) for a in data.annotators],
+                          "results": json.loads(frame.to_json(orient="records"))}, indent=2))
+    elif args.format == "csv":
+        print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+    else:
+        print(frame.drop(columns=["note"]).to_string(index=False, float_format=lambda x:
+                                                     f"{x:.6f}"))
+    return 0
+
+
 def _run_table(args: argparse.Namespace) -> int:
+    if _is_multilabel(args.file):
+        return _run_multilabel(args)
     numeric = bool(NUMERIC & set(args.distance))
     if numeric and not args.scalar:
         raise ParameterError(

@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import csv
+import json
 import os
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
@@ -134,12 +135,26 @@ class MultiLabel:
 
 
 def read_multilabel(path: str | os.PathLike[str]) -> MultiLabel:
-    """Read a long CSV with the header ``item,annotator,label[,rank]``."""
+    """Read a long CSV with the header ``item,annotator,label[,rank]``, or a JSON list of
+    objects with those keys (``.json``)."""
     name = os.fspath(path)
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as err:
         raise InputError(f"cannot open: {err.strerror}", path=name) from None
+    if name.endswith(".json"):
+        try:
+            objects = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", path=name, line=err.lineno) from None
+        if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
+            raise InputError("expected a JSON list of objects with item, annotator, label",
+                             path=name, line=1)
+        try:
+            records = [(o["item"], o["annotator"], o["label"], o.get("rank")) for o in objects]
+        except KeyError as err:
+            raise InputError(f"an object lacks the key {err.args[0]!r}", path=name) from None
+        return MultiLabel.from_records(records, source=name)
     rows = csv.reader(text.splitlines())
     header = [h.strip().lower() for h in next(rows, [])]
     if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"]):

@@ -282,3 +282,27 @@ def test_measures_table() -> None:
     assert values["A_m"] == pytest.approx(0.675073, abs=5e-7)
     assert math.isnan(values["K' (p=0.5)"])  # two labels without ranks
     assert {"alpha (masi)", "mv-alpha", "A_m (consistent Po)"} <= set(values.index)
+
+
+def test_cli_table_multilabel(tmp_path: Path, capsys) -> None:
+    import json
+
+    from clusteragree.cli import main
+
+    fixture = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "multilabel_ranked.csv"
+    assert main(["table", str(fixture), "-f", "json", "--measures", "kappa,am"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    values = {r["measure"]: r["value"] for r in obj["results"]}
+    # By hand at p = 1: primaries agree on 3 of 4 items; Freq_A = 1/4 each of q, s, p, a and
+    # Freq_B = q 1/4, s 1/4, a 1/2, so p(E) = 1/4 and K' = (3/4 - 1/4) / (3/4) = 2/3.
+    assert values["K' (p=1)"] == pytest.approx(2 / 3)
+    assert set(values) == {"K' (p=0.5)", "K' (p=0.75)", "K' (p=1)", "A_m", "A_m (consistent Po)"}
+    as_json = tmp_path / "labels.json"
+    as_json.write_text(json.dumps([{"item": i, "annotator": a, "label": lab, "rank": r}
+                                   for i, a, lab, r in [("m1", "A", "x", 1), ("m1", "B", "x", 1),
+                                                        ("m2", "A", "y", 1), ("m2", "B", "x", 1)]]))
+    assert main(["table", str(as_json), "--measures", "mvalpha"]) == 0
+    assert "mv-alpha" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["table", str(fixture), "--measures", "kappa", "--p", "0.3"])
+    assert exit_.value.code == 2 and "p must be in [0.5, 1]" in capsys.readouterr().err
