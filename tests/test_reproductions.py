@@ -28,3 +28,11 @@ def test_benchmark_scripts_run_on_small_sizes() -> None:
                           "--skip-nltk", "--max-exp", "4"], check=True, capture_output=True,
                          text=True).stdout
     assert "10000" in out
+
+
+def test_multilabel_study_runs(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "study_multilabel.py"), "--items",
+                    "60", "--out", str(tmp_path)], check=True, capture_output=True, text=True)
+    text = (tmp_path / "multilabel-study.md").read_text()
+    assert "## swaps s" in text and "K' at p = 0.5 by 0.000" in text
+    assert (tmp_path / "multilabel-study.csv").exists()
