@@ -160,19 +160,20 @@ def read_multilabel(path: str | os.PathLike[str]) -> MultiLabel:
     if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"]):
         raise InputError(f"the header is {header}; expected item,annotator,label[,rank]",
                          path=name, line=1)
-    records, lines = [], []
+    rows_read: list[tuple[Any, ...]] = []
+    lines: list[int] = []
     for number, row in enumerate(rows, start=2):
         if not row or not any(c.strip() for c in row):
             continue
         if len(row) != len(header):
             raise InputError(f"{len(row)} fields, expected {len(header)}", path=name,
                              line=number)
-        values = [c.strip() for c in row]
+        values: list[Any] = [c.strip() for c in row]
         if len(values) == 4 and values[3] == "":
-            values[3] = None  # type: ignore[call-overload]
-        records.append(tuple(values))
+            values[3] = None
+        rows_read.append(tuple(values))
         lines.append(number)
-    return MultiLabel.from_records(records, source=name, lines=lines)
+    return MultiLabel.from_records(rows_read, source=name, lines=lines)
 
 
 def measures_table(
