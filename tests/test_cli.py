@@ -11,23 +11,15 @@ from pathlib import Path
 import pytest
 
 from clusteragree import __version__
-from clusteragree.cli import main
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora_fixtures"
 EXAMPLE = FIXTURES / "multilabel_example.csv"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def test_version(capsys) -> None:
-    code, out, _ = run(capsys, "--version")
+def test_version(cli) -> None:
+    code, out, _ = cli("--version")
     assert code == 0 and out.strip() == f"clusteragree {__version__}"
 
 
@@ -37,8 +29,8 @@ def test_entry_point_runs_as_module() -> None:
     assert json.loads(done.stdout)["results"][0]["distance"] == "nominal"
 
 
-def test_json_results_shape_and_values(capsys) -> None:
-    code, out, _ = run(capsys, "table", str(EXAMPLE), "-f", "json",
+def test_json_results_shape_and_values(cli) -> None:
+    code, out, _ = cli("table", str(EXAMPLE), "-f", "json",
                        "--distance", "nominal,jaccard,dice,masi,masi_nltk_legacy")
     assert code == 0
     obj = json.loads(out)
@@ -52,31 +44,31 @@ def test_json_results_shape_and_values(capsys) -> None:
     assert obj["signature"].startswith("table|dist:nominal,jaccard,dice,masi")
 
 
-def test_text_csv_latex(capsys) -> None:
-    code, out, _ = run(capsys, "table", str(EXAMPLE))
+def test_text_csv_latex(cli) -> None:
+    code, out, _ = cli("table", str(EXAMPLE))
     assert code == 0 and "0.540356" in out and "masi: alpha|dist:masi|masi:exact" in out
-    code, out, _ = run(capsys, "table", str(EXAMPLE), "-f", "csv")
+    code, out, _ = cli("table", str(EXAMPLE), "-f", "csv")
     lines = out.strip().splitlines()
     assert lines[0].startswith("document,distance,alpha") and len(lines) == 4
-    code, out, _ = run(capsys, "table", str(EXAMPLE), "-f", "latex", "--distance", "masi")
+    code, out, _ = cli("table", str(EXAMPLE), "-f", "latex", "--distance", "masi")
     assert r"\toprule" in out and r"\bottomrule" in out and "0.540356" in out
 
 
-def test_scalar_levels_on_krippendorff_example(capsys) -> None:
-    _, out, _ = run(capsys, "table", str(FIXTURES / "krippendorff2011.csv"), "--scalar",
+def test_scalar_levels_on_krippendorff_example(cli) -> None:
+    _, out, _ = cli("table", str(FIXTURES / "krippendorff2011.csv"), "--scalar",
                        "--distance", "nominal,ordinal,interval,ratio", "-f", "json")
     got = {r["distance"]: r["alpha"] for r in json.loads(out)["results"]}
     assert got == pytest.approx({"nominal": 113 / 152, "ordinal": 108577 / 133160,
                                  "interval": 951 / 1120, "ratio": 18222619 / 22852465})
 
 
-def test_documents_pooled_total_is_not_a_mean(tmp_path, capsys) -> None:
+def test_documents_pooled_total_is_not_a_mean(tmp_path, cli) -> None:
     nltk = pytest.importorskip("nltk.metrics.agreement")
     rows = ["document,coder,unit,labels", "d1,A,1,a", "d1,B,1,a;b", "d1,A,2,c", "d1,B,2,c",
             "d2,A,1,a", "d2,B,1,b", "d2,A,2,", "d2,B,2,"]
     path = tmp_path / "docs.csv"
     path.write_text("\n".join(rows) + "\n")
-    _, out, _ = run(capsys, "table", str(path), "-f", "json", "--distance", "jaccard")
+    _, out, _ = cli("table", str(path), "-f", "json", "--distance", "jaccard")
     obj = json.loads(out)
     assert [d["document"] for d in obj["documents"]] == ["d1", "d2"]
     recs = []
@@ -91,10 +83,10 @@ def test_documents_pooled_total_is_not_a_mean(tmp_path, capsys) -> None:
     assert obj["results"][0]["alpha"] == pytest.approx(expected)
 
 
-def test_other_separator_and_stdin(capsys, monkeypatch) -> None:
+def test_other_separator_and_stdin(cli, monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("coder,unit,labels\nA,1,x|y\nB,1,x|y\n"
                                                   "A,2,z\nB,2,x\n"))
-    code, out, _ = run(capsys, "table", "-", "--sep", "|", "-f", "json", "--distance", "nominal")
+    code, out, _ = cli("table", "-", "--sep", "|", "-f", "json", "--distance", "nominal")
     assert code == 0 and json.loads(out)["file"] == "<stdin>"
 
 
@@ -112,26 +104,26 @@ BAD = [
 
 
 @pytest.mark.parametrize(("content", "message"), BAD)
-def test_bad_input_exits_1_with_file_and_line(tmp_path, capsys, content, message) -> None:
+def test_bad_input_exits_1_with_file_and_line(tmp_path, cli, content, message) -> None:
     name = message.split(":")[0]
     path = tmp_path / name
     path.write_bytes(content.encode("latin-1"))
-    code, out, err = run(capsys, "table", str(path))
+    code, out, err = cli("table", str(path))
     assert code == 1 and out == ""
     assert err.strip().replace(str(tmp_path) + "/", "").startswith(message)
 
 
-def test_non_numeric_scalar_for_interval(tmp_path, capsys) -> None:
+def test_non_numeric_scalar_for_interval(tmp_path, cli) -> None:
     path = tmp_path / "s.csv"
     path.write_text("coder,unit,labels\nA,1,3\nB,1,high\n")
-    code, _, err = run(capsys, "table", str(path), "--scalar", "--distance", "interval")
+    code, _, err = cli("table", str(path), "--scalar", "--distance", "interval")
     assert code == 1 and err.strip().endswith("s.csv:3: value 'high' is not a number")
 
 
-def test_repairs_are_reported(tmp_path, capsys) -> None:
+def test_repairs_are_reported(tmp_path, cli) -> None:
     path = tmp_path / "r.csv"
     path.write_text("coder,unit,labels\nA,1,x;x\nB,1,x\n")
-    code, _, err = run(capsys, "table", str(path))
+    code, _, err = cli("table", str(path))
     assert code == 0 and "repaired 1 cells with a label given twice" in err
 
 
@@ -145,14 +137,14 @@ def test_repairs_are_reported(tmp_path, capsys) -> None:
         [],
     ],
 )
-def test_bad_usage_exits_2(capsys, argv) -> None:
-    code, _, err = run(capsys, *argv)
+def test_bad_usage_exits_2(cli, argv) -> None:
+    code, _, err = cli(*argv)
     assert code == 2 and "usage:" in err
 
 
-def test_undefined_alpha_is_a_warning_not_a_crash(tmp_path, capsys) -> None:
+def test_undefined_alpha_is_a_warning_not_a_crash(tmp_path, cli) -> None:
     path = tmp_path / "same.csv"
     path.write_text("coder,unit,labels\nA,1,x\nB,1,x\n")
-    code, out, err = run(capsys, "table", str(path), "-f", "json", "--distance", "nominal")
+    code, out, err = cli("table", str(path), "-f", "json", "--distance", "nominal")
     assert code == 0 and json.loads(out)["results"][0]["alpha"] is None
     assert "warning: alpha (nominal) is undefined" in err

@@ -13,7 +13,6 @@ import pytest
 from reference import SET_DISTANCES, brute_alpha
 
 from clusteragree import CodingTable, alpha
-from clusteragree.cli import main
 from clusteragree.convert import memberships_table
 from clusteragree.pyramid_agreement import (
     pan_agreement,
@@ -228,45 +227,38 @@ def test_modified_scores_of_d0631_match_nist() -> None:
 
 
 # ---------------------------------------------------------------------------- command line
-def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def test_cli_pyramid_json_and_text_differences(capsys) -> None:
-    code, out, _ = _run(capsys, "pyramid", str(FIG / "fig5-A1.pyr"), str(FIG / "fig5-A2.pyr"),
+def test_cli_pyramid_json_and_text_differences(cli) -> None:
+    code, out, _ = cli("pyramid", str(FIG / "fig5-A1.pyr"), str(FIG / "fig5-A2.pyr"),
                         "--units", "spans", "-f", "json")
     obj = json.loads(out)
     assert code == 0 and [r["distance"] for r in obj["results"]] == ["nominal", "jaccard", "masi"]
     assert {"alpha", "D_o", "D_e", "n", "signature"} <= set(obj["results"][0])
-    code, out, err = _run(capsys, "pyramid", str(QUIRKS / "line-break-part.pyr"),
+    code, out, err = cli("pyramid", str(QUIRKS / "line-break-part.pyr"),
                           str(ROOT / "corpora_fixtures" / "pyramid-bad" / "other-text.pyr"))
     assert code == 1 and out == ""
     assert "other-text.pyr: the summaries' text differs from" in err
     assert "at character 121 (text line 9, column 14): ';' here, ',' there" in err
-    code, _, err = _run(capsys, "pyramid", str(FIG / "fig5-A1.pyr"))
+    code, _, err = cli("pyramid", str(FIG / "fig5-A1.pyr"))
     assert code == 2 and "at least two" in err
 
 
-def test_cli_reports_repairs_and_strict_refuses(capsys) -> None:
+def test_cli_reports_repairs_and_strict_refuses(cli) -> None:
     shifted = str(QUIRKS / "shifted-offsets.pyr")
-    code, _, err = _run(capsys, "pyramid", shifted, shifted)
+    code, _, err = cli("pyramid", shifted, shifted)
     assert code == 0 and "repaired: 2 x part re-anchored (label not at its offsets)" in err
-    code, _, err = _run(capsys, "pyramid", shifted, shifted, "--strict")
+    code, _, err = cli("pyramid", shifted, shifted, "--strict")
     assert code == 1 and "shifted-offsets.pyr:" in err and "a repair" in err
 
 
-def test_cli_pan(tmp_path: Path, capsys) -> None:
+def test_cli_pan(tmp_path: Path, cli) -> None:
     paths = [str(p) for p in _write_pans(tmp_path)]
-    code, out, _ = _run(capsys, "pan", *paths, "-f", "json")
+    code, out, _ = cli("pan", *paths, "-f", "json")
     obj = json.loads(out)
     assert code == 0 and obj["peers"] == 2 and len(obj["results"]) == 3
     assert {c["score"] for c in obj["correlations"]} == {"original", "modified"}
-    code, out, _ = _run(capsys, "pan", *paths, "--scores")
+    code, out, _ = cli("pan", *paths, "--scores")
     assert code == 0 and "correlation of annotators' pyramid scores" in out and "modified" in out
 
 
@@ -275,8 +267,8 @@ def test_cli_pan(tmp_path: Path, capsys) -> None:
     ["empty.pyr", "not-xml.pyr", "wrong-root.pyr", "no-text.pyr", "offsets-out-of-range.pyr",
      "start-after-end.pyr", "label-far-away.pyr", "pyreval.pyr", "pyreval-readable.pyr"],
 )
-def test_cli_bad_pyramid_exits_1_with_file_and_line(capsys, name: str) -> None:
+def test_cli_bad_pyramid_exits_1_with_file_and_line(cli, name: str) -> None:
     bad = ROOT / "corpora_fixtures" / "pyramid-bad" / name
-    code, out, err = _run(capsys, "pyramid", str(QUIRKS / "line-break-part.pyr"), str(bad))
+    code, out, err = cli("pyramid", str(QUIRKS / "line-break-part.pyr"), str(bad))
     assert code == 1 and out == ""
     assert err.startswith(f"{bad}:") and err.split(":")[1].strip().isdigit()
