@@ -50,11 +50,17 @@ def _check_p(p: float) -> None:
 
 def weight_matrix(data: MultiLabel, annotator: Hashable, p: float,
                   items: Sequence[Hashable] | None = None) -> npt.NDArray[np.float64]:
-    """``M_annotator`` (items x categories) for primary weight ``p``."""
+    """``M_annotator`` (items x categories) for primary weight ``p`` (explicit weights, when
+    the data have them, are used as they are and ``p`` is ignored)."""
     _check_p(p)
     items = list(items) if items is not None else list(data.items)
     col = {c: k for k, c in enumerate(data.categories)}
     m = np.zeros((len(items), len(data.categories)))
+    if data.weights is not None:
+        for r, item in enumerate(items):
+            for label, w in data.weights.get((annotator, item), {}).items():
+                m[r, col[label]] = w
+        return m
     for r, item in enumerate(items):
         labels = data.labels(annotator, item)
         if len(labels) == 1:

@@ -50,6 +50,39 @@ class MultiLabel:
     categories: tuple[Hashable, ...]
     cells: dict[tuple[Hashable, Hashable], tuple[Hashable, ...]]
     ranked: bool = False
+    weights: dict[tuple[Hashable, Hashable], dict[Hashable, float]] | None = None
+
+    @classmethod
+    def from_weighted_records(
+        cls, records: Iterable[tuple[Any, Any, Any, Any]], *, source: str | None = None,
+        lines: Iterable[int] | None = None,
+    ) -> MultiLabel:
+        """Build from ``(item, annotator, label, weight)``: explicit weights, which must be in
+        (0, 1] and add up to 1 for each item and annotator (Rosenberg & Binkowski's "one
+        annotation divided between categories")."""
+        recs = list(records)
+        line_list = list(lines) if lines is not None else [None] * len(recs)
+        weights: dict[tuple[Hashable, Hashable], dict[Hashable, float]] = {}
+        first_line: dict[tuple[Hashable, Hashable], int | None] = {}
+        for (item, annotator, label, weight), line in zip(recs, line_list, strict=True):
+            try:
+                w = float(weight)
+            except (TypeError, ValueError):
+                raise InputError(f"weight {weight!r} is not a number", path=source,
+                                 line=line) from None
+            if not 0 < w <= 1:
+                raise InputError(f"weight {w} is not in (0, 1]", path=source, line=line)
+            weights.setdefault((annotator, item), {})[label] = w
+            first_line.setdefault((annotator, item), line)
+        for key, cell in weights.items():
+            if abs(sum(cell.values()) - 1) > 1e-9:
+                raise InputError(f"the weights of annotator {key[0]!r} on item {key[1]!r} add "
+                                 f"up to {sum(cell.values()):g}, not 1", path=source,
+                                 line=first_line[key])
+        ranked = [(i, a, lab, 1 + k) for (a, i), cell in weights.items()
+                  for k, (lab, _) in enumerate(sorted(cell.items(), key=lambda x: -x[1]))]
+        base = cls.from_records([(i, a, lab) for i, a, lab, _ in ranked], source=source)
+        return cls(base.items, base.annotators, base.categories, base.cells, False, weights)
 
     @classmethod
     def from_records(
@@ -157,9 +190,10 @@ def read_multilabel(path: str | os.PathLike[str]) -> MultiLabel:
         return MultiLabel.from_records(records, source=name)
     rows = csv.reader(text.splitlines())
     header = [h.strip().lower() for h in next(rows, [])]
-    if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"]):
-        raise InputError(f"the header is {header}; expected item,annotator,label[,rank]",
-                         path=name, line=1)
+    if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"],
+                                                                            ["weight"]):
+        raise InputError(f"the header is {header}; expected item,annotator,label[,rank] or "
+                         "item,annotator,label,weight", path=name, line=1)
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
     for number, row in enumerate(rows, start=2):
@@ -173,6 +207,9 @@ def read_multilabel(path: str | os.PathLike[str]) -> MultiLabel:
             values[3] = None
         rows_read.append(tuple(values))
         lines.append(number)
+    if header[3:] == ["weight"]:
+        return MultiLabel.from_weighted_records(rows_read, source=name,
+                                                lines=lines)
     return MultiLabel.from_records(rows_read, source=name, lines=lines)
 
 
@@ -196,14 +233,18 @@ def measures_table(
     from .mvalpha import mv_alpha
 
     rows = []
-    two_unranked = not data.ranked and any(len(v) > 1 for v in data.cells.values())
+    two_unranked = (not data.ranked and data.weights is None
+                    and any(len(v) > 1 for v in data.cells.values()))
+    if data.weights is not None:
+        ps = ps[:1]
     for p in ps:
         if two_unranked:
             rows.append({"measure": f"K' (p={p:g})", "value": float("nan"),
                          "note": "needs ranked labels"})
             continue
         r = augmented_kappa(data, p)
-        rows.append({"measure": f"K' (p={p:g})", "value": r.kappa, "observed": r.p_a,
+        name = "K' (given weights)" if data.weights is not None else f"K' (p={p:g})"
+        rows.append({"measure": name, "value": r.kappa, "observed": r.p_a,
                      "expected": r.p_e, "note": "Rosenberg & Binkowski; mean over pairs"})
     cats = list(categories) if categories is not None else None
     for consistent in (False, True):

@@ -319,3 +319,18 @@ def test_alpha_on_random_chains_equals_generic_engine_and_nltk(seed: int) -> Non
             fast, slow = alpha(table, name), alpha(table, name, engine="generic")
             assert (math.isnan(fast.alpha) and math.isnan(slow.alpha)) or (
                 fast.alpha == pytest.approx(slow.alpha))
+
+
+def test_semeval_2010_layout(tmp_path: Path) -> None:
+    rows = [("1", "El", "el", "el", "d", "d", "_", "_", "2", "2", "spec", "spec", "_", "_", "(5"),
+            ("2", "president", "president", "president", "n", "n", "_", "_", "3", "3", "suj",
+             "suj", "_", "_", "5)"),
+            ("3", "va", "anar", "anar", "v", "v", "_", "_", "0", "0", "root", "root", "_", "_",
+             "_"),
+            ("4", "ell", "ell", "ell", "p", "p", "_", "_", "3", "3", "cd", "cd", "_", "_", "(5)")]
+    path = tmp_path / "semeval.txt"
+    path.write_text("#begin document CESS-CAT-AAP/95694_20030723.tbf.xml\n"
+                    + "\n".join("\t".join(r) for r in rows) + "\n#end document\n")
+    doc = read_conll(path).documents["CESS-CAT-AAP/95694_20030723.tbf.xml"]
+    assert doc.tokens == ("El", "president", "va", "ell")
+    assert [(m.spans, m.entity) for m in doc.mentions] == [(((0, 2),), "5"), (((3, 4),), "5")]

@@ -306,3 +306,23 @@ def test_cli_table_multilabel(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["table", str(fixture), "--measures", "kappa", "--p", "0.3"])
     assert exit_.value.code == 2 and "p must be in [0.5, 1]" in capsys.readouterr().err
+
+
+def test_explicit_weights(tmp_path: Path) -> None:
+    path = tmp_path / "w.csv"
+    path.write_text("item,annotator,label,weight\nm1,A,a,0.7\nm1,A,b,0.3\nm1,B,a,1\n"
+                    "m2,A,b,1\nm2,B,b,0.5\nm2,B,c,0.5\n")
+    data = read_multilabel(path)
+    # By hand: Ag = 0.7 (m1) + 0.5 (m2), p(A) = 0.6; Freq_A = a .35, b .65; Freq_B = a .5,
+    # b .25, c .25; p(E) = .175 + .1625 = .3375; K' = .2625 / .6625.
+    r = augmented_kappa(data)
+    assert (r.p_a, r.p_e) == (pytest.approx(0.6), pytest.approx(0.3375))
+    assert r.kappa == pytest.approx(0.2625 / 0.6625)
+    assert data.cells["A", "m1"] == ("a", "b")  # heavier label first
+    path.write_text("item,annotator,label,weight\nm1,A,a,0.7\nm1,A,b,0.2\nm1,B,a,1\n")
+    with pytest.raises(InputError, match=r"w.csv:2: the weights of annotator 'A' on item 'm1' "
+                                         r"add up to 0.9, not 1"):
+        read_multilabel(path)
+    path.write_text("item,annotator,label,weight\nm1,A,a,1.5\n")
+    with pytest.raises(InputError, match=r"w.csv:2: weight 1.5 is not in \(0, 1\]"):
+        read_multilabel(path)

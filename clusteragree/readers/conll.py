@@ -127,7 +127,10 @@ def parse_conll(
             continue
         fields = _fields(line)
         cell = fields[-1].strip() if fields else ""
-        word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
+        if fields[0].isdigit() and len(fields) >= 3:  # SemEval-2010: ID TOKEN LEMMA ...
+            word = fields[1]
+        else:  # CoNLL-2012: DOC PART NUMBER WORD ...
+            word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
         token = len(doc.tokens)
         doc.tokens.append(word)
         doc.token_lines.append(number)
