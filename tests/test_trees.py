@@ -1,0 +1,189 @@
+"""Tree edit distance, tree alpha and the tree readers."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clusteragree.errors import InputError
+from clusteragree.readers.trees import parse_brackets, read_conll_trees, read_tree_dirs
+from clusteragree.ted import TreeCache, size, ted
+from clusteragree.treealpha import accuracies, tree_alpha, tree_table
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "syntax"
+
+# Skjaerholt (2014), Figure 2.
+T1 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),))
+T2 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()), ("Atr", (("Pred", (("Obj", (
+    ("Det", ()),)),)),)))))),))
+T3 = ("", (("Pred", (("Subj", ()),)),))
+
+
+def test_figure_2_distances() -> None:
+    assert (ted(T1, T2), ted(T1, T3), ted(T2, T3)) == (4.0, 2.0, 6.0)
+    assert ted(T1, T2) - abs(size(T1) - size(T2)) == 0  # delta_diff = 0, as the paper says
+    assert ted(T1, T3) - abs(size(T1) - size(T3)) == 0
+
+
+def _forest_distance(f, g, free_empty):
+    """The textbook recursion on forests (rightmost roots), memoised: independent of the
+    key-root algorithm."""
+
+    def cost(label):
+        return 0.0 if free_empty and label == "" else 1.0
+
+    def weight(forest):
+        return sum(cost(t[0]) + weight(t[1]) for t in forest)
+
+    @cache
+    def d(f, g):
+        if not f and not g:
+            return 0.0
+        if not f:
+            return weight(g)
+        if not g:
+            return weight(f)
+        v, w = f[-1], g[-1]
+        return min(d(f[:-1] + v[1], g) + cost(v[0]),
+                   d(f, g[:-1] + w[1]) + cost(w[0]),
+                   d(v[1], w[1]) + d(f[:-1], g[:-1]) + (0.0 if v[0] == w[0] else 1.0))
+
+    return d((f,), (g,))
+
+
+labels = st.sampled_from(["", "a", "b", "c"])
+trees = st.recursive(st.tuples(labels, st.just(())),
+                     lambda kids: st.tuples(labels, st.lists(kids, max_size=3).map(tuple)),
+                     max_leaves=7)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, trees, st.booleans())
+def test_ted_equals_the_forest_recursion(a, b, free_empty) -> None:
+    assert ted(a, b, free_empty=free_empty) == pytest.approx(_forest_distance(a, b, free_empty))
+    assert ted(a, b, free_empty=free_empty) == ted(b, a, free_empty=free_empty)
+
+
+def test_deep_tree_does_not_overflow() -> None:
+    chain = ("x", ())
+    for _ in range(3000):
+        chain = ("x", (chain,))
+    assert ted(chain, ("x", ())) == 3000.0
+
+
+def test_tree_alpha_by_hand() -> None:
+    # Two sentences; A: t1, t1; B: t1, t3. Squared plain distances: d(t1, t3)^2 = 4.
+    # D_o = (1/4) * (0 + 2 * 4 / 1) = 2. Values t1, t1, t1, t3: ordered pairs at distance
+    # 4: 3 * 2 = 6 of 12, so D_e = 6 * 4 / 12 = 2, and alpha = 0.
+    table = tree_table({"A": [T1, T1], "B": [T1, T3]})
+    r = tree_alpha(table, "plain")
+    assert (r.D_o, r.D_e, r.alpha) == (pytest.approx(2.0), pytest.approx(2.0), pytest.approx(0))
+    # With a third sentence on which they agree (t2, t2): D_o = 8 / 6; values t1 t1 t1 t3 t2 t2;
+    # squared distances t1-t3 4, t1-t2 16, t3-t2 36: sum over ordered pairs
+    # 2 * (3*1*4 + 3*2*16 + 1*2*36) = 360, D_e = 360 / 30 = 12; alpha = 1 - (4/3) / 12.
+    table = tree_table({"A": [T1, T1, T2], "B": [T1, T3, T2]})
+    assert tree_alpha(table, "plain").alpha == pytest.approx(1 - (4 / 3) / 12)
+    # norm: d(t1, t3) / (5 + 3) = 1/4, squared 1/16.
+    assert tree_alpha(tree_table({"A": [T1, T1], "B": [T1, T3]}), "norm").D_o == pytest.approx(
+        (2 * (1 / 16)) / 4)
+    cache = TreeCache(True)
+    tree_alpha(table, "diff", cache=cache)
+    assert cache.misses == 3 and cache.hits > 0
+
+
+CONLL = ("1\tI\t_\t_\t_\t_\t2\tSubj\t_\t_\n2\tsaw\t_\t_\t_\t_\t0\tPred\t_\t_\n"
+         "3\tthe\t_\t_\t_\t_\t4\tDet\t_\t_\n4\tman\t_\t_\t_\t_\t2\tObj\t_\t_\n")
+
+
+def test_conll_sentence_becomes_figure_1_tree(tmp_path: Path) -> None:
+    path = tmp_path / "a.conll"
+    path.write_text("# a comment\n" + CONLL + "\n1-2\tIsaw\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                    "1\tI\t_\t_\t_\t_\t0\tPred\t_\t_\n1.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n")
+    f = read_conll_trees(path)
+    assert f.sentences[0].tree == T1
+    assert f.skipped == {"multiword-token lines": 1, "empty nodes": 1}
+    assert f.sentences[1].tree == ("", (("Pred", ()),))
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [(CONLL.replace("\t0\tPred", "\t4\tPred"), 1, "the sentence has 0 roots"),
+     (CONLL.replace("\t2\tObj", "\t0\tObj"), 1, "the sentence has 2 roots"),
+     (CONLL.replace("\t2\tSubj", "\t9\tSubj"), 1, "word 1 has head 9, outside the sentence"),
+     ("1\ta\t_\t_\t_\t_\t2\tx\t_\t_\n2\tb\t_\t_\t_\t_\t1\ty\t_\t_\n3\tc\t_\t_\t_\t_\t0\tz\t_\t_\n",
+      1, "the heads form a cycle: 2 words do not reach the root"),
+     ("1\ta\t_\t_\t_\t_\t0\tx\t_\t_\n3\tb\t_\t_\t_\t_\t1\ty\t_\t_\n", 2, "word id '3', expected 2"),
+     ("1\ta\t_\n", 1, "3 columns, expected the 10")],
+)
+def test_malformed_trees(tmp_path: Path, text: str, line: int, message: str) -> None:
+    path = tmp_path / "bad.conll"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        read_conll_trees(path)
+    assert str(err.value).startswith(f"{path}:{line}: {message}")
+
+
+def test_brackets_and_jaccard(tmp_path: Path) -> None:
+    _, brackets = parse_brackets("(S (NP D N) (VP V))")
+    assert brackets == {("S", 0, 3), ("NP", 0, 2), ("VP", 2, 3), ("D", 0, 1), ("N", 1, 2),
+                        ("V", 2, 3)}
+    with pytest.raises(InputError, match="unbalanced"):
+        parse_brackets("(S (NP D N)")
+    a_dir, b_dir = tmp_path / "ann1", tmp_path / "ann2"
+    a_dir.mkdir()
+    b_dir.mkdir()
+    (a_dir / "1-x.tree").write_text("(S (NP D N) (VP V))\n")
+    (b_dir / "1-y.tree").write_text("(S (NP D) (VP N V))\n")
+    files = read_tree_dirs([a_dir, b_dir])
+    acc = accuracies(files["1"])
+    # Brackets: S, D, N, V and NP(0,2), VP(2,3) against S, D, N, V, NP(0,1), VP(1,3): 4 of 8.
+    assert acc["jaccard"].iloc[0] == pytest.approx(4 / 8)
+
+
+def test_accuracies_by_hand(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
+    a.write_text(CONLL)
+    b.write_text(CONLL.replace("\t4\tDet", "\t2\tDet").replace("\tSubj", "\tObj"))
+    acc = accuracies({"a": read_conll_trees(a), "b": read_conll_trees(b)}).iloc[0]
+    # Of 4 words: "the" has another head (UAS 3/4), "I" another label (LA 3/4); LAS 2/4.
+    assert (acc["uas"], acc["la"], acc["las"]) == (0.75, 0.75, 0.5)
+
+
+def test_cli_trees(tmp_path: Path, cli) -> None:
+    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
+    a.write_text(CONLL + "\n" + CONLL)
+    b.write_text(CONLL + "\n" + CONLL.replace("\t4\tDet", "\t2\tDet"))
+    code, out, _ = cli("trees", str(a), str(b), "--metric", "all", "--acc", "-f", "json")
+    obj = json.loads(out)
+    assert code == 0 and [r["metric"] for r in obj["results"]] == [
+        "plain", "diff", "norm", "las", "uas", "la"]
+    assert obj["results"][3]["value"] == pytest.approx(7 / 8)
+    code, _, err = cli("trees", str(a))
+    assert code == 2 and "two or more files" in err
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora absent")
+def test_multi_annotator_directories_load() -> None:
+    es = SHARED / "cdt" / "es"
+    with pytest.raises(InputError, match="roots"):
+        read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()))
+    with pytest.raises(InputError, match="cycle"):
+        read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()), roots="many")
+    files = read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()), roots="many",
+                           cycles="drop")
+    annotations = sum(len(tf.sentences) for group in files.values() for tf in group.values())
+    assert annotations == 161  # the corpus notes: CDT(es) has 161 sentence annotations
+
+
+def test_cycles_can_be_left_out_and_are_counted(tmp_path: Path) -> None:
+    path = tmp_path / "c.conll"
+    path.write_text("1\ta\t_\t_\t_\t_\t2\tx\t_\t_\n2\tb\t_\t_\t_\t_\t1\ty\t_\t_\n"
+                    "3\tc\t_\t_\t_\t_\t0\tz\t_\t_\n")
+    f = read_conll_trees(path, cycles="drop")
+    assert f.sentences[0].tree == ("", (("z", ()),))
+    assert f.skipped == {"words in cycles left out": 2}
