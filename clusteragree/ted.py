@@ -76,9 +76,81 @@ def _postorder(tree: Tree) -> tuple[tuple[str, ...], np.ndarray, tuple[int, ...]
     return tuple(labels), np.array(lml, dtype=np.int64), tuple(sorted(keyroots.values()))
 
 
+def _compiled() -> Any:
+    """The numba kernel, or None when numba is not installed (the ``fast`` extra)."""
+    global _KERNEL
+    if _KERNEL is False:
+        try:
+            import numba
+        except ImportError:
+            _KERNEL = None
+            return None
+
+        @numba.njit(cache=False)
+        def kernel(la, lla, kra, ca, lb, llb, krb, cb):  # pragma: no cover - compiled
+            n, m = la.shape[0], lb.shape[0]
+            td = np.zeros((n + 1, m + 1))
+            fd = np.zeros((n + 2, m + 2))
+            for i in kra:
+                li = lla[i - 1]
+                for j in krb:
+                    lj = llb[j - 1]
+                    rows, cols = i - li + 2, j - lj + 2
+                    fd[0, 0] = 0.0
+                    for x in range(1, rows):
+                        fd[x, 0] = fd[x - 1, 0] + ca[li + x - 2]
+                    for y in range(1, cols):
+                        fd[0, y] = fd[0, y - 1] + cb[lj + y - 2]
+                    for x in range(1, rows):
+                        i1 = li + x - 1
+                        left_i = lla[i1 - 1]
+                        for y in range(1, cols):
+                            j1 = lj + y - 1
+                            best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
+                            left_j = llb[j1 - 1]
+                            if left_i == li and left_j == lj:
+                                change = 0.0 if la[i1 - 1] == lb[j1 - 1] else 1.0
+                                best = min(best, fd[x - 1, y - 1] + change)
+                                fd[x, y] = best
+                                td[i1, j1] = best
+                            else:
+                                fd[x, y] = min(best, fd[left_i - li, left_j - lj] + td[i1, j1])
+            return td[n, m]
+
+        _KERNEL = kernel
+    return _KERNEL
+
+
+_KERNEL: Any = False
+
+
 def ted(a: Tree, b: Tree, *, free_empty: bool = False,
-        relabel: Callable[[str, str], float] | None = None) -> float:
-    """Zhang-Shasha edit distance between two ordered labelled trees (unit costs)."""
+        relabel: Callable[[str, str], float] | None = None, kernel: str = "auto") -> float:
+    """Zhang-Shasha edit distance between two ordered labelled trees (unit costs).
+
+    ``kernel``: ``"python"``, ``"numba"`` (the ``fast`` extra) or ``"auto"`` (numba when it is
+    installed and no custom ``relabel`` is given).
+    """
+    if kernel not in ("auto", "python", "numba"):
+        raise ValueError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
+    compiled = _compiled() if kernel != "python" and relabel is None else None
+    if kernel == "numba" and compiled is None:
+        raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
+    if compiled is not None:
+        la, lla, kra = _postorder(a)
+        lb, llb, krb = _postorder(b)
+        ids: dict[str, int] = {}
+        ia = np.array([ids.setdefault(x, len(ids)) for x in la], dtype=np.int64)
+        ib = np.array([ids.setdefault(y, len(ids)) for y in lb], dtype=np.int64)
+        ca = np.array([0.0 if (free_empty and x == "") else 1.0 for x in la])
+        cb = np.array([0.0 if (free_empty and y == "") else 1.0 for y in lb])
+        return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
+                              np.array(krb, dtype=np.int64), cb))
+    return _ted_python(a, b, free_empty, relabel)
+
+
+def _ted_python(a: Tree, b: Tree, free_empty: bool,
+                relabel: Callable[[str, str], float] | None) -> float:
     la, lla_arr, kr_a = _postorder(a)
     lb, llb_arr, kr_b = _postorder(b)
     lla, llb = lla_arr.tolist(), llb_arr.tolist()

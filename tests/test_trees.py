@@ -187,3 +187,11 @@ def test_cycles_can_be_left_out_and_are_counted(tmp_path: Path) -> None:
     f = read_conll_trees(path, cycles="drop")
     assert f.sentences[0].tree == ("", (("z", ()),))
     assert f.skipped == {"words in cycles left out": 2}
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees, trees, st.booleans())
+def test_numba_kernel_equals_python_kernel(a, b, free_empty) -> None:
+    pytest.importorskip("numba")
+    assert ted(a, b, free_empty=free_empty, kernel="numba") == ted(
+        a, b, free_empty=free_empty, kernel="python")
