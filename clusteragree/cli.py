@@ -194,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     trees.add_argument("--cycles", choices=("error", "drop"), default="error",
                        help="words whose heads form a cycle: refuse, or leave them out "
                        "(default: %(default)s)")
+    trees.add_argument("--unlabelled", action="store_true",
+                       help="compare the structure alone (every relation label the same)")
     trees.add_argument("--unit-root", action="store_true",
                        help="the empty-labelled root costs 1 to insert or delete (default: 0, "
                        "the reproduction convention)")
@@ -233,7 +235,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     cache = TreeCache(free_empty=not args.unit_root)
     size_by = "nodes" if kind == "dependency" else "leaves"
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=size_by,
-                              cache=cache)) for m in metrics]
+                              cache=cache, labelled=not args.unlabelled)) for m in metrics]
     entries = [{"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
                 "signature": r.signature} for m, r in results]
     if args.acc:

@@ -40,7 +40,7 @@ from .readers.trees import TreeFile
 from .result import AlphaResult
 from .ted import Tree, TreeCache, leaves, size
 
-__all__ = ["METRICS", "accuracies", "tree_alpha", "tree_table"]
+__all__ = ["METRICS", "accuracies", "tree_alpha", "tree_table", "unlabelled"]
 
 METRICS = ("plain", "diff", "norm")
 
@@ -57,9 +57,20 @@ def tree_table(annotations: Mapping[Any, Sequence[Tree | None] | Mapping[Any, Tr
     return CodingTable.from_records(records, meta={"units": "sentences"})
 
 
+def unlabelled(tree: Tree) -> Tree:
+    """The same tree with every label ``"x"`` except empty (root) labels, which stay ``""``.
+
+    >>> unlabelled(("", (("Subj", ()), ("Obj", ()))))
+    ('', (('x', ()), ('x', ())))
+    """
+    return ("" if tree[0] == "" else "x", tuple(unlabelled(c) for c in tree[1]))
+
+
 def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
-               size_by: str = "nodes", cache: TreeCache | None = None) -> AlphaResult:
-    """Tree alpha with squared plain, diff or norm distances."""
+               size_by: str = "nodes", cache: TreeCache | None = None,
+               labelled: bool = True) -> AlphaResult:
+    """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
+    structure alone, every relation label the same)."""
     if metric not in METRICS:
         raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {metric!r}.")
     if size_by not in ("nodes", "leaves"):
@@ -76,7 +87,10 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         return d * d
 
     fields = {"ted": "zhang-shasha", "root": "free" if free_empty else "unit",
-              "size": size_by}
+              "size": size_by, "labels": "yes" if labelled else "no"}
+    if not labelled:
+        table = CodingTable.from_records(((c, u, unlabelled(v)) for c, u, v in table.records()),
+                                         meta=table.meta)
     return alpha(table, Distance(f"ted-{metric}", "value", squared, signature_fields=fields),
                  engine="generic")
 

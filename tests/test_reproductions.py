@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,3 +38,13 @@ def test_multilabel_study_runs(tmp_path: Path) -> None:
     text = (tmp_path / "multilabel-study.md").read_text()
     assert "## swaps s" in text and "K' at p = 0.5 by 0.000" in text
     assert (tmp_path / "multilabel-study.csv").exists()
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora" / "syntax").is_dir(),
+                    reason="../shared/corpora absent")
+def test_tree_noise_study_runs(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "study_tree_noise.py"), "--runs", "1",
+                    "--sentences", "10", "--out", str(tmp_path)], check=True,
+                   capture_output=True, text=True)
+    text = (tmp_path / "tree-noise-study.md").read_text()
+    assert "| 0 | 1.000 | 1.000 | 1.000 | 1.000 |" in text

@@ -195,3 +195,28 @@ def test_numba_kernel_equals_python_kernel(a, b, free_empty) -> None:
     pytest.importorskip("numba")
     assert ted(a, b, free_empty=free_empty, kernel="numba") == ted(
         a, b, free_empty=free_empty, kernel="python")
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora absent")
+def test_ndt_rankings_stated_in_the_paper() -> None:
+    pytest.importorskip("numba")  # the pure Python kernel would take about a minute here
+    values = {}
+    for name, stem in (("NDT1", "danish"), ("NDT2", "swedish"), ("NDT3", "norwegian")):
+        files = {a: read_conll_trees(SHARED / "ndt" / f"{a}-{stem}.conll")
+                 for a in ("odin", "thor")}
+        table = tree_table({a: [s.tree for s in f.sentences] for a, f in files.items()})
+        cache = TreeCache(True)
+        values[name] = {m: tree_alpha(table, m, cache=cache).alpha
+                        for m in ("plain", "diff", "norm")}
+        values[name]["las"] = float(accuracies(files)["las"].iloc[0])
+    # Skjaerholt (2014), section 4: LAS ranks NDT3, 2, 1; every alpha ranks NDT2, 1, 3.
+    assert sorted(values, key=lambda c: -values[c]["las"]) == ["NDT3", "NDT2", "NDT1"]
+    for metric in ("plain", "diff", "norm"):
+        assert sorted(values, key=lambda c: -values[c][metric]) == ["NDT2", "NDT1", "NDT3"]
+
+
+def test_unlabelled_alpha_ignores_relations() -> None:
+    relabelled = ("", (("Pred", (("Obj", ()), ("Obj", (("Det", ()),)))),))  # Subj -> Obj
+    table = tree_table({"A": [T1, T3, T2], "B": [relabelled, T3, T2]})
+    assert tree_alpha(table, "plain", labelled=False).D_o == 0.0
+    assert tree_alpha(table, "plain").D_o > 0.0
