@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clusteragree.errors import InputError
+from clusteragree.errors import AlphaUndefinedWarning, InputError
 from clusteragree.readers.trees import parse_brackets, read_conll_trees, read_tree_dirs
 from clusteragree.ted import TreeCache, size, ted
 from clusteragree.treealpha import accuracies, tree_alpha, tree_table
@@ -92,7 +93,9 @@ def test_tree_alpha_by_hand() -> None:
     assert tree_alpha(tree_table({"A": [T1, T1], "B": [T1, T3]}), "norm").D_o == pytest.approx(
         (2 * (1 / 16)) / 4)
     cache = TreeCache(True)
-    tree_alpha(table, "diff", cache=cache)
+    # Every delta_diff here is 0 (the paper's point about diff), so D_e = 0: NaN with a warning.
+    with pytest.warns(AlphaUndefinedWarning):
+        assert math.isnan(tree_alpha(table, "diff", cache=cache).alpha)
     assert cache.misses == 3 and cache.hits > 0
 
 
