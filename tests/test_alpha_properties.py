@@ -41,6 +41,16 @@ def _quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def _assert_matches(result, ref) -> None:
+    """The engine's result against the brute-force (D_o, D_e, n), or NaN when undefined."""
+    if ref is None:
+        assert math.isnan(result.alpha)
+        return
+    d_o, d_e, n = ref
+    assert (result.n, result.D_o, result.D_e) == (
+        n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+
+
 def _same(x: float, y: float) -> bool:
     return (math.isnan(x) and math.isnan(y)) or abs(x - y) <= 1e-9
 
@@ -81,13 +91,7 @@ def label_sets(draw: st.DrawFn) -> dict[tuple[str, int], frozenset]:
 @given(label_sets(), st.sampled_from(DISTANCES))
 def test_generic_engine_equals_brute_force_on_label_sets(cells, name) -> None:
     table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
-    r = _quiet(alpha, table, name)
-    ref = brute_alpha(cells, SET_DISTANCES[name])
-    if ref is None:
-        assert math.isnan(r.alpha)
-        return
-    d_o, d_e, n = ref
-    assert (r.n, r.D_o, r.D_e) == (n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+    _assert_matches(_quiet(alpha, table, name), brute_alpha(cells, SET_DISTANCES[name]))
 
 
 @settings(max_examples=60, deadline=None)
@@ -198,12 +202,7 @@ def test_scalar_levels_equal_brute_force(cells, name) -> None:
     for _, u in cells:
         by_unit[u] = by_unit.get(u, 0) + 1
     pool = [v for (_, u), v in cells.items() if by_unit[u] >= 2]
-    ref = brute_alpha(cells, scalar_distance(name, pool))
-    if ref is None:
-        assert math.isnan(r.alpha)
-        return
-    d_o, d_e, n = ref
-    assert (r.n, r.D_o, r.D_e) == (n, pytest.approx(float(d_o)), pytest.approx(float(d_e)))
+    _assert_matches(r, brute_alpha(cells, scalar_distance(name, pool)))
 
 
 @settings(max_examples=60, deadline=None)
