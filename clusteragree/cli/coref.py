@@ -1,0 +1,119 @@
+"""``clusteragree coref``: agreement and the standard metrics between coreference annotators."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ..coref_agreement import coref_alpha, coref_metrics
+from ..coref_metrics import METRICS
+from ..errors import ParameterError
+from ..model import unique_labels
+from ..readers.brat import read_brat_dir
+from ..readers.conll import read_conll
+from ..readers.corefud import read_corefud
+from ..report import FORMATS, render
+from ._common import distance_list
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand to the parser."""
+    coref = sub.add_parser(
+        "coref", help="agreement between coreference annotators: alpha and MUC, B3, CEAF, "
+        "BLANC, LEA",
+        description="Two or more annotations of the same documents (CoNLL-2011/2012, "
+        "SemEval-2010, CorefUD CoNLL-U, or BRAT directories). Alpha over mentions or words "
+        "(a unit's value: its chain minus itself), per document and pooled; the standard "
+        "metrics for every ordered pair of annotators.",
+    )
+    coref.add_argument("files", nargs="+",
+                       help="two or more annotation files (CoNLL) or directories of .ann (BRAT)")
+    coref.add_argument(
+        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        help="comma-separated distances (default: nominal,jaccard,masi)")
+    coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
+                       help="coding units (default: %(default)s)")
+    coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS],
+                       help="comma-separated among alpha," + ",".join(METRICS)
+                       + " (default: all)")
+    coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
+                       help="a mention another annotator did not mark: the empty set, or "
+                       "missing (default: %(default)s)")
+    coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
+                       default="innermost", help="the mention a word takes its chain from "
+                       "(default: %(default)s)")
+    coref.add_argument("--format", dest="input_format",
+                       choices=("auto", "conll", "corefud", "brat"), default="auto",
+                       help="input format; auto: a directory is BRAT, a .conllu file CorefUD, "
+                       "any other file CoNLL (default: %(default)s)")
+    coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
+                       "beside the .ann files)")
+    coref.add_argument("--lenient", action="store_true",
+                       help="repair what can be repaired (each repair is reported)")
+    coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
+    coref.add_argument("--pairwise", action="store_true",
+                       help="with three or more annotators, alpha for every pair as well")
+    coref.add_argument(
+        "-f", dest="format", choices=FORMATS, default="text",
+        help="output format (default: %(default)s)")
+    coref.set_defaults(run=_run_coref)
+
+
+def _metric_list(text: str) -> list[str]:
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in ("alpha", *METRICS)]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"metrics must be among alpha,{','.join(METRICS)}; got {text!r}")
+    return names
+
+
+def _run_coref(args: argparse.Namespace) -> int:
+    if len(args.files) < 2:
+        raise ParameterError("give the annotations of at least two annotators")
+    corpora = [_read_coref(f, args) for f in args.files]
+    for c in corpora:
+        for what, count in c.repairs.items():
+            print(f"{c.path}: repaired: {count} x {what}", file=sys.stderr)
+    names = unique_labels(args.files)
+    metric_names = [m for m in args.metrics if m != "alpha"]
+    frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
+                         word_policy=args.word_policy, coders=names, lenient=args.lenient,
+                         pairwise=args.pairwise)
+             if "alpha" in args.metrics else None)
+    scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient)
+              if metric_names else None)
+    header = {"command": "coref", "files": list(args.files), "units": args.units}
+    if args.format == "json":
+        obj = json.loads(render(frame, "json", header=header)) if frame is not None else {
+            **header, "results": []}
+        if scores is not None:
+            obj["results"] += json.loads(scores.to_json(orient="records"))
+        print(json.dumps(obj, indent=2))
+        return 0
+    if frame is not None:
+        shown = frame if args.per_doc else frame[frame["document"] == "TOTAL"]
+        print(render(shown, args.format, header=header))
+    if scores is not None:
+        if args.format == "csv":
+            print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+        else:
+            print()
+            print(scores[["key", "response", "metric", "recall", "precision", "f1"]].to_string(
+                index=False, float_format=lambda x: f"{x:.4f}"))
+    return 0
+
+
+def _read_coref(path: str, args: argparse.Namespace) -> Any:
+    kind = args.input_format
+    if kind == "auto":
+        kind = ("brat" if os.path.isdir(path)
+                else "corefud" if path.endswith(".conllu") else "conll")
+    if kind == "brat":
+        return read_brat_dir(path, args.text_dir)
+    if kind == "corefud":
+        return read_corefud(path, lenient=args.lenient)
+    return read_conll(path, lenient=args.lenient)

@@ -1,0 +1,95 @@
+"""``clusteragree pyramid`` and ``clusteragree pan``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import ParameterError
+from ..pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
+from ..report import render
+from ..units import TOKENIZERS
+from ._common import add_output, distance_list, report_files
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand to the parser."""
+    pyr = sub.add_parser(
+        "pyramid", help="alpha between pyramids of the same model summaries",
+        description="Alpha between two or more DUCView pyramids (.pyr) built independently over "
+        "the same model summaries. A unit's value is the set of other units in its SCU(s).",
+    )
+    pyr.add_argument("files", nargs="+", help="two or more .pyr files")
+    _add_pyramid_options(pyr)
+    pyr.add_argument("--units", choices=("words", "spans", "contributors"), default="words",
+                     help="coding units (default: %(default)s)")
+    pyr.add_argument("--overlap", choices=("union", "component"), default="union",
+                     help="a unit in several SCUs: union of their units, or their connected "
+                     "component (default: %(default)s)")
+    pyr.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
+                     help="a unit in no SCU: the empty set, or missing (default: %(default)s)")
+    pyr.set_defaults(run=_run_pyramid)
+
+    pan = sub.add_parser(
+        "pan", help="agreement between peer annotators (.pan), scores and their correlation",
+        description="Several annotators' .pan files of the same peers against the same pyramid, "
+        "named ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan. Alpha over peer tokens (value: the SCUs "
+        "covering the token), pooled over peers; each annotator's original and modified pyramid "
+        "scores; Pearson and Spearman correlations between annotators' scores.",
+    )
+    pan.add_argument("files", nargs="+", help=".pan files of two or more annotators")
+    _add_pyramid_options(pan)
+    pan.add_argument("--no-nonmatching", dest="nonmatching", action="store_false",
+                     help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
+    pan.add_argument("--scores", action="store_true",
+                     help="also print each annotator's scores per peer (text and csv formats)")
+    pan.set_defaults(run=_run_pan)
+
+
+def _add_pyramid_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        help="comma-separated distances (default: nominal,jaccard,masi)")
+    parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
+                        help="word tokeniser (default: %(default)s)")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse files that need repairs instead of repairing them")
+    add_output(parser)
+
+
+def _run_pyramid(args: argparse.Namespace) -> int:
+    if len(args.files) < 2:
+        raise ParameterError("give at least two .pyr files")
+    frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
+                              overlap=args.overlap, unmarked=args.unmarked, strict=args.strict)
+    report_files(frame.attrs.get("repairs", {}), frame.attrs.get("notes", {}))
+    header = {"command": "pyramid", "files": list(args.files), "units": args.units,
+              "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
+    print(render(frame, args.format, header=header))
+    return 0
+
+
+def _run_pan(args: argparse.Namespace) -> int:
+    frame, _ = pan_agreement(args.files, args.distance, tokenizer=args.tokenizer,
+                                 nonmatching=args.nonmatching, strict=args.strict)
+    scores, corr = pan_scores(args.files, strict=args.strict)
+    header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
+    if args.format == "json":
+        obj = json.loads(render(frame, "json", header=header))
+        obj["correlations"] = json.loads(corr.to_json(orient="records"))
+        obj["scores"] = json.loads(scores.to_json(orient="records"))
+        print(json.dumps(obj, indent=2))
+        return 0
+    print(render(frame, args.format, header=header))
+    if args.format == "csv":
+        print(corr.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+        if args.scores:
+            print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+        return 0
+    print("\ncorrelation of annotators' pyramid scores over peers")
+    print(corr.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if args.scores:
+        print()
+        print(scores.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    return 0

@@ -1,0 +1,126 @@
+"""``clusteragree table``: alpha of a long CSV of codings, or every multi-label measure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..distances import DISTANCES
+from ..errors import ParameterError
+from ..multilabel import measures_table, read_multilabel
+from ..readers.table import read_long_table
+from ..report import alpha_report, render
+from ..result import format_signature
+from ._common import add_output, distance_list
+
+NUMERIC = {"interval", "ratio", "ordinal"}
+
+
+def register(sub: Any) -> None:
+    """Add the subcommand to the parser."""
+    table = sub.add_parser(
+        "table", help="Krippendorff's alpha of a long CSV of codings",
+        description="Alpha of a long CSV with the header coder,unit,labels (and optionally "
+        "document): one row per coder and unit; labels separated by --sep; an empty labels "
+        "field is the empty set; a (coder, unit) pair without a row is missing.",
+    )
+    table.add_argument("file", help="CSV file, or - for standard input")
+    table.add_argument("--sep", default=";", help="label separator (default: %(default)s)")
+    table.add_argument(
+        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        help="comma-separated distances among " + ", ".join(DISTANCES)
+        + " (default: nominal,jaccard,masi)",
+    )
+    table.add_argument(
+        "--scalar", action="store_true",
+        help="one value per field instead of a set (needed for interval, ratio, ordinal)",
+    )
+    table.add_argument("--engine", choices=("auto", "classes", "generic"), default="auto",
+                       help="alpha engine (default: %(default)s)")
+    table.add_argument("--no-per-doc", dest="per_doc", action="store_false",
+                       help="with a document column, print only the pooled TOTAL rows")
+    table.add_argument(
+        "--measures", default="all",
+        help="multi-label files (header item,annotator,label[,rank] or .json): comma-separated "
+        "among kappa (augmented kappa at each --p), am (A_m), alpha (each --distance), "
+        "mvalpha, or all (default: %(default)s)")
+    table.add_argument("--p", default="0.5,0.75,1", help="primary weights for augmented kappa "
+                       "(default: %(default)s)")
+    table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
+                       "(default: the labels used)")
+    add_output(table)
+    table.set_defaults(run=_run_table)
+
+
+def _is_multilabel(path: str) -> bool:
+    if path.endswith(".json"):
+        return True
+    if path == "-":
+        return False
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            head = handle.readline().strip().lower().replace(" ", "")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return head.startswith("item,annotator,label")
+
+
+def _run_multilabel(args: argparse.Namespace) -> int:
+    data = read_multilabel(args.file)
+    wanted = {m.strip().lower() for m in args.measures.split(",")}
+    known = {"all", "kappa", "am", "alpha", "mvalpha"}
+    if not wanted <= known:
+        raise ParameterError(f"--measures must be among {sorted(known)}; got {args.measures!r}")
+    try:
+        ps = tuple(float(x) for x in args.p.split(","))
+    except ValueError:
+        raise ParameterError(f"--p must be numbers such as 0.5,1; got {args.p!r}") from None
+    cats = args.categories.split(",") if args.categories else None
+    frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats)
+    keep = frame["measure"].map(lambda m: "all" in wanted or (
+        ("kappa" in wanted and m.startswith("K'")) or ("am" in wanted and m.startswith("A_m"))
+        or ("alpha" in wanted and m.startswith("alpha")) or ("mvalpha" in wanted
+                                                             and m == "mv-alpha")))
+    frame = frame[keep]
+    if args.format == "json":
+        print(json.dumps({"command": "table", "file": args.file, "items": len(data.items),
+                          "annotators": [str(a) for a in data.annotators],
+                          "results": json.loads(frame.to_json(orient="records"))}, indent=2))
+    elif args.format == "csv":
+        print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+    else:
+        print(frame.drop(columns=["note"]).to_string(index=False, float_format=lambda x:
+                                                     f"{x:.6f}"))
+    return 0
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    if _is_multilabel(args.file):
+        return _run_multilabel(args)
+    numeric = bool(NUMERIC & set(args.distance))
+    if numeric and not args.scalar:
+        raise ParameterError(
+            f"the distances {sorted(NUMERIC & set(args.distance))} need --scalar values"
+        )
+    source: Any = sys.stdin if args.file == "-" else args.file
+    data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
+                           path="<stdin>" if args.file == "-" else args.file)
+    for what, count in data.repairs.items():
+        print(f"{data.path}: repaired {count} {what}", file=sys.stderr)
+    tables: Any = data.tables
+    if list(tables) == [None]:
+        tables = tables[None]
+    frame = alpha_report(tables, args.distance, engine=args.engine, per_document=args.per_doc)
+    header = {
+        "command": "table",
+        "file": data.path,
+        "rows": data.rows,
+        "repairs": data.repairs,
+        "signature": format_signature(
+            "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
+                      ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
+    }
+    print(render(frame, args.format, header=header))
+    return 0
