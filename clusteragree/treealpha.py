@@ -8,11 +8,13 @@ in the paper's "mean squared distance":
 * ``diff``: TED(x, y) - abs(|x| - |y|) (not a metric: distinct trees can be at distance 0);
 * ``norm``: TED(x, y) / (|x| + |y|).
 
-|x| counts nodes (dependency trees: words + the root) by default, as the reference code does for
-dependencies; ``size="leaves"`` counts leaves, as it does for phrase-structure trees. The
-reproduction convention (``free_empty=True``, default) makes a node labelled ``""`` (the
-root) free to insert or delete. Distances between distinct trees are cached, since the expected
-disagreement needs every pair.
+Values are bare trees or the :class:`~clusteragree.readers.trees.Sentence` objects the readers
+give. |x| (``size_by``) is, by default (``"auto"``), the reference code's size: for a dependency
+sentence its words plus the root (``"tokens"``: words left out of the tree because their heads
+form a cycle still count), for a phrase-structure sentence its leaves (``"leaves"``), for a bare
+tree its nodes (``"nodes"``). The reproduction convention (``free_empty=True``, default) makes a
+node labelled ``""`` (the root) free to insert or delete. Distances between distinct trees are
+cached, since the expected disagreement needs every pair.
 
 Examples
 --------
@@ -25,30 +27,32 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from itertools import combinations
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
-
-import numpy as np
-import pandas as pd
 
 from .alpha import alpha
 from .distances import Distance
-from .errors import InputError, ParameterError
+from .errors import ParameterError
 from .model import CodingTable
-from .readers.trees import TreeFile
+from .readers.trees import Sentence, TreeAnnotations
 from .result import AlphaResult
 from .ted import Tree, TreeCache, leaves, size
 
-__all__ = ["METRICS", "accuracies", "tree_alpha", "tree_table", "unlabelled"]
+__all__ = ["METRICS", "SIZES", "tree_alpha", "tree_table", "unlabelled"]
 
 METRICS = ("plain", "diff", "norm")
+SIZES = ("auto", "tokens", "nodes", "leaves")
+
+Value = Tree | Sentence
 
 
-def tree_table(annotations: Mapping[Any, Sequence[Tree | None] | Mapping[Any, Tree]]
-               ) -> CodingTable:
-    """Annotator -> trees (a list by sentence position, None for missing, or a mapping
-    sentence -> tree) as a coding table whose values are trees."""
+def tree_table(annotations: TreeAnnotations
+               | Mapping[Any, Sequence[Value | None] | Mapping[Any, Value]]) -> CodingTable:
+    """Annotator -> trees or sentences (a list by sentence position, None for missing, or a
+    mapping sentence -> value), or :class:`TreeAnnotations`, as a coding table."""
+    if isinstance(annotations, TreeAnnotations):
+        annotations = annotations.sentences
     records = []
     for annotator, trees in annotations.items():
         items = trees.items() if isinstance(trees, Mapping) else enumerate(trees)
@@ -66,20 +70,44 @@ def unlabelled(tree: Tree) -> Tree:
     return ("" if tree[0] == "" else "x", tuple(unlabelled(c) for c in tree[1]))
 
 
+def _tree(value: Value) -> Tree:
+    return value.tree if isinstance(value, Sentence) else value
+
+
+def _sizer(table: CodingTable, size_by: str) -> tuple[str, Callable[[Value], int]]:
+    """The size function, with ``"auto"`` resolved from the values."""
+    values = table.values
+    if size_by == "auto":
+        if values and all(isinstance(v, Sentence) and v.words for v in values):
+            size_by = "tokens"
+        elif values and all(isinstance(v, Sentence) for v in values):
+            size_by = "leaves"
+        else:
+            size_by = "nodes"
+    if size_by == "tokens":
+        if not all(isinstance(v, Sentence) and v.words for v in values):
+            raise ParameterError("size_by='tokens' needs dependency sentences (the Sentence "
+                                 "values of read_conll_trees); bare trees have nodes and leaves")
+        return size_by, lambda v: v.tokens
+    if size_by == "nodes":
+        return size_by, lambda v: size(_tree(v))
+    return size_by, lambda v: leaves(_tree(v))
+
+
 def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
-               size_by: str = "nodes", cache: TreeCache | None = None,
+               size_by: str = "auto", cache: TreeCache | None = None,
                labelled: bool = True) -> AlphaResult:
     """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
-    structure alone, every relation label the same)."""
+    structure alone, every relation label the same); ``size_by`` as in the module text."""
     if metric not in METRICS:
         raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {metric!r}.")
-    if size_by not in ("nodes", "leaves"):
-        raise ParameterError(f"size_by must be 'nodes' or 'leaves'. Got {size_by!r}.")
+    if size_by not in SIZES:
+        raise ParameterError(f"size_by must be one of {list(SIZES)}. Got {size_by!r}.")
     distance_of = cache if cache is not None else TreeCache(free_empty)
-    measure = size if size_by == "nodes" else leaves
+    size_by, measure = _sizer(table, size_by)
 
     def squared(x: Any, y: Any) -> float:
-        d = distance_of(x, y)
+        d = distance_of(_tree(x), _tree(y))
         if metric == "diff":
             d -= abs(measure(x) - measure(y))
         elif metric == "norm":
@@ -89,46 +117,8 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
     fields = {"ted": "zhang-shasha", "root": "free" if free_empty else "unit",
               "size": size_by, "labels": "yes" if labelled else "no"}
     if not labelled:
-        table = CodingTable.from_records(((c, u, unlabelled(v)) for c, u, v in table.records()),
-                                         meta=table.meta)
+        table = CodingTable.from_records(
+            ((c, u, replace(v, tree=unlabelled(v.tree)) if isinstance(v, Sentence)
+              else unlabelled(v)) for c, u, v in table.records()), meta=table.meta)
     return alpha(table, Distance(f"ted-{metric}", "value", squared, signature_fields=fields),
                  engine="generic")
-
-
-def accuracies(files: Mapping[Any, TreeFile]) -> pd.DataFrame:
-    """LAS, UAS and label accuracy (dependencies) or bracket Jaccard (phrase structure) for every
-    pair of annotators, pooled over the tokens (brackets) of the sentences both annotated.
-
-    Sentences are aligned by position; a pair whose sentences differ in length is left out of
-    the token counts and counted in ``skipped``.
-    """
-    rows = []
-    for a, b in combinations(files, 2):
-        fa, fb = files[a], files[b]
-        if len(fa.sentences) != len(fb.sentences):
-            raise InputError(f"{fa.path} has {len(fa.sentences)} sentences and {fb.path} "
-                             f"{len(fb.sentences)}; paired files must hold the same sentences",
-                             path=fb.path)
-        if fa.kind == "dependency":
-            tokens = las = uas = la = skipped = 0
-            for sa, sb in zip(fa.sentences, fb.sentences, strict=True):
-                if len(sa.heads) != len(sb.heads):
-                    skipped += 1
-                    continue
-                ha, hb = np.array(sa.heads), np.array(sb.heads)
-                ra, rb = np.array(sa.deprels), np.array(sb.deprels)
-                tokens += len(ha)
-                uas += int((ha == hb).sum())
-                la += int((ra == rb).sum())
-                las += int(((ha == hb) & (ra == rb)).sum())
-            rows.append({"a": a, "b": b, "tokens": tokens, "las": las / tokens if tokens else
-                         np.nan, "uas": uas / tokens if tokens else np.nan,
-                         "la": la / tokens if tokens else np.nan, "skipped": skipped})
-        else:
-            inter = union = 0
-            for sa, sb in zip(fa.sentences, fb.sentences, strict=True):
-                inter += len(sa.brackets & sb.brackets)
-                union += len(sa.brackets | sb.brackets)
-            rows.append({"a": a, "b": b, "brackets": union,
-                         "jaccard": inter / union if union else np.nan})
-    return pd.DataFrame(rows)

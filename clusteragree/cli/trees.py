@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 import pandas as pd
 
 from ..errors import ParameterError
-from ..model import unique_labels
-from ..readers.trees import read_conll_trees, read_tree_dirs, read_trees
+from ..readers.trees import read_tree_annotations
 from ..report import FORMATS
 from ..ted import TreeCache
-from ..treealpha import accuracies, tree_alpha, tree_table
+from ..tree_accuracy import accuracies, mean_pairwise_accuracy
+from ..treealpha import SIZES, tree_alpha, tree_table
 
 
 def register(sub: Any) -> None:
@@ -32,7 +33,13 @@ def register(sub: Any) -> None:
                        help="distance (default: %(default)s)")
     trees.add_argument("--acc", action="store_true",
                        help="also LAS, UAS and label accuracy (dependencies) or bracket "
-                       "Jaccard (phrase structure), for every pair of annotators")
+                       "Jaccard (phrase structure): the mean over pairs of annotators per "
+                       "sentence, weighted by sentence length (Skjaerholt 2014, eq. 3), with "
+                       "every pair's pooled value in JSON")
+    trees.add_argument("--size", choices=SIZES, default="auto",
+                       help="|x| for the diff and norm distances: auto = words + root for "
+                       "dependencies (words left out of a cycle count), leaves for bracketed "
+                       "trees (default: %(default)s)")
     trees.add_argument("--words", action="store_true",
                        help="bracketed trees have words (bare tokens are words, not leaves)")
     trees.add_argument("--roots", choices=("one", "many"), default="one",
@@ -52,48 +59,41 @@ def register(sub: Any) -> None:
 
 
 def _run_trees(args: argparse.Namespace) -> int:
-    if args.dirs:
-        by_prefix = read_tree_dirs(args.dirs, roots=args.roots, cycles=args.cycles)
-        annotations: dict[str, dict[Any, Any]] = {}
-        files_for_acc = None
-        kind = "dependency"
-        for prefix, files in by_prefix.items():
-            for annotator, tf in files.items():
-                kind = tf.kind
-                for k, sentence in enumerate(tf.sentences):
-                    annotations.setdefault(annotator, {})[(prefix, k)] = sentence.tree
-    else:
-        if len(args.files) < 2:
-            raise ParameterError("give two or more files, or --dirs")
-        names = unique_labels(args.files)
-        read = [read_trees(f, words=args.words) if f.endswith(".tree")
-                else read_conll_trees(f, roots=args.roots, cycles=args.cycles)
-                for f in args.files]
-        for tf in read:
-            for what, count in tf.skipped.items():
-                print(f"{tf.path}: skipped {count} {what}", file=sys.stderr)
-        annotations = {n: {k: s.tree for k, s in enumerate(tf.sentences)}
-                       for n, tf in zip(names, read, strict=True)}
-        files_for_acc = dict(zip(names, read, strict=True))
-        kind = read[0].kind
+    if args.dirs and args.files:
+        raise ParameterError("give paired files or --dirs, not both")
+    if not args.dirs and len(args.files) < 2:
+        raise ParameterError("give two or more files, or --dirs")
+    annotations = read_tree_annotations(
+        args.files, dirs=args.dirs or (), roots=args.roots, cycles=args.cycles, words=args.words)
+    totals: Counter[str] = Counter()
+    for counts in annotations.skipped.values():
+        totals.update(counts)
+    for what, count in totals.items():
+        files = sum(1 for c in annotations.skipped.values() if what in c)
+        print(f"{count} {what}, in {files} file(s) (each file's counts: -f json)",
+              file=sys.stderr)
     table = tree_table(annotations)
     metrics = ["plain", "diff", "norm"] if args.metric == "all" else [args.metric]
     cache = TreeCache(free_empty=not args.unit_root)
-    size_by = "nodes" if kind == "dependency" else "leaves"
-    results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=size_by,
+    results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled)) for m in metrics]
-    entries = [{"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
-                "signature": r.signature} for m, r in results]
+    entries: list[dict[str, Any]] = [
+        {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
+         "signature": r.signature} for m, r in results]
     if args.acc:
-        if files_for_acc is None:
-            raise ParameterError("--acc needs paired files (not --dirs)")
-        acc = accuracies(files_for_acc)
-        cols = ["las", "uas", "la"] if kind == "dependency" else ["jaccard"]
+        mean = mean_pairwise_accuracy(annotations)
+        pairs = accuracies(annotations)
+        cols = ["las", "uas", "la"] if annotations.kind == "dependency" else ["jaccard"]
         for c in cols:
-            entries.append({"metric": c, "value": float(acc[c].mean()),
-                            "pairs": acc[["a", "b", c]].to_dict("records")})
+            entries.append({"metric": c, "value": mean[c], "sentences": mean["sentences"],
+                            "ignored": mean["ignored"],
+                            "pairs": pairs[["a", "b", c]].to_dict("records")})
+        if mean["ignored"]:
+            print(f"accuracy: {mean['ignored']} sentences ignored (annotations of different "
+                  "lengths)", file=sys.stderr)
     if args.format == "json":
         print(json.dumps({"command": "trees", "results": entries,
+                          "skipped": annotations.skipped,
                           "ted_cache": {"hits": cache.hits, "misses": cache.misses}},
                          indent=2, default=str))
         return 0

@@ -11,7 +11,8 @@ words: with words, pre-terminals become leaves.
 
 Several annotators (``read_tree_dirs``): one directory per annotator, files named
 ``<prefix>-<anything>`` matched by prefix across directories; a missing file is a missing
-annotation.
+annotation. ``read_tree_annotations`` assembles paired files or such directories into
+annotator -> {sentence: Sentence}, the input of the tree alpha and the accuracies.
 """
 
 from __future__ import annotations
@@ -19,26 +20,39 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, ParameterError
+from ..model import unique_labels
 from ..ted import Tree
 
-__all__ = ["Sentence", "TreeFile", "parse_brackets", "read_conll_trees", "read_tree_dirs",
-           "read_trees"]
+__all__ = ["Sentence", "TreeAnnotations", "TreeFile", "parse_brackets", "read_conll_trees",
+           "read_tree_annotations", "read_tree_dirs", "read_trees"]
 
 
 @dataclass(frozen=True)
 class Sentence:
-    """One annotated sentence: its tree, and for dependencies the heads and relations."""
+    """One annotated sentence: its tree, and for dependencies the words, heads and relations.
+
+    Two annotators' sentences are equal when their annotations are (the line is not compared).
+    ``tokens`` is the reference code's size of a dependency sentence: the words plus the
+    artificial root, words left out of the tree by ``cycles="drop"`` included.
+    """
 
     tree: Tree
     words: tuple[str, ...] = ()
     heads: tuple[int, ...] = ()
     deprels: tuple[str, ...] = ()
-    line: int | None = None
+    line: int | None = field(default=None, compare=False)
     brackets: frozenset[tuple[str, int, int]] = frozenset()
+
+    @property
+    def tokens(self) -> int:
+        """Words + 1 for the artificial root (dependencies)."""
+        return len(self.words) + 1
 
 
 @dataclass(frozen=True)
@@ -263,3 +277,66 @@ def read_tree_dirs(directories: list[str | os.PathLike[str]], *, roots: str = "o
                   else read_conll_trees(f, roots=roots, cycles=cycles))
             out.setdefault(prefix, {})[folder.name] = tf
     return out
+
+
+@dataclass(frozen=True)
+class TreeAnnotations:
+    """Several annotators' sentences: ``sentences[annotator][unit]``, units being positions in
+    paired files or ``(prefix, position)`` in the directory layout; what the readers skipped,
+    by file."""
+
+    sentences: dict[str, dict[Any, Sentence]]
+    kind: str
+    skipped: dict[str, dict[str, int]]
+
+    @property
+    def n_annotations(self) -> int:
+        """Number of annotated sentences over all annotators."""
+        return sum(len(s) for s in self.sentences.values())
+
+
+def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
+                          dirs: Sequence[str | os.PathLike[str]] = (),
+                          names: Sequence[str] | None = None, roots: str = "one",
+                          cycles: str = "error", words: bool = False) -> TreeAnnotations:
+    """Paired files of the same sentences (``.tree`` files are bracketed trees, anything else
+    CoNLL) or one directory per annotator (``dirs``), as annotator -> {unit: Sentence}.
+
+    Paired files must hold the same number of sentences; in the directory layout the files of
+    one prefix must too (else :class:`InputError` naming the file). Annotators are named by
+    ``names``, or the file names (directory names).
+    """
+    if bool(files) == bool(dirs):
+        raise ParameterError("give two or more paired files, or directories (dirs), not both")
+    read: dict[str, dict[str, TreeFile]] = {}
+    if dirs:
+        read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles)
+    else:
+        if len(files) < 2:
+            raise ParameterError("give two or more paired files of the same sentences")
+        labels = (list(names) if names is not None
+                  else unique_labels([os.fspath(f) for f in files]))
+        read = {"": {label: (read_trees(f, words=words) if Path(f).suffix == ".tree"
+                             else read_conll_trees(f, roots=roots, cycles=cycles))
+                     for label, f in zip(labels, files, strict=True)}}
+    sentences: dict[str, dict[Any, Sentence]] = {}
+    skipped: dict[str, dict[str, int]] = {}
+    kinds = set()
+    for prefix, by_annotator in read.items():
+        lengths = {a: len(tf.sentences) for a, tf in by_annotator.items()}
+        first = next(iter(by_annotator.values()))
+        for annotator, tf in by_annotator.items():
+            if lengths[annotator] != len(first.sentences):
+                raise InputError(f"{len(tf.sentences)} sentences where {first.path} has "
+                                 f"{len(first.sentences)}; the files of one text must hold the "
+                                 "same sentences", path=tf.path)
+            kinds.add(tf.kind)
+            if tf.skipped:
+                skipped[tf.path] = dict(tf.skipped)
+            target = sentences.setdefault(annotator, {})
+            for k, sentence in enumerate(tf.sentences):
+                target[(prefix, k) if dirs else k] = sentence
+    if len(kinds) > 1:
+        raise ParameterError("dependency and bracketed files mixed: compare one kind at a "
+                             "time")
+    return TreeAnnotations(sentences, kinds.pop() if kinds else "dependency", skipped)
