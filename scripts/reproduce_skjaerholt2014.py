@@ -165,11 +165,11 @@ def main() -> None:
         "count), leaves for SSD; the empty root free to insert or delete; CDT sentences with "
         "several roots kept under the root and words in head cycles left out of the tree. "
         "Accuracy: the paper's equation (3), the mean pairwise LAS per sentence weighted by its "
-        "words (bracket Jaccard weighted by leaves for SSD), sentences whose corpus differ "
+        "words (bracket Jaccard weighted by leaves for SSD), sentences whose annotations differ "
         "in length ignored.", "",
         "Each cell: ours / the paper's printed value, in percent; **bold** where they differ at "
         "the printed precision. PCEDT is not public.", "",
-        "| corpus | sentences | corpus | alpha_plain | alpha_diff | alpha_norm | "
+        "| corpus | sentences | annotations | alpha_plain | alpha_diff | alpha_norm | "
         "LAS / Jaccard | ignored |", "|---|---|---|---|---|---|---|---|"]
     differences = []
     for name, n_units, n_ann, *values, ignored in rows:
