@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ParameterError
+
 __all__ = ["Tree", "TreeCache", "leaves", "size", "ted"]
 
 Tree = tuple[str, tuple[Any, ...]]
@@ -87,7 +89,7 @@ def _compiled() -> Any:
             return None
 
         @numba.njit(cache=False)
-        def kernel(la, lla, kra, ca, lb, llb, krb, cb):  # pragma: no cover - compiled
+        def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
             n, m = la.shape[0], lb.shape[0]
             td = np.zeros((n + 1, m + 1))
             fd = np.zeros((n + 2, m + 2))
@@ -109,7 +111,7 @@ def _compiled() -> Any:
                             best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
                             left_j = llb[j1 - 1]
                             if left_i == li and left_j == lj:
-                                change = 0.0 if la[i1 - 1] == lb[j1 - 1] else 1.0
+                                change = rc[la[i1 - 1], lb[j1 - 1]]
                                 best = min(best, fd[x - 1, y - 1] + change)
                                 fd[x, y] = best
                                 td[i1, j1] = best
@@ -124,39 +126,69 @@ def _compiled() -> Any:
 _KERNEL: Any = False
 
 
-def ted(a: Tree, b: Tree, *, free_empty: bool = False,
-        relabel: Callable[[str, str], float] | None = None, kernel: str = "auto") -> float:
-    """Zhang-Shasha edit distance between two ordered labelled trees (unit costs).
+@lru_cache(maxsize=256)
+def _unit_relabel(k: int) -> np.ndarray:
+    """0 on the diagonal, 1 elsewhere: unit relabelling costs between k labels."""
+    return 1.0 - np.eye(k)
 
-    ``kernel``: ``"python"``, ``"numba"`` (the ``fast`` extra) or ``"auto"`` (numba when it is
-    installed and no custom ``relabel`` is given).
+
+def _indel_costs(labels: tuple[str, ...], free_empty: bool,
+                 indel: Callable[[str], float] | None) -> list[float]:
+    costs = [0.0 if (free_empty and x == "") else (1.0 if indel is None else float(indel(x)))
+             for x in labels]
+    if any(c < 0 or c != c for c in costs):
+        raise ParameterError("insert/delete costs must be non-negative numbers")
+    return costs
+
+
+def ted(a: Tree, b: Tree, *, free_empty: bool = False,
+        relabel: Callable[[str, str], float] | None = None,
+        indel: Callable[[str], float] | None = None, kernel: str = "auto") -> float:
+    """Zhang-Shasha edit distance between two ordered labelled trees.
+
+    Costs: ``relabel(x, y)`` to turn label x into y (default 0 if equal, else 1) and
+    ``indel(x)`` to insert or delete a node labelled x (default 1); with ``free_empty`` a node
+    labelled ``""`` costs nothing to insert or delete (the reproduction convention). Costs must
+    be non-negative. ``kernel``: ``"python"``, ``"numba"`` (the ``fast`` extra) or ``"auto"``
+    (numba when it is installed; custom costs are tabulated for it first).
+
+    >>> ted(("S", (("a", ()),)), ("S", (("b", ()),)), relabel=lambda x, y: 0.5 * (x != y))
+    0.5
     """
     if kernel not in ("auto", "python", "numba"):
-        raise ValueError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
-    compiled = _compiled() if kernel != "python" and relabel is None else None
+        raise ParameterError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
+    compiled = _compiled() if kernel != "python" else None
     if kernel == "numba" and compiled is None:
         raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
-    if compiled is not None:
-        la, lla, kra = _postorder(a)
-        lb, llb, krb = _postorder(b)
-        ids: dict[str, int] = {}
-        ia = np.array([ids.setdefault(x, len(ids)) for x in la], dtype=np.int64)
-        ib = np.array([ids.setdefault(y, len(ids)) for y in lb], dtype=np.int64)
-        ca = np.array([0.0 if (free_empty and x == "") else 1.0 for x in la])
-        cb = np.array([0.0 if (free_empty and y == "") else 1.0 for y in lb])
-        return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
-                              np.array(krb, dtype=np.int64), cb))
-    return _ted_python(a, b, free_empty, relabel)
+    if compiled is None:
+        return _ted_python(a, b, free_empty, relabel, indel)
+    la, lla, kra = _postorder(a)
+    lb, llb, krb = _postorder(b)
+    ids: dict[str, int] = {}
+    ia = np.array([ids.setdefault(x, len(ids)) for x in la], dtype=np.int64)
+    ib = np.array([ids.setdefault(y, len(ids)) for y in lb], dtype=np.int64)
+    ca = np.array(_indel_costs(la, free_empty, indel))
+    cb = np.array(_indel_costs(lb, free_empty, indel))
+    if relabel is None:
+        rc = _unit_relabel(len(ids))
+    else:
+        names = list(ids)
+        rc = np.array([[float(relabel(x, y)) for y in names] for x in names])
+        if (rc < 0).any() or np.isnan(rc).any():
+            raise ParameterError("relabelling costs must be non-negative numbers")
+    return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
+                          np.array(krb, dtype=np.int64), cb, rc))
 
 
 def _ted_python(a: Tree, b: Tree, free_empty: bool,
-                relabel: Callable[[str, str], float] | None) -> float:
+                relabel: Callable[[str, str], float] | None,
+                indel: Callable[[str], float] | None) -> float:
     la, lla_arr, kr_a = _postorder(a)
     lb, llb_arr, kr_b = _postorder(b)
     lla, llb = lla_arr.tolist(), llb_arr.tolist()
     n, m = len(la), len(lb)
-    ca = [0.0 if (free_empty and x == "") else 1.0 for x in la]
-    cb = [0.0 if (free_empty and y == "") else 1.0 for y in lb]
+    ca = _indel_costs(la, free_empty, indel)
+    cb = _indel_costs(lb, free_empty, indel)
     td = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in kr_a:
         li = lla[i - 1]
@@ -191,6 +223,9 @@ def _ted_python(a: Tree, b: Tree, free_empty: bool,
                             change = 0.0 if label_i == lb[j1 - 1] else 1.0
                         else:
                             change = relabel(label_i, lb[j1 - 1])
+                            if not change >= 0:
+                                raise ParameterError("relabelling costs must be non-negative "
+                                                     "numbers")
                         other = prev[y - 1] + change
                         if other < best:
                             best = other
@@ -203,10 +238,15 @@ def _ted_python(a: Tree, b: Tree, free_empty: bool,
 
 
 class TreeCache:
-    """Edit distances between distinct trees, computed once each (symmetric)."""
+    """Edit distances between distinct trees, computed once each (symmetric: custom costs
+    should be too), with the costs of :func:`ted`."""
 
-    def __init__(self, free_empty: bool = False) -> None:
+    def __init__(self, free_empty: bool = False, *,
+                 relabel: Callable[[str, str], float] | None = None,
+                 indel: Callable[[str], float] | None = None) -> None:
         self.free_empty = free_empty
+        self.relabel = relabel
+        self.indel = indel
         self.cache: dict[tuple[Tree, Tree], float] = {}
         self.hits = 0
         self.misses = 0
@@ -219,6 +259,6 @@ class TreeCache:
             self.hits += 1
             return self.cache[key]
         self.misses += 1
-        value = ted(a, b, free_empty=self.free_empty)
+        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel)
         self.cache[key] = value
         return value

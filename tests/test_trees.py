@@ -38,12 +38,15 @@ def test_figure_2_distances() -> None:
     assert ted(T1, T3) - abs(size(T1) - size(T3)) == 0
 
 
-def _forest_distance(f, g, free_empty):
+def _forest_distance(f, g, free_empty, indel=None, relabel=None):
     """The textbook recursion on forests (rightmost roots), memoised: independent of the
     key-root algorithm."""
 
     def cost(label):
-        return 0.0 if free_empty and label == "" else 1.0
+        return 0.0 if free_empty and label == "" else (indel or {}).get(label, 1.0)
+
+    def change(x, y):
+        return (0.0 if x == y else 1.0) if relabel is None else relabel[x, y]
 
     def weight(forest):
         return sum(cost(t[0]) + weight(t[1]) for t in forest)
@@ -59,7 +62,7 @@ def _forest_distance(f, g, free_empty):
         v, w = f[-1], g[-1]
         return min(d(f[:-1] + v[1], g) + cost(v[0]),
                    d(f, g[:-1] + w[1]) + cost(w[0]),
-                   d(v[1], w[1]) + d(f[:-1], g[:-1]) + (0.0 if v[0] == w[0] else 1.0))
+                   d(v[1], w[1]) + d(f[:-1], g[:-1]) + change(v[0], w[0]))
 
     return d((f,), (g,))
 
@@ -75,6 +78,31 @@ trees = st.recursive(st.tuples(labels, st.just(())),
 def test_ted_equals_the_forest_recursion(a, b, free_empty) -> None:
     assert ted(a, b, free_empty=free_empty) == pytest.approx(_forest_distance(a, b, free_empty))
     assert ted(a, b, free_empty=free_empty) == ted(b, a, free_empty=free_empty)
+
+
+costs = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])
+LABELS = ["", "a", "b", "c"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees, trees, st.booleans(), st.lists(costs, min_size=4, max_size=4),
+       st.lists(costs, min_size=16, max_size=16), st.sampled_from(["python", "auto"]))
+def test_ted_with_custom_costs_equals_the_forest_recursion(a, b, free_empty, indel_costs,
+                                                          relabel_costs, kernel) -> None:
+    indel = dict(zip(LABELS, indel_costs, strict=True))
+    relabel = {(x, y): relabel_costs[4 * i + j] for i, x in enumerate(LABELS)
+               for j, y in enumerate(LABELS)}
+    got = ted(a, b, free_empty=free_empty, indel=indel.__getitem__,
+              relabel=lambda x, y: relabel[x, y], kernel=kernel)
+    assert got == pytest.approx(_forest_distance(a, b, free_empty, indel, relabel))
+
+
+def test_negative_costs_are_refused() -> None:
+    with pytest.raises(ParameterError, match="non-negative"):
+        ted(T1, T3, indel=lambda x: -1.0)
+    for kernel in ("python", "auto"):
+        with pytest.raises(ParameterError, match="non-negative"):
+            ted(T1, T3, relabel=lambda x, y: -1.0, kernel=kernel)
 
 
 def test_deep_tree_does_not_overflow() -> None:
