@@ -1,5 +1,5 @@
-"""Skjaerholt (2014): Krippendorff's alpha over whole sentences with tree edit distance, and the
-usual accuracies between annotators.
+"""Skjaerholt (2014): Krippendorff's alpha over whole sentences with tree edit distance (the
+uncorrected accuracies are in :mod:`clusteragree.tree_accuracy`).
 
 Units are sentences; a value is an annotator's tree of the sentence. Distances are squared, as
 in the paper's "mean squared distance":
