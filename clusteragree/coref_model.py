@@ -7,9 +7,12 @@ the chains are the mentions grouped by entity.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["CorefCorpus", "CorefDocument", "Mention", "deduplicate"]
+from .errors import InputError
+
+__all__ = ["CorefCorpus", "CorefDocument", "Mention", "unique_mentions"]
 
 Span = tuple[tuple[int, int], ...]
 
@@ -37,18 +40,24 @@ class Mention:
         return [t for s, e in self.spans for t in range(s, e)]
 
 
-def deduplicate(mentions: list[Mention]) -> tuple[list[Mention], list[tuple[Mention, Mention]]]:
-    """Keep the first of the mentions that cover the same tokens; also return the pairs
-    (kept, repeated) so that a reader can refuse or count them."""
+def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
+                    repairs: Counter[str], path: str, line: int | None) -> tuple[Mention, ...]:
+    """The mentions in reading order with repeats (the same tokens marked twice) refused, or
+    with ``lenient`` the first kept and the others counted in ``repairs``; sorted by start,
+    longest first."""
     seen: dict[Span, Mention] = {}
-    kept, repeated = [], []
     for m in mentions:
-        if m.spans in seen:
-            repeated.append((seen[m.spans], m))
+        if m.spans not in seen:
+            seen[m.spans] = m
             continue
-        seen[m.spans] = m
-        kept.append(m)
-    return kept, repeated
+        if not lenient:
+            first = seen[m.spans]
+            raise InputError(f"document {document}: the mention at tokens {m.start}-{m.end - 1} "
+                             f"is marked twice (entity {first.entity}, line {first.line}, and "
+                             f"entity {m.entity}); keep one (lenient reading keeps the first)",
+                             path=path, line=m.line or line)
+        repairs["repeated mentions removed (first kept)"] += 1
+    return tuple(sorted(seen.values(), key=lambda m: (m.start, -m.end)))
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,8 @@ def test_head_policy_and_agreement_between_fixtures() -> None:
      ("# newdoc id = x\n1\ta\t_\n", 2, "3 columns, expected the 10 TAB-separated columns"),
      ("# newdoc id = x\n# global.Entity = eid-etype-head-other\n"
       "1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)(e2-x-1-)\n", 3,
-      "document x: the mention at tokens 0-0 is marked twice (e1 and e2)")],
+      "document x: the mention at tokens 0-0 is marked twice (entity e1, line 3, and entity "
+      "e2)")],
 )
 def test_malformed_corefud(tmp_path: Path, text: str, line: int, message: str) -> None:
     path = tmp_path / "bad.conllu"

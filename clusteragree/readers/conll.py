@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..coref_model import CorefCorpus, CorefDocument, Mention, deduplicate
+from ..coref_model import CorefCorpus, CorefDocument, Mention, unique_mentions
 from ..errors import InputError
 
 __all__ = ["parse_conll", "read_conll"]
@@ -79,17 +79,9 @@ def parse_conll(
                        f"{docs[d.name].line}); give each part its own name", d.line)
         ordered = [m for _, m in sorted(zip(d.order, d.mentions, strict=True),
                                         key=lambda x: x[0])]
-        kept, repeated = deduplicate(ordered)
-        if repeated and not lenient:
-            first, m = repeated[0]
-            raise fail(f"document {d.name}: the mention at tokens {m.start}-{m.end - 1} is marked "
-                       f"twice (entity {first.entity}, line {first.line}, and entity "
-                       f"{m.entity}); keep one (lenient reading keeps the first)",
-                       m.line or d.line)
-        if repeated:
-            repairs["repeated mentions removed (first kept)"] += len(repeated)
-        kept.sort(key=lambda m: (m.start, -m.end))
-        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), tuple(kept), path, d.line,
+        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=path,
+                               line=d.line)
+        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, path, d.line,
                                      tuple(d.token_lines))
 
     number = 0

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ..coref_model import CorefCorpus, CorefDocument, Mention, deduplicate
+from ..coref_model import CorefCorpus, CorefDocument, Mention, unique_mentions
 from ..errors import InputError
 
 __all__ = ["read_corefud"]
@@ -78,16 +78,9 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> Core
             head = next((h for _, _, h in parts if h is not None), None)
             d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
-        kept, repeated = deduplicate(ordered)
-        if repeated and not lenient:
-            first, m = repeated[0]
-            raise fail(f"document {d.name}: the mention at tokens {m.start}-{m.end - 1} is "
-                       f"marked twice ({first.entity} and {m.entity}); keep one (lenient "
-                       "reading keeps the first)", m.line or d.line)
-        if repeated:
-            repairs["repeated mentions removed (first kept)"] += len(repeated)
-        kept.sort(key=lambda m: (m.start, -m.end))
-        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), tuple(kept), name, d.line,
+        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=name,
+                               line=d.line)
+        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, name, d.line,
                                      tuple(d.token_lines))
 
     last = 0
