@@ -106,24 +106,24 @@ def _pairs(n: np.ndarray) -> np.ndarray:
     return n * (n - 1) / 2
 
 
+def _index(entities: Iterable[Iterable[Hashable]], side: str
+           ) -> tuple[dict[Hashable, int], list[int]]:
+    """Mention -> entity number, and the entity sizes; a mention in two entities is refused."""
+    entity_of: dict[Hashable, int] = {}
+    sizes = []
+    for i, entity in enumerate(entities):
+        ms = set(entity)
+        sizes.append(len(ms))
+        for m in ms:
+            if m in entity_of:
+                raise ParameterError(f"mention {m!r} is in two {side} entities")
+            entity_of[m] = i
+    return entity_of, sizes
+
+
 def _table(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]):
-    key_of: dict[Hashable, int] = {}
-    resp_of: dict[Hashable, int] = {}
-    key_sizes, resp_sizes = [], []
-    for i, entity in enumerate(key):
-        ms = set(entity)
-        key_sizes.append(len(ms))
-        for m in ms:
-            if m in key_of:
-                raise ParameterError(f"mention {m!r} is in two key entities")
-            key_of[m] = i
-    for j, entity in enumerate(response):
-        ms = set(entity)
-        resp_sizes.append(len(ms))
-        for m in ms:
-            if m in resp_of:
-                raise ParameterError(f"mention {m!r} is in two response entities")
-            resp_of[m] = j
+    key_of, key_sizes = _index(key, "key")
+    resp_of, resp_sizes = _index(response, "response")
     both = [(key_of[m], resp_of[m]) for m in key_of if m in resp_of]
     if both:
         ij = np.array(both, dtype=np.int64)
