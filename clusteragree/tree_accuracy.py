@@ -30,8 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
-from .readers.trees import Sentence, TreeAnnotations, TreeFile
+from .readers.trees import Sentence, TreeAnnotations, TreeFile, check_paired
 from .ted import leaves
 
 __all__ = ["accuracies", "mean_pairwise_accuracy"]
@@ -43,18 +42,12 @@ def _by_unit(annotations: Annotations) -> tuple[dict[Any, dict[Any, Sentence]], 
     """annotator -> {unit: Sentence}, and the kind (dependency or phrase)."""
     if isinstance(annotations, TreeAnnotations):
         return annotations.sentences, annotations.kind
+    check_paired([v for v in annotations.values() if isinstance(v, TreeFile)])
     out: dict[Any, dict[Any, Sentence]] = {}
     kind = "dependency"
-    lengths: dict[int, str] = {}
     for annotator, value in annotations.items():
         if isinstance(value, TreeFile):
             kind = value.kind
-            lengths.setdefault(len(value.sentences), value.path)
-            if len(lengths) > 1:
-                first_n, first_path = next(iter(lengths.items()))
-                raise InputError(f"{len(value.sentences)} sentences where {first_path} has "
-                                 f"{first_n}; paired files must hold the same sentences",
-                                 path=value.path)
             out[annotator] = dict(enumerate(value.sentences))
         else:
             out[annotator] = dict(value)
@@ -138,17 +131,15 @@ def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
                 ignored += 1
                 continue
             n = len(present[0].heads)
-            means = np.sum([_dependency_counts(a, b) for a, b in pairs], axis=0) / len(pairs)
-            for name, value in zip(names, means / n, strict=True):
-                total[name] += (n if weighted else 1) * float(value)
+            fractions = np.mean([_dependency_counts(a, b) for a, b in pairs], axis=0) / n
         else:
             n = leaves(present[0].tree)
-            mean = sum(len(a.brackets & b.brackets) / len(a.brackets | b.brackets)
-                       for a, b in pairs) / len(pairs)
-            total["jaccard"] += (n if weighted else 1) * mean
-        if not weighted:
-            n = 1
-        weight += n
+            fractions = np.array([np.mean([len(a.brackets & b.brackets)
+                                           / len(a.brackets | b.brackets) for a, b in pairs])])
+        w = n if weighted else 1
+        for name, value in zip(names, fractions, strict=True):
+            total[name] += w * float(value)
+        weight += w
         used += 1
     out = {name: (value / weight if weight else float("nan")) for name, value in total.items()}
     out.update(sentences=used, ignored=ignored, weight=weight)

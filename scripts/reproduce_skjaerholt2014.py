@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from clusteragree import __version__
+from clusteragree.model import CodingTable
 from clusteragree.readers.trees import TreeAnnotations, read_conll_trees, read_tree_annotations
 from clusteragree.ted import TreeCache, ted
 from clusteragree.tree_accuracy import accuracies, mean_pairwise_accuracy
@@ -91,9 +92,8 @@ def corpora() -> list[tuple[str, TreeAnnotations]]:
     return out
 
 
-def _alphas(annotations: TreeAnnotations, cache: TreeCache, size_by: str = "auto"
+def _alphas(table: CodingTable, cache: TreeCache, size_by: str = "auto"
             ) -> list[float]:
-    table = tree_table(annotations)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return [tree_alpha(table, m, size_by=size_by, cache=cache).alpha
@@ -136,13 +136,14 @@ def main() -> None:
     by_nodes = []
     jaccard_range = (float("nan"), float("nan"))
     for name, corpus in corpora():
-        values = _alphas(corpus, cache)
+        table = tree_table(corpus)
+        values = _alphas(table, cache)
         acc = mean_pairwise_accuracy(corpus)
         column = "las" if corpus.kind == "dependency" else "jaccard"
         cycles = sum(c.get("words in cycles left out", 0)
                      for c in corpus.skipped.values())
         if cycles:
-            by_nodes.append((name, cycles, *_alphas(corpus, cache, "nodes")[1:]))
+            by_nodes.append((name, cycles, *_alphas(table, cache, "nodes")[1:]))
         if name in PAPER_IGNORED:
             variants[name] = _las_variants(corpus)
         if corpus.kind == "phrase":
@@ -150,7 +151,7 @@ def main() -> None:
                 {a: corpus.sentences[a] for a in order}, "phrase", {}))["jaccard"]
                 for order in permutations(corpus.sentences)]
             jaccard_range = (100 * min(orders), 100 * max(orders))
-        rows.append((name, tree_table(corpus).n_units, corpus.n_annotations,
+        rows.append((name, table.n_units, corpus.n_annotations,
                      *values, acc[column], acc["ignored"]))
     total = time.perf_counter() - start
     speed = _kernel_comparison()

@@ -29,7 +29,8 @@ from ..errors import InputError, ParameterError
 from ..model import unique_labels
 from ..ted import Tree
 
-__all__ = ["Sentence", "TreeAnnotations", "TreeFile", "parse_brackets", "read_conll_trees",
+__all__ = ["Sentence", "TreeAnnotations", "TreeFile", "check_paired", "parse_brackets",
+           "read_conll_trees",
            "read_tree_annotations", "read_tree_dirs", "read_trees"]
 
 
@@ -295,6 +296,15 @@ class TreeAnnotations:
         return sum(len(s) for s in self.sentences.values())
 
 
+def check_paired(files: Sequence[TreeFile]) -> None:
+    """Refuse files of one text that do not hold the same number of sentences."""
+    for tf in files[1:]:
+        if len(tf.sentences) != len(files[0].sentences):
+            raise InputError(f"{len(tf.sentences)} sentences where {files[0].path} has "
+                             f"{len(files[0].sentences)}; the files of one text must hold the "
+                             "same sentences", path=tf.path)
+
+
 def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
                           dirs: Sequence[str | os.PathLike[str]] = (),
                           names: Sequence[str] | None = None, roots: str = "one",
@@ -323,13 +333,8 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     skipped: dict[str, dict[str, int]] = {}
     kinds = set()
     for prefix, by_annotator in read.items():
-        lengths = {a: len(tf.sentences) for a, tf in by_annotator.items()}
-        first = next(iter(by_annotator.values()))
+        check_paired(list(by_annotator.values()))
         for annotator, tf in by_annotator.items():
-            if lengths[annotator] != len(first.sentences):
-                raise InputError(f"{len(tf.sentences)} sentences where {first.path} has "
-                                 f"{len(first.sentences)}; the files of one text must hold the "
-                                 "same sentences", path=tf.path)
             kinds.add(tf.kind)
             if tf.skipped:
                 skipped[tf.path] = dict(tf.skipped)
