@@ -1,21 +1,70 @@
-"""Exceptions and warnings raised by clusteragree.
+"""Errors, warnings and the warnings ledger of clusteragree.
 
-Every error derives from :class:`ValueError`, so ``except ValueError`` catches all of them.
-Errors about input files carry the file and line so that a message reads
+Every error derives from :class:`ValueError`, so ``except ValueError`` catches all of them; an
+argument of the wrong type raises :class:`ParameterTypeError`, which is a :class:`TypeError` too.
+Errors about input files carry the file, line and (where known) column, so that a message reads
 ``corpus.csv:12: coder 'A' coded unit 'u3' twice (first at line 7); keep one row``.
+
+Nothing is dropped in silence. A reader that repairs, skips, merges or ignores part of its input
+calls :func:`notify`, which issues an :class:`InputWarning` carrying a :class:`Notice` (file,
+line, kind, count, message); under :func:`strict` (the command line's ``--strict``) the same call
+raises :class:`InputError` instead. A :class:`Ledger` collects every notice of a run: the command
+line prints them on stderr at the end, or lists them under ``"warnings"`` in JSON.
+
+Examples
+--------
+>>> with Ledger() as ledger:
+...     notify("skipped", "2 empty nodes", path="a.conllu", line=7, count=2)
+>>> [n.as_dict() for n in ledger.notices]  # doctest: +NORMALIZE_WHITESPACE
+[{'file': 'a.conllu', 'line': 7, 'kind': 'skipped', 'count': 2, 'message': '2 empty nodes'}]
+>>> with strict():  # doctest: +ELLIPSIS
+...     notify("repaired", "part re-anchored", path="a.pyr", line=3)
+Traceback (most recent call last):
+...
+clusteragree.errors.InputError: a.pyr:3: part re-anchored (repaired; strict reading refuses ...)
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import warnings
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
 
 __all__ = [
+    "KINDS",
     "AlphaUndefinedWarning",
     "ClusterAgreeError",
     "InputError",
     "InputWarning",
+    "Ledger",
+    "Notice",
     "ParameterError",
+    "ParameterTypeError",
+    "PerformanceWarning",
+    "Tally",
+    "is_strict",
+    "notify",
+    "strict",
 ]
+
+#: Kinds of notices, and whether strict reading refuses them (they concern the input).
+KINDS: dict[str, tuple[bool, str]] = {
+    "repaired": (True, "the input was changed to be readable (re-anchored part, supplied end)"),
+    "skipped": (True, "part of the input was left out (lines, documents, files)"),
+    "merged": (True, "two pieces of the input became one (a label given twice in a cell)"),
+    "ignored": (True, "part of the input was read but not used (extra columns, relations)"),
+    "converted": (True, "a value was read in a way worth knowing (01 as 1, nan as missing)"),
+    "mismatch": (True, "inputs that should agree differ (token text of key and response)"),
+    "note": (False, "a fact about the annotation, kept as annotated"),
+    "undefined": (False, "a coefficient is undefined on these data (NaN, null in JSON)"),
+    "performance": (False, "a slower path was taken (numba unavailable)"),
+    "other": (False, "a warning from a library clusteragree uses"),
+}
 
 
 class ClusterAgreeError(ValueError):
@@ -26,8 +75,19 @@ class ParameterError(ClusterAgreeError):
     """A parameter of a function or a command has a value it cannot take."""
 
 
+class ParameterTypeError(ParameterError, TypeError):
+    """A parameter has a type it cannot take (also a :class:`TypeError`).
+
+    Examples
+    --------
+    >>> isinstance(ParameterTypeError("x"), TypeError), isinstance(ParameterTypeError("x"),
+    ...                                                             ValueError)
+    (True, True)
+    """
+
+
 class InputError(ClusterAgreeError):
-    """Input data are malformed; names the file and line when they are known.
+    """Input data are malformed; names the file, line and column when they are known.
 
     Parameters
     ----------
@@ -37,33 +97,289 @@ class InputError(ClusterAgreeError):
         The file the bad input came from.
     line : int, optional
         The 1-based line number in ``path``.
+    col : int, optional
+        The 1-based column (character) in that line.
 
     Examples
     --------
     >>> str(InputError("empty coder name", path="a.csv", line=3))
     'a.csv:3: empty coder name'
+    >>> str(InputError("byte 0xe9 is not UTF-8", path="a.csv", line=3, col=9))
+    'a.csv:3:9: byte 0xe9 is not UTF-8'
     """
 
     def __init__(
-        self, message: str, path: str | os.PathLike[str] | None = None, line: int | None = None
+        self,
+        message: str,
+        path: str | os.PathLike[str] | None = None,
+        line: int | None = None,
+        col: int | None = None,
     ) -> None:
         self.message = message
         self.path = None if path is None else os.fspath(path)
         self.line = line
+        self.col = col
         super().__init__(self.__str__())
 
-    def __str__(self) -> str:
-        where = ""
+    @property
+    def where(self) -> str:
+        """``FILE:LINE:COL`` (as much of it as is known), or ``""``."""
+        place = "" if self.line is None else f"{self.line}" + (
+            "" if self.col is None else f":{self.col}")
         if self.path is not None:
-            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
-        elif self.line is not None:
-            where = f"line {self.line}: "
-        return where + self.message
+            return self.path + (f":{place}" if place else "")
+        return f"line {place}" if place else ""
+
+    def __str__(self) -> str:
+        where = self.where
+        return f"{where}: {self.message}" if where else self.message
 
 
 class AlphaUndefinedWarning(RuntimeWarning):
-    """Alpha is undefined (no pairable values, or no expected disagreement); NaN is returned."""
+    """Alpha is undefined (no pairable value, or no expected disagreement); NaN is returned."""
+
+
+class PerformanceWarning(RuntimeWarning):
+    """A slower code path is taken (for example numba could not be loaded)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One entry of the warnings ledger.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`KINDS`: ``repaired``, ``skipped``, ``merged``, ``ignored``,
+        ``converted``, ``mismatch`` (strict reading refuses these), ``note``, ``undefined``,
+        ``performance``, ``other``.
+    message : str
+        What happened, and where that is not in ``file``/``line``, which input.
+    file : str or None
+        The input file concerned.
+    line : int or None
+        Its first line concerned (1-based).
+    count : int
+        How many times it happened.
+
+    Examples
+    --------
+    >>> str(Notice("skipped", "multiword-token lines", "a.conllu", 4, 3))
+    'a.conllu:4: skipped: multiword-token lines (3 times)'
+    """
+
+    kind: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    count: int = 1
+
+    @property
+    def refused_by_strict(self) -> bool:
+        """Whether strict reading turns this notice into an error."""
+        return KINDS.get(self.kind, (False, ""))[0]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form: ``file``, ``line``, ``kind``, ``count``, ``message``."""
+        return {"file": self.file, "line": self.line, "kind": self.kind, "count": self.count,
+                "message": self.message}
+
+    def __str__(self) -> str:
+        where = "" if self.file is None else self.file + (
+            "" if self.line is None else f":{self.line}") + ": "
+        times = f" ({self.count} times)" if self.count > 1 else ""
+        return f"{where}{self.kind}: {self.message}{times}"
 
 
 class InputWarning(UserWarning):
-    """Input was read with a fallback or repaired; the result says what was done."""
+    """Input was repaired, skipped, merged or ignored; ``.notice`` says what, where, how often.
+
+    Parameters
+    ----------
+    notice : Notice or str
+        A string becomes a notice of kind ``note``.
+    """
+
+    def __init__(self, notice: Notice | str) -> None:
+        self.notice = notice if isinstance(notice, Notice) else Notice("note", str(notice))
+        super().__init__(str(self.notice))
+
+
+_STRICT: ContextVar[bool] = ContextVar("clusteragree_strict", default=False)
+_LEDGER: ContextVar[Ledger | None] = ContextVar("clusteragree_ledger", default=None)
+
+
+@contextlib.contextmanager
+def strict(on: bool = True) -> Iterator[None]:
+    """Within this block, :func:`notify` raises :class:`InputError` for any notice that
+    concerns the input (repairs, skips, merges, ...) instead of warning.
+
+    Examples
+    --------
+    >>> with strict():
+    ...     is_strict()
+    True
+    """
+    token = _STRICT.set(on)
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def is_strict() -> bool:
+    """Whether strict reading is on (see :func:`strict`)."""
+    return _STRICT.get()
+
+
+def notify(
+    kind: str,
+    message: str,
+    *,
+    path: str | os.PathLike[str] | None = None,
+    line: int | None = None,
+    count: int = 1,
+    stacklevel: int = 2,
+) -> None:
+    """Report something done to the input: an :class:`InputWarning`, or under :func:`strict`
+    an :class:`InputError` when the kind concerns the input. A ``count`` of 0 reports nothing.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS`.
+    message : str
+        What was done, e.g. ``"parts re-anchored to their label (label not at its offsets)"``.
+    path, line : optional
+        The file and its first line concerned.
+    count : int, default=1
+        How many times.
+    """
+    if kind not in KINDS:
+        raise ParameterError(f"kind must be one of {sorted(KINDS)}. Got {kind!r}.")
+    if count <= 0:
+        return
+    file = None if path is None else os.fspath(path)
+    notice = Notice(kind, message, file, line, int(count))
+    if _STRICT.get() and notice.refused_by_strict:
+        times = f", {count} times" if count > 1 else ""
+        raise InputError(f"{message} ({kind}{times}; strict reading refuses it: correct the "
+                         "input, or read it without strict to accept the repair)", file, line)
+    warnings.warn(InputWarning(notice), stacklevel=stacklevel + 1)
+
+
+def _to_notice(record: warnings.WarningMessage) -> Notice:
+    message = record.message
+    if isinstance(message, InputWarning):
+        return message.notice
+    if isinstance(message, AlphaUndefinedWarning):
+        return Notice("undefined", str(message))
+    if isinstance(message, PerformanceWarning):
+        return Notice("performance", str(message))
+    return Notice("other", f"{record.category.__name__}: {message}")
+
+
+class Ledger:
+    """Collects every warning of a run as :class:`Notice` objects (a context manager).
+
+    Inside the block every :class:`InputWarning`, :class:`AlphaUndefinedWarning` and
+    :class:`PerformanceWarning` is recorded (not printed), as is any other warning that the
+    active filters let through; ``strict=True`` also turns on :func:`strict`. Equal notices
+    (same kind, message and file) are merged, their counts added.
+
+    Parameters
+    ----------
+    strict : bool, default=False
+        Refuse input that would need a repair, skip, merge, ... (see :data:`KINDS`).
+    """
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+        self._records: list[warnings.WarningMessage] = []
+        self._catcher: Any = None
+        self._tokens: tuple[Any, Any] | None = None
+
+    @classmethod
+    def current(cls) -> Ledger | None:
+        """The innermost active ledger, or None."""
+        return _LEDGER.get()
+
+    def __enter__(self) -> Ledger:
+        self._catcher = warnings.catch_warnings(record=True)
+        self._records = self._catcher.__enter__()
+        for category in (InputWarning, AlphaUndefinedWarning, PerformanceWarning):
+            warnings.simplefilter("always", category)
+        self._tokens = (_STRICT.set(self.strict or _STRICT.get()), _LEDGER.set(self))
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        assert self._tokens is not None
+        _STRICT.reset(self._tokens[0])
+        _LEDGER.reset(self._tokens[1])
+        self._records = list(self._records)
+        self._catcher.__exit__(kind, value, tb)
+
+    def add(self, notice: Notice) -> None:
+        """Record a notice directly (without the warnings machinery)."""
+        self._records.append(warnings.WarningMessage(InputWarning(notice), InputWarning, "", 0))
+
+    @property
+    def notices(self) -> list[Notice]:
+        """The notices so far, in the order first seen, equal ones merged."""
+        merged: dict[tuple[str, str, str | None], Notice] = {}
+        for record in self._records:
+            n = _to_notice(record)
+            key = (n.kind, n.message, n.file)
+            if key in merged:
+                old = merged[key]
+                line = old.line if n.line is None or (old.line is not None and old.line <= n.line
+                                                      ) else n.line
+                merged[key] = Notice(n.kind, n.message, n.file, line, old.count + n.count)
+            else:
+                merged[key] = n
+        return list(merged.values())
+
+    def refused(self) -> list[Notice]:
+        """The notices that strict reading refuses."""
+        return [n for n in self.notices if n.refused_by_strict]
+
+
+class Tally:
+    """Counts of what a reader did to one file, by kind and message, with the first line of
+    each; :meth:`report` sends them to :func:`notify` once each.
+
+    Examples
+    --------
+    >>> t = Tally("a.conll")
+    >>> t.add("skipped", "comment lines inside documents", 12)
+    >>> t.add("skipped", "comment lines inside documents", 30)
+    >>> t.counts()
+    {'comment lines inside documents': 2}
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self._seen: dict[tuple[str, str], list[int | None]] = {}
+
+    def add(self, kind: str, message: str, line: int | None = None, count: int = 1) -> None:
+        """Count ``count`` occurrences at ``line`` (the smallest line is kept)."""
+        if count <= 0:
+            return
+        entry = self._seen.setdefault((kind, message), [None, 0])
+        if line is not None and (entry[0] is None or line < entry[0]):
+            entry[0] = line
+        entry[1] = int(entry[1] or 0) + count
+
+    def counts(self) -> dict[str, int]:
+        """``message -> count`` (the shape of the readers' ``repairs`` dictionaries)."""
+        return {msg: int(c or 0) for (_, msg), (_, c) in self._seen.items()}
+
+    def __bool__(self) -> bool:
+        return bool(self._seen)
+
+    def report(self) -> None:
+        """:func:`notify` every entry (raises under strict reading for input kinds)."""
+        for (kind, message), (line, count) in self._seen.items():
+            notify(kind, message, path=self.path, line=line, count=int(count or 0),
+                   stacklevel=3)

@@ -31,7 +31,7 @@ from .errors import AlphaUndefinedWarning, ParameterError
 from .model import CodingTable
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "FORMATS", "alpha_report", "render", "results_frame"]
+__all__ = ["COLUMNS", "FORMATS", "alpha_report", "json_object", "render", "results_frame"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
            "signature"]
@@ -117,6 +117,19 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
+def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON shape of a report: ``header`` fields, ``results`` (the pooled rows, one per
+    distance) and ``documents`` (the per-document rows, when there are any); NaN as None."""
+    pooled = frame[frame["document"] == TOTAL]
+    per_doc = frame[frame["document"] != TOTAL]
+    obj: dict[str, Any] = dict(header or {})
+    obj["results"] = [{k: v for k, v in r.items() if k != "document"}
+                      for r in _records(pooled)]
+    if len(per_doc):
+        obj["documents"] = _records(per_doc)
+    return obj
+
+
 def render(
     frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None
 ) -> str:
@@ -131,12 +144,7 @@ def render(
     pooled = frame[frame["document"] == TOTAL]
     per_doc = frame[frame["document"] != TOTAL]
     if fmt == "json":
-        obj: dict[str, Any] = dict(header or {})
-        obj["results"] = [{k: v for k, v in r.items() if k != "document"}
-                          for r in _records(pooled)]
-        if len(per_doc):
-            obj["documents"] = _records(per_doc)
-        return json.dumps(obj, indent=2, ensure_ascii=False)
+        return json.dumps(json_object(frame, header), indent=2, ensure_ascii=False)
     if fmt == "csv":
         return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
     shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]

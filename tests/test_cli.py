@@ -124,7 +124,7 @@ def test_repairs_are_reported(tmp_path, cli) -> None:
     path = tmp_path / "r.csv"
     path.write_text("coder,unit,labels\nA,1,x;x\nB,1,x\n")
     code, _, err = cli("table", str(path))
-    assert code == 0 and "repaired 1 cells with a label given twice" in err
+    assert code == 0 and "r.csv: merged: cells with a label given twice (counted once)" in err
 
 
 @pytest.mark.parametrize(
@@ -146,5 +146,9 @@ def test_undefined_alpha_is_a_warning_not_a_crash(tmp_path, cli) -> None:
     path = tmp_path / "same.csv"
     path.write_text("coder,unit,labels\nA,1,x\nB,1,x\n")
     code, out, err = cli("table", str(path), "-f", "json", "--distance", "nominal")
-    assert code == 0 and json.loads(out)["results"][0]["alpha"] is None
-    assert "warning: alpha (nominal) is undefined" in err
+    obj = json.loads(out)
+    assert code == 0 and obj["results"][0]["alpha"] is None and err == ""
+    undefined = [w for w in obj["warnings"] if w["kind"] == "undefined"]
+    assert any(w["message"].startswith("alpha (nominal) is undefined") for w in undefined)
+    code, out, err = cli("table", str(path), "--distance", "nominal")
+    assert code == 0 and "warning: undefined: alpha (nominal) is undefined" in err

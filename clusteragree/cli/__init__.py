@@ -1,23 +1,29 @@
 """Command line: ``clusteragree SUBCOMMAND ...``; wiring only, the work is in the library.
 
-Results go to stdout, warnings and errors to stderr. Exit status: 0 success, 1 bad input
-(the message starts with ``FILE:LINE:``), 2 bad usage. One module per subcommand.
+Results go to stdout; warnings and errors to stderr. Every run is read into a warnings ledger
+(:class:`~clusteragree.errors.Ledger`): text, CSV and LaTeX outputs print its notices on stderr
+at the end, JSON lists them under ``"warnings"``; ``--strict`` refuses any notice about the
+input. Exit status: 0 success, 1 bad input (the message starts with ``FILE:LINE:``), a refusal
+under ``--strict`` or nothing to compare; 2 bad usage (the subcommand's usage line first); 70 an
+internal error (a bug: the message says how to report it); 130 interrupted. One module per
+subcommand.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
-import warnings
 from collections.abc import Sequence
-from typing import Any
 
 from .._version import __version__
-from ..errors import ClusterAgreeError, InputError, ParameterError
+from ..errors import ClusterAgreeError, InputError, Ledger, ParameterError
 from . import coref, pyramid, table, trees
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,34 +31,75 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clusteragree",
         description="Inter-annotator agreement on clusters, label sets and trees.",
+        epilog="Exit status: 0 success, 1 bad input or a refusal under --strict, 2 bad usage, "
+        "70 internal error. Warnings (repairs, skips, ...) go to stderr, or to the "
+        "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in (table, pyramid, coref, trees):
         module.register(sub)
+    for name, subparser in sub.choices.items():
+        subparser.set_defaults(parser=subparser, command=name)
     return parser
 
 
-def _show_warning(message: Any, category: Any, *rest: Any, **kwargs: Any) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+def _print_notices(ledger: Ledger) -> None:
+    for notice in ledger.notices:
+        print(f"warning: {notice}", file=sys.stderr)
+
+
+def _error(prefix: str, message: str) -> None:
+    print(f"{prefix}: {message}" if prefix else message, file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``clusteragree`` command; returns the exit status."""
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
-    args = parser.parse_args(argv)
-    warnings.showwarning = _show_warning
     try:
-        return int(args.run(args))
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error argparse has printed
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    sub: argparse.ArgumentParser = args.parser
+    ledger = Ledger(strict=getattr(args, "strict", False))
+    in_json = getattr(args, "format", "text") == "json"
+    code = 0
+    try:
+        with ledger:
+            code = int(args.run(args))
     except InputError as err:
-        print(f"{err}", file=sys.stderr)
-        return 1
+        _print_notices(ledger)
+        _error("" if err.where else f"{sub.prog}: error", str(err))
+        return EXIT_INPUT
     except ParameterError as err:
-        parser.error(str(err))
+        _print_notices(ledger)
+        sub.print_usage(sys.stderr)
+        _error(f"{sub.prog}: error", str(err))
+        return EXIT_USAGE
     except ClusterAgreeError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    return 0  # pragma: no cover
+        _print_notices(ledger)
+        _error(f"{sub.prog}: error", str(err))
+        return EXIT_INPUT
+    except MemoryError:
+        _error(f"{sub.prog}: error", "not enough memory for this input")
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except Exception as err:
+        if os.environ.get("CLUSTERAGREE_DEBUG"):
+            raise
+        _error(f"{sub.prog}: internal error",
+               f"{type(err).__name__}: {err}. This is a bug in clusteragree {__version__}; "
+               "please report it with the command line and the input (CLUSTERAGREE_DEBUG=1 "
+               "shows the traceback)")
+        return EXIT_INTERNAL
+    if not in_json:
+        _print_notices(ledger)
+    return code

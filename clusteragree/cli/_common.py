@@ -1,16 +1,20 @@
-"""Helpers shared by the subcommands."""
+"""Helpers shared by the subcommands: the common options and JSON output."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import math
 import os
-import sys
+from typing import Any
 
 from ..distances import get_distance
-from ..errors import ParameterError
+from ..errors import Ledger, Notice, ParameterError
+from ..inputs import check_encoding
 from ..report import FORMATS
 
-__all__ = ["add_output", "distance_list", "report_files"]
+__all__ = ["add_common", "distance_list", "print_json"]
 
 
 def distance_list(text: str) -> list[str]:
@@ -24,20 +28,60 @@ def distance_list(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def add_output(parser: argparse.ArgumentParser) -> None:
-    """``-f/--format``, with the CLUSTERAGREE_FORMAT environment override."""
+def _encoding(text: str) -> str:
+    try:
+        return str(check_encoding(text))
+    except ParameterError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_common(parser: argparse.ArgumentParser,
+               format_flags: tuple[str, ...] = ("-f", "--format")) -> None:
+    """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
+    environment override), ``--strict`` and ``--encoding``."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
-        "-f", "--format", choices=FORMATS, default=env if env in FORMATS else "text",
+        *format_flags, dest="format", choices=FORMATS, default=env if env in FORMATS else "text",
         help="output format (default: %(default)s; env CLUSTERAGREE_FORMAT)",
     )
+    parser.add_argument(
+        "--strict", action="store_true",
+        help="refuse input that needs a repair, skip, merge or conversion (exit 1) instead of "
+        "reporting it as a warning")
+    parser.add_argument(
+        "--encoding", type=_encoding, default=None,
+        help="encoding of the input files (default: UTF-8, with or without a byte-order mark)")
 
 
-def report_files(repairs: dict[str, dict[str, int]], notes: dict[str, dict[str, int]]) -> None:
-    """Print what was repaired or noted in each input file on stderr."""
-    for path, done in repairs.items():
-        for what, count in done.items():
-            print(f"{path}: repaired: {count} x {what}", file=sys.stderr)
-    for path, seen in notes.items():
-        for what, count in seen.items():
-            print(f"{path}: note: {count} {what} (kept as annotated)", file=sys.stderr)
+def _clean(value: Any, path: str, nulls: list[str]) -> Any:
+    """Numpy scalars as Python ones, NaN and infinities as None (their paths in ``nulls``)."""
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        with contextlib.suppress(ValueError, TypeError):
+            value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        nulls.append(path)
+        return None
+    if isinstance(value, dict):
+        return {str(k): _clean(v, f"{path}.{k}" if path else str(k), nulls)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v, f"{path}[{i}]", nulls) for i, v in enumerate(value)]
+    return value
+
+
+def print_json(obj: dict[str, Any]) -> None:
+    """Print a result object as JSON, with the ledger's notices under ``"warnings"``.
+
+    NaN and infinities become null (valid JSON), and a notice of kind ``undefined`` names
+    where; the JSON never holds a bare NaN.
+    """
+    nulls: list[str] = []
+    out = _clean(obj, "", nulls)
+    ledger = Ledger.current()
+    notices = ledger.notices if ledger is not None else []
+    if nulls:
+        shown = ", ".join(nulls[:5]) + (", ..." if len(nulls) > 5 else "")
+        notices.append(Notice("undefined", f"{len(nulls)} value(s) undefined on these data, "
+                              f"written as null: {shown}"))
+    out["warnings"] = [n.as_dict() for n in notices]
+    print(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False, default=str))

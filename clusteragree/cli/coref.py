@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 from typing import Any
 
 from ..coref_agreement import coref_alpha, coref_metrics
 from ..coref_metrics import METRICS
-from ..errors import ParameterError
+from ..errors import ParameterError, notify
 from ..model import unique_labels
 from ..readers.brat import read_brat_dir
 from ..readers.conll import read_conll
 from ..readers.corefud import read_corefud
-from ..report import FORMATS, render
-from ._common import distance_list
+from ..report import json_object, render
+from ._common import add_common, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -56,9 +54,7 @@ def register(sub: Any) -> None:
     coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
     coref.add_argument("--pairwise", action="store_true",
                        help="with three or more annotators, alpha for every pair as well")
-    coref.add_argument(
-        "-f", dest="format", choices=FORMATS, default="text",
-        help="output format (default: %(default)s)")
+    add_common(coref, format_flags=("-f",))
     coref.set_defaults(run=_run_coref)
 
 
@@ -77,7 +73,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     corpora = [_read_coref(f, args) for f in args.files]
     for c in corpora:
         for what, count in c.repairs.items():
-            print(f"{c.path}: repaired: {count} x {what}", file=sys.stderr)
+            notify("repaired", what, path=c.path, count=count)
     names = unique_labels(args.files)
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
@@ -88,11 +84,10 @@ def _run_coref(args: argparse.Namespace) -> int:
               if metric_names else None)
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
-        obj = json.loads(render(frame, "json", header=header)) if frame is not None else {
-            **header, "results": []}
+        obj = json_object(frame, header) if frame is not None else {**header, "results": []}
         if scores is not None:
-            obj["results"] += json.loads(scores.to_json(orient="records"))
-        print(json.dumps(obj, indent=2))
+            obj["results"] += scores.to_dict("records")
+        print_json(obj)
         return 0
     if frame is not None:
         shown = frame if args.per_doc else frame[frame["document"] == "TOTAL"]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from ..errors import ParameterError
+from ..errors import ParameterError, notify
 from ..pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
-from ..report import render
+from ..report import json_object, render
 from ..units import TOKENIZERS
-from ._common import add_output, distance_list, report_files
+from ._common import add_common, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -53,9 +52,7 @@ def _add_pyramid_options(parser: argparse.ArgumentParser) -> None:
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    parser.add_argument("--strict", action="store_true",
-                        help="refuse files that need repairs instead of repairing them")
-    add_output(parser)
+    add_common(parser)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -63,11 +60,23 @@ def _run_pyramid(args: argparse.Namespace) -> int:
         raise ParameterError("give at least two .pyr files")
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict)
-    report_files(frame.attrs.get("repairs", {}), frame.attrs.get("notes", {}))
+    _notify_files(frame.attrs.get("repairs", {}), frame.attrs.get("notes", {}))
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
-    print(render(frame, args.format, header=header))
+    if args.format == "json":
+        print_json(json_object(frame, header))
+    else:
+        print(render(frame, args.format, header=header))
     return 0
+
+
+def _notify_files(repairs: dict[str, dict[str, int]], notes: dict[str, dict[str, int]]) -> None:
+    for path, done in repairs.items():
+        for what, count in done.items():
+            notify("repaired", what, path=path, count=count)
+    for path, seen in notes.items():
+        for what, count in seen.items():
+            notify("note", f"{what} (kept as annotated)", path=path, count=count)
 
 
 def _run_pan(args: argparse.Namespace) -> int:
@@ -76,10 +85,10 @@ def _run_pan(args: argparse.Namespace) -> int:
     scores, corr = pan_scores(args.files, strict=args.strict)
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
-        obj = json.loads(render(frame, "json", header=header))
-        obj["correlations"] = json.loads(corr.to_json(orient="records"))
-        obj["scores"] = json.loads(scores.to_json(orient="records"))
-        print(json.dumps(obj, indent=2))
+        obj = json_object(frame, header)
+        obj["correlations"] = corr.to_dict("records")
+        obj["scores"] = scores.to_dict("records")
+        print_json(obj)
         return 0
     print(render(frame, args.format, header=header))
     if args.format == "csv":

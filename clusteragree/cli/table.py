@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from ..distances import DISTANCES
-from ..errors import ParameterError
+from ..errors import ParameterError, notify
 from ..multilabel import measures_table, read_multilabel
 from ..readers.table import read_long_table
-from ..report import alpha_report, render
+from ..report import alpha_report, json_object, render
 from ..result import format_signature
-from ._common import add_output, distance_list
+from ._common import add_common, distance_list, print_json
 
 NUMERIC = {"interval", "ratio", "ordinal"}
 
@@ -27,7 +26,8 @@ def register(sub: Any) -> None:
         "field is the empty set; a (coder, unit) pair without a row is missing.",
     )
     table.add_argument("file", help="CSV file, or - for standard input")
-    table.add_argument("--sep", default=";", help="label separator (default: %(default)s)")
+    table.add_argument("--sep", type=_separator, default=";",
+                       help="label separator (default: %(default)s)")
     table.add_argument(
         "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
         help="comma-separated distances among " + ", ".join(DISTANCES)
@@ -50,8 +50,14 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
     table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
                        "(default: the labels used)")
-    add_output(table)
+    add_common(table)
     table.set_defaults(run=_run_table)
+
+
+def _separator(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("the label separator must not be empty")
+    return text
 
 
 def _is_multilabel(path: str) -> bool:
@@ -85,9 +91,9 @@ def _run_multilabel(args: argparse.Namespace) -> int:
                                                              and m == "mv-alpha")))
     frame = frame[keep]
     if args.format == "json":
-        print(json.dumps({"command": "table", "file": args.file, "items": len(data.items),
-                          "annotators": [str(a) for a in data.annotators],
-                          "results": json.loads(frame.to_json(orient="records"))}, indent=2))
+        print_json({"command": "table", "file": args.file, "items": len(data.items),
+                    "annotators": [str(a) for a in data.annotators],
+                    "results": frame.to_dict("records")})
     elif args.format == "csv":
         print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
     else:
@@ -108,7 +114,7 @@ def _run_table(args: argparse.Namespace) -> int:
     data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
                            path="<stdin>" if args.file == "-" else args.file)
     for what, count in data.repairs.items():
-        print(f"{data.path}: repaired {count} {what}", file=sys.stderr)
+        notify("merged", what, path=data.path, count=count)
     tables: Any = data.tables
     if list(tables) == [None]:
         tables = tables[None]
@@ -122,5 +128,8 @@ def _run_table(args: argparse.Namespace) -> int:
             "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
                       ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
     }
-    print(render(frame, args.format, header=header))
+    if args.format == "json":
+        print_json(json_object(frame, header))
+    else:
+        print(render(frame, args.format, header=header))
     return 0

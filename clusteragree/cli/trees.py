@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections import Counter
 from typing import Any
 
 import pandas as pd
 
-from ..errors import ParameterError
+from ..errors import ParameterError, notify
 from ..readers.trees import read_tree_annotations
-from ..report import FORMATS
 from ..ted import TreeCache
 from ..tree_accuracy import accuracies, mean_pairwise_accuracy
 from ..treealpha import SIZES, tree_alpha, tree_table
+from ._common import add_common, print_json
 
 
 def register(sub: Any) -> None:
@@ -53,8 +51,7 @@ def register(sub: Any) -> None:
     trees.add_argument("--unit-root", action="store_true",
                        help="the empty-labelled root costs 1 to insert or delete (default: 0, "
                        "the reproduction convention)")
-    trees.add_argument("-f", dest="format", choices=FORMATS, default="text",
-                       help="output format (default: %(default)s)")
+    add_common(trees)
     trees.set_defaults(run=_run_trees)
 
 
@@ -65,13 +62,9 @@ def _run_trees(args: argparse.Namespace) -> int:
         raise ParameterError("give two or more files, or --dirs")
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), roots=args.roots, cycles=args.cycles, words=args.words)
-    totals: Counter[str] = Counter()
-    for counts in annotations.skipped.values():
-        totals.update(counts)
-    for what, count in totals.items():
-        files = sum(1 for c in annotations.skipped.values() if what in c)
-        print(f"{count} {what}, in {files} file(s) (each file's counts: -f json)",
-              file=sys.stderr)
+    for path, counts in annotations.skipped.items():
+        for what, count in counts.items():
+            notify("note" if "(kept)" in what else "skipped", what, path=path, count=count)
     table = tree_table(annotations)
     metrics = ["plain", "diff", "norm"] if args.metric == "all" else [args.metric]
     cache = TreeCache(free_empty=not args.unit_root)
@@ -92,10 +85,8 @@ def _run_trees(args: argparse.Namespace) -> int:
             print(f"accuracy: {mean['ignored']} sentences ignored (annotations of different "
                   "lengths)", file=sys.stderr)
     if args.format == "json":
-        print(json.dumps({"command": "trees", "results": entries,
-                          "skipped": annotations.skipped,
-                          "ted_cache": {"hits": cache.hits, "misses": cache.misses}},
-                         indent=2, default=str))
+        print_json({"command": "trees", "results": entries, "skipped": annotations.skipped,
+                    "ted_cache": {"hits": cache.hits, "misses": cache.misses}})
         return 0
     frame = pd.DataFrame(entries)[["metric", "value"]]
     if args.format == "csv":

@@ -1,0 +1,218 @@
+"""Peak memory of the readers on large generated files.
+
+Writes one file per format of about ``--size-mb`` megabytes (a DUCView pyramid, a long CSV of
+codings, a CoNLL-2012 coreference file, ...), reads each in a fresh Python process and prints
+that process's peak resident memory (``ru_maxrss``) beside the file size, the memory of the
+interpreter with clusteragree imported (the baseline) and the time. The target is a peak of
+at most 5 times the file size; every reader must stay under 2 GB at 200 MB.
+
+Usage::
+
+    python scripts/bench_memory.py [--size-mb 200] [--formats pyr,csv,conll] [--out DIR]
+
+The generated files and ``memory.json`` go to ``--out`` (default: a temporary directory,
+deleted at the end unless ``--keep``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+
+MB = 1 << 20
+_VOCABULARY = """the of and to in a is that for it as was with be by on not he this are or his
+from at which but have an they you were her she there been one all we their has would when if so
+no will more about out can what up said who also other some into two could time these may than
+first then any like new very my only its over protest police government minister election court
+people report year"""
+WORDS = tuple(_VOCABULARY.split())
+
+
+def _sentence(rng: np.random.Generator, n: int) -> list[str]:
+    return [WORDS[k] for k in rng.integers(0, len(WORDS), n)]
+
+
+def write_pyramid(path: Path, size: int, rng: np.random.Generator) -> None:
+    """A DUCView .pyr: NIST-style model summaries and SCUs with 1-4 one-part contributors."""
+    text_parts: list[str] = []
+    lines: list[tuple[int, str]] = []  # (offset, line) of the summary bodies
+    offset = 0
+
+    def add(line: str, body: bool = False) -> None:
+        nonlocal offset
+        text_parts.append(line)
+        if body:
+            lines.append((offset, line))
+        offset += len(line) + 1
+
+    models = max(4, size // (40 * 1024))
+    add(f"#{models}")
+    add("")
+    add("")
+    for m in range(models):
+        add("----------")
+        add(f"D{m:04d}.M.250.A.{chr(65 + m % 26)}")
+        add("----------")
+        add("")
+        for _ in range(20):
+            add(" ".join(_sentence(rng, int(rng.integers(8, 25)))).capitalize() + ".", True)
+    with path.open("w", encoding="utf-8") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<pyramid>\n')
+        out.write("<startDocumentRegEx><![CDATA[[-]*\\nD[0-9]*\\.M\\.[0-9]*\\.[A-Z]\\.[A-Z]\\n"
+                  "[-]*\\n]]></startDocumentRegEx>\n<text>\n")
+        for line in text_parts:
+            out.write(f"<line>{escape(line)}</line>\n")
+        out.write("</text>\n")
+        uid = 0
+        while out.tell() < size:
+            uid += 1
+            picks = rng.integers(0, len(lines), int(rng.integers(1, 5)))
+            out.write(f'<scu uid="{uid}" label="scu {uid}">\n')
+            for k in picks.tolist():
+                start, line = lines[k]
+                words = [(w.start(), w.end()) for w in _words(line)]
+                a = int(rng.integers(0, max(1, len(words) - 3)))
+                b = min(len(words) - 1, a + int(rng.integers(1, 6)))
+                s, e = words[a][0], words[b][1]
+                label = line[s:e]
+                out.write(f"<contributor label={quoteattr(label)}>\n<part label={quoteattr(label)}"
+                          f' start="{start + s}" end="{start + e}"/>\n</contributor>\n')
+            out.write("</scu>\n")
+        out.write("</pyramid>\n")
+
+
+def _words(line: str) -> Iterator[re.Match[str]]:
+    return re.finditer(r"\S+", line)
+
+
+def write_csv(path: Path, size: int, rng: np.random.Generator) -> None:
+    """A long CSV ``coder,unit,labels``: three coders, label sets of 0-3 of 20 labels."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write("coder,unit,labels\n")
+        unit = 0
+        while out.tell() < size:
+            rows = []
+            for _ in range(10_000):
+                unit += 1
+                base = rng.integers(0, 20, 2)
+                for coder in ("A", "B", "C"):
+                    k = int(rng.integers(0, 4))
+                    labels = sorted({f"l{x}" for x in base[:k].tolist()}
+                                    | ({f"l{int(rng.integers(0, 20))}"} if k == 3 else set()))
+                    rows.append(f"{coder},u{unit},{';'.join(labels)}\n")
+            out.write("".join(rows))
+
+
+def write_conll(path: Path, size: int, rng: np.random.Generator) -> None:
+    """A CoNLL-2012 file of 500-token documents with nested and discontinuous-free chains."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_coref import DOC, _cells, _document
+
+    with path.open("w", encoding="utf-8") as out:
+        d = 0
+        while out.tell() < size:
+            name = f"bench/{d:06d}"
+            mentions = _document(rng, DOC)
+            rows = [f"#begin document ({name}); part 000\n"]
+            for t, cell in enumerate(_cells(mentions, DOC)):
+                word = WORDS[t % len(WORDS)]
+                rows.append(f"{name}\t0\t{t % 25}\t{word}\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n")
+                if t % 25 == 24:
+                    rows.append("\n")
+            rows.append("#end document\n")
+            out.write("".join(rows))
+            d += 1
+
+
+#: format -> (file suffix, writer, import line, reading expression, summary expression)
+FORMATS: dict[str, tuple[str, Callable[[Path, int, np.random.Generator], None], str, str, str]] = {
+    "pyr": (".pyr", write_pyramid, "from clusteragree.readers.pyramid import read_pyramid",
+            "read_pyramid(PATH)", "f'{len(obj.scus)} SCUs'"),
+    "csv": (".csv", write_csv, "from clusteragree.readers.table import read_long_table",
+            "read_long_table(PATH)", "f'{obj.rows} rows'"),
+    "conll": (".conll", write_conll, "from clusteragree.readers.conll import read_conll",
+              "read_conll(PATH)", "f'{len(obj.documents)} documents'"),
+}
+
+CHILD = """
+import json, resource, time
+{imports}
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+PATH = {path!r}
+t0 = time.perf_counter()
+obj = {call}
+seconds = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"base_kb": base, "peak_kb": peak, "seconds": seconds,
+                  "read": {summary}}}))
+"""
+
+
+def measure(fmt: str, path: Path) -> dict[str, object]:
+    """Read ``path`` in a fresh interpreter; its peak RSS, baseline and time."""
+    _, _, imports, call, summary = FORMATS[fmt]
+    code = CHILD.format(imports=imports, path=str(path), call=call, summary=summary)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        return {"format": fmt, "error": done.stderr.strip().splitlines()[-1:]}
+    got = json.loads(done.stdout)
+    size = path.stat().st_size
+    return {"format": fmt, "file_mb": size / MB, "peak_mb": got["peak_kb"] / 1024,
+            "baseline_mb": got["base_kb"] / 1024, "ratio": got["peak_kb"] * 1024 / size,
+            "seconds": got["seconds"], "read": got["read"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=float, default=200.0, help="size of each file")
+    parser.add_argument("--formats", default=",".join(FORMATS),
+                        help="comma-separated among " + ", ".join(FORMATS))
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--out", type=Path, help="directory for the files and memory.json "
+                        "(default: a temporary directory)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    args = parser.parse_args()
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        parser.error(f"unknown formats {unknown}; choose among {sorted(FORMATS)}")
+    out = args.out or Path(tempfile.mkdtemp(prefix="clusteragree-memory-"))
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    try:
+        for fmt in formats:
+            suffix, writer, *_ = FORMATS[fmt]
+            path = out / f"large{suffix}"
+            writer(path, int(args.size_mb * MB), np.random.default_rng(args.seed))
+            row = measure(fmt, path)
+            rows.append(row)
+            if "error" in row:
+                print(f"{fmt:<6} failed: {row['error']}")
+                continue
+            verdict = ("within 5x" if row["ratio"] <= 5 else "under 2 GB" if row["peak_mb"]
+                       < 2048 else "OVER 2 GB")
+            print(f"{fmt:<6} file {row['file_mb']:7.1f} MB  peak {row['peak_mb']:8.1f} MB "
+                  f"(baseline {row['baseline_mb']:5.1f} MB)  {row['ratio']:5.2f}x  "
+                  f"{row['seconds']:6.1f} s  {verdict}  [{row['read']}]")
+            if not args.keep:
+                path.unlink()
+        (out / "memory.json").write_text(json.dumps(rows, indent=2) + "\n")
+        if args.out is not None:
+            print(f"written: {out / 'memory.json'}")
+    finally:
+        if args.out is None and not args.keep:
+            shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
