@@ -63,8 +63,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    for arg in argv:
+        if "\x00" in arg:  # no file name or option value can hold one
+            parser.print_usage(sys.stderr)
+            _error("clusteragree: error", f"argument {arg!r} contains a NUL character")
+            return EXIT_USAGE
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # the subcommand's own usage, not the top-level one
+            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as done:  # --help, --version, or a usage error argparse has printed
         return done.code if isinstance(done.code, int) else EXIT_USAGE
     sub: argparse.ArgumentParser = args.parser
