@@ -35,16 +35,20 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
 
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
 from .distances import Distance, DistanceLike, get_distance
-from .errors import ParameterError
+from .errors import InputError, ParameterError, ParameterTypeError
 from .model import CodingTable
 from .result import AlphaResult
 
-__all__ = ["AlphaResult", "CardinalityStats", "ValueStats", "alpha", "alpha_many", "alpha_stats"]
+__all__ = ["AlphaResult", "CardinalityStats", "ValueStats", "alpha", "alpha_many", "alpha_stats",
+           "as_table"]
 
 Engine = Literal["auto", "classes", "generic"]
 AlphaStats = CardinalityStats | ValueStats
@@ -56,6 +60,37 @@ def _check_engine(engine: str) -> None:
             f"The 'engine' parameter of alpha must be one of 'auto', 'classes', 'generic'. "
             f"Got {engine!r}."
         )
+
+
+def as_table(table: Any, what: str = "table") -> CodingTable:
+    """A :class:`CodingTable` from what ``alpha`` accepts, or a precise refusal.
+
+    A CodingTable is used as it is; a 2-D list or numpy array is reliability data, one row per
+    coder and one column per unit (:meth:`CodingTable.from_matrix`). A DataFrame is refused: it
+    could be long or wide, so say which with :meth:`CodingTable.from_dataframe`.
+    """
+    if isinstance(table, CodingTable):
+        return table
+    if isinstance(table, pd.DataFrame):
+        raise ParameterTypeError(
+            f"{what} is a DataFrame, which could hold one row per coded cell (long) or one row "
+            "per coder (wide): build the table with CodingTable.from_dataframe(df, "
+            "layout='long') or layout='wide'")
+    if isinstance(table, np.ndarray) or (
+            isinstance(table, (list, tuple)) and table
+            and all(isinstance(r, (list, tuple, np.ndarray)) for r in table)):
+        return CodingTable.from_matrix(table)
+    raise ParameterTypeError(
+        f"{what} must be a CodingTable (CodingTable.from_records, from_dataframe, "
+        "from_clusterings) or reliability data as a 2-D list or array (one row per coder). "
+        f"Got {type(table).__name__}.")
+
+
+def _has_values(table: CodingTable) -> None:
+    if not table.present.any():
+        raise InputError(
+            f"nothing to compare: the table ({table.n_coders} coders x {table.n_units} units) "
+            "holds no coded value")
 
 
 def _choose(table: CodingTable, distance: Distance, engine: str) -> str:
@@ -101,6 +136,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
     0.0
     """
     _check_engine(engine)
+    table = as_table(table)
     if engine == "classes" or (engine == "auto" and table.is_class_derived):
         return class_stats(table)
     return value_stats(table)
@@ -135,8 +171,10 @@ def alpha(
     >>> round(alpha(t, "jaccard").alpha, 4)
     0.6667
     """
+    table = as_table(table)
     dist = get_distance(distance)
     chosen = _choose(table, dist, engine)
+    _has_values(table)
     stats = class_stats(table) if chosen == "classes" else value_stats(table)
     return stats.compute(dist)
 
@@ -153,6 +191,12 @@ def alpha_many(
     >>> [r.distance for r in alpha_many(t, ["nominal", "masi"])]
     ['nominal', 'masi']
     """
+    table = as_table(table)
+    if isinstance(distances, (str, Distance)) or not isinstance(distances, Iterable):
+        raise ParameterTypeError(
+            "distances must be a list of distances (names, Distance objects or callables). "
+            f"Got {type(distances).__name__}; for one distance use alpha().")
+    _has_values(table)
     cache: dict[str, AlphaStats] = {}
     results = []
     for spec in distances:

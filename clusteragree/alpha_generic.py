@@ -10,8 +10,10 @@ Distances are applied at the end, vectorised:
 * set distances go through a sparse incidence matrix ``V`` (value types x labels): ``V @ V.T``
   holds every intersection size at once and only intersecting pairs are materialised
   (:class:`~clusteragree.alpha_classes.CardinalityStats` does the rest);
-* ``nominal`` compares value types; ``interval`` and ``ordinal`` (interval on mid-ranks) have
-  closed forms linear in the number of types; ``ratio`` is summed over blocks of type pairs;
+* a distance that declares ``equality`` (``nominal``) compares value types; one that declares an
+  ``embedding`` (``interval``, and ``ordinal`` bound to the mid-ranks of the marginals) has a
+  closed form linear in the number of types; other vectorised scalar distances (``ratio``) are
+  summed over blocks of type pairs;
 * any callable ``f(x, y)`` is called once per distinct pair of value types.
 """
 
@@ -29,7 +31,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .alpha_classes import CardinalityStats
-from .distances import Distance, get_distance, interval
+from .distances import Distance, as_numbers, get_distance
 from .errors import ParameterError
 from .result import AlphaResult, alpha_from_sums
 
@@ -140,7 +142,9 @@ class ValueStats:
                                count=len(self.values))
         indptr = np.concatenate([[0], np.cumsum(sizes_of)])
         flat = pd.Series(list(chain.from_iterable(self.values)), dtype=object)
-        codes, labels = pd.factorize(flat)
+        codes, labels = pd.factorize(flat, use_na_sentinel=False)
+        if len(codes) and codes.min() < 0:  # never index the incidence matrix out of range
+            raise ParameterError("a label set holds a label that cannot be indexed")
         incidence = sp.csr_matrix(
             (np.ones(len(codes)), codes.astype(np.int64), indptr),
             shape=(len(self.values), len(labels)),
@@ -169,58 +173,52 @@ class ValueStats:
         return CardinalityStats.build(self.n, self.units, self.coders, [observed], [expected],
                                       [sizes], meta=dict(self.meta), engine="generic")
 
-    def _numbers(self, distance: Distance) -> FloatArray:
-        try:
-            return np.array([float(v) for v in self.values], dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ParameterError(
-                f"The {distance.name!r} distance needs numeric values; "
-                f"the table holds {self.value_kind} values such as {self.values[0]!r}."
-            ) from None
-
     def sums(self, distance: Distance) -> tuple[float, float]:
-        """Observed and expected disagreement sums (see :func:`alpha_from_sums`)."""
+        """Observed and expected disagreement sums (see :func:`alpha_from_sums`).
+
+        The path follows what the distance declares (:class:`~clusteragree.Distance`), never
+        its name: set distances on sets use the cardinality statistics, ``equality`` counts
+        unequal pairs, an ``embedding`` gives the expected sum in closed form, a marginal
+        distance is first bound to these values and counts.
+        """
         pi, pj, w, n_v = self.pairs[:, 0], self.pairs[:, 1], self.weights, self.counts
-        name = distance.name
+        if distance.marginal:
+            distance = distance.bind(self.values, n_v)
         if distance.kind == "set" and self.value_kind == "set":
             return self.to_cardinality().sums(distance)
-        if distance.kind == "set" and name == "nominal":
+        if distance.equality:
             total = float(n_v.sum())
             return float(w[pi != pj].sum()), total * total - float(n_v @ n_v)
         if distance.kind == "set":
             raise ParameterError(
-                f"The {name!r} distance compares sets; the table holds scalar values."
-            )
+                f"The {distance.name!r} distance compares sets; the table holds scalar values "
+                "(nominal compares any values).")
+        if distance.embedding is not None:
+            x = self._floats(distance, distance.embedding)
+            observed = float(w @ (x[pi] - x[pj]) ** 2) if len(w) else 0.0
+            total = float(n_v.sum())
+            mean = float(n_v @ x) / total if total else 0.0
+            return observed, 2.0 * total * float(n_v @ (x - mean) ** 2)
         if distance.kind == "scalar":
-            if name == "ordinal":
-                x, func = self._midranks(), interval
-            else:
-                x, func = self._numbers(distance), distance.func
-            observed = float(w @ func(x[pi], x[pj])) if len(w) else 0.0
-            if name in ("interval", "ordinal"):
-                total = float(n_v.sum())
-                mean = float(n_v @ x) / total if total else 0.0
-                return observed, 2.0 * total * float(n_v @ (x - mean) ** 2)
+            x = self._floats(distance, as_numbers)
+            func = distance.func
+            observed = float(w @ np.asarray(func(x[pi], x[pj]), dtype=np.float64)) \
+                if len(w) else 0.0
             return observed, self._expected_by_blocks(lambda i, j: func(x[i], x[j]))
         cache = [float(distance.func(self.values[i], self.values[j])) for i, j in zip(
             pi.tolist(), pj.tolist(), strict=True)]
         observed = float(np.dot(w, cache)) if cache else 0.0
         return observed, self._expected_pairwise(distance)
 
-    def _midranks(self) -> FloatArray:
-        """Krippendorff's ordinal distance is the interval distance on mid-ranks of n_v."""
-        try:
-            order = sorted(range(len(self.values)), key=lambda k: self.values[k])
-        except TypeError:
+    def _floats(self, distance: Distance, embed: Any) -> FloatArray:
+        if self.value_kind == "set" and self.values:
             raise ParameterError(
-                "The 'ordinal' distance needs values that can be sorted."
-            ) from None
-        ranks = np.zeros(len(self.values))
-        below = 0.0
-        for k in order:
-            ranks[k] = below + self.counts[k] / 2.0
-            below += self.counts[k]
-        return ranks
+                f"The {distance.name!r} distance needs single numeric values; the table holds "
+                f"sets such as {set(self.values[0]) or '{}'}.")
+        try:
+            return np.asarray(embed(self.values), dtype=np.float64)
+        except ParameterError as err:
+            raise ParameterError(f"The {distance.name!r} distance: {err}") from None
 
     def _expected_by_blocks(self, dist: Any) -> float:
         n_v = self.counts

@@ -33,19 +33,20 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ParameterError
+from .errors import ParameterError, ParameterTypeError
 
 __all__ = [
     "DISTANCES",
     "Distance",
     "DistanceLike",
+    "as_numbers",
     "dice",
     "get_distance",
     "interval",
@@ -183,16 +184,61 @@ def ratio(x: ArrayLike, y: ArrayLike) -> FloatArray:
     return _ratio_or(xa - ya, xa + ya, 0.0) ** 2
 
 
-def _ordinal_unavailable(x: Any, y: Any) -> float:
+def as_numbers(values: Sequence[Any]) -> FloatArray:
+    """The values as finite floats (bools and non-numbers refused)."""
+    out = np.empty(len(values), dtype=np.float64)
+    for k, v in enumerate(values):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
+            raise ParameterError(
+                f"this distance needs numbers; the values include {v!r} "
+                f"({type(v).__name__}). Read the values as numbers (CLI: --scalar) or choose "
+                "a distance for labels (nominal) or sets (jaccard, masi)")
+        out[k] = float(v)
+    if not np.isfinite(out).all():
+        raise ParameterError("this distance needs finite numbers; the values include NaN or inf")
+    return out
+
+
+def _ordinal_unbound(x: Any, y: Any) -> float:
     raise ParameterError(
-        "The ordinal difference depends on the marginal counts of all values; "
-        "use it through alpha(table, distance='ordinal')."
+        "the ordinal difference depends on how often every value occurs: bind it to the "
+        "data first, DISTANCES['ordinal'].bind(values, counts), or pass distance='ordinal' "
+        "to alpha, which binds it to the table's pairable values"
     )
+
+
+def _midranks(values: Sequence[Any], counts: ArrayLike) -> dict[Any, float]:
+    """Krippendorff's mid-ranks: values in order, each at the middle of its own count."""
+    n_v = np.asarray(counts, dtype=np.float64)
+    if n_v.ndim != 1 or len(n_v) != len(values):
+        raise ParameterError(f"counts must give one count per value ({len(values)})")
+    if len(n_v) and (not np.isfinite(n_v).all() or (n_v < 0).any()):
+        raise ParameterError("counts must be finite and not negative")
+    if any(isinstance(v, (frozenset, set, list, tuple)) for v in values):
+        raise ParameterError(
+            "the ordinal distance orders single values; these are sets (use a set distance "
+            "such as jaccard or masi, or nominal)")
+    try:
+        order = sorted(range(len(values)), key=lambda k: values[k])
+    except TypeError:
+        raise ParameterError(
+            "the ordinal distance needs values that can be ordered (all numbers, or all "
+            "strings); these mix types that do not compare"
+        ) from None
+    ranks: dict[Any, float] = {}
+    below = 0.0
+    for k in order:
+        ranks[values[k]] = below + float(n_v[k]) / 2.0
+        below += float(n_v[k])
+    return ranks
 
 
 @dataclass(frozen=True)
 class Distance:
-    """A named distance between coding values.
+    """A named distance between coding values, with the fast paths it admits.
+
+    The alpha engines choose how to sum a distance from what it declares here, never from its
+    name: a user distance called ``"interval"`` is summed pair by pair like any other.
 
     Parameters
     ----------
@@ -200,7 +246,7 @@ class Distance:
         The name used in reports and signatures.
     kind : {"set", "scalar", "value"}
         ``"set"``: ``func(n_a, n_b, n_ab)`` of the three cardinalities, vectorised with numpy.
-        ``"scalar"``: a Krippendorff level on numbers (``interval``, ``ratio``, ``ordinal``).
+        ``"scalar"``: ``func(x, y)`` vectorised over numpy arrays of numbers.
         ``"value"``: ``func(x, y)`` on two values, called once per pair of distinct values.
     func : callable
         The function itself.
@@ -208,6 +254,24 @@ class Distance:
         One line for reports and ``--help``.
     signature_fields : mapping, default={}
         Extra ``key:value`` fields for the reproducibility signature (e.g. MASI's weights).
+    embedding : callable, optional
+        ``embedding(values) -> array`` such that ``d(x, y) = (e(x) - e(y))**2``: the expected
+        disagreement then has a closed form, linear in the number of distinct values
+        (``interval``: the numbers themselves; a bound ``ordinal``: the mid-ranks).
+    equality : bool, default=False
+        ``d(x, y)`` is 0 when ``x == y`` and 1 otherwise, on any values (``nominal``).
+    marginal : bool, default=False
+        The distance depends on how often each value occurs in the data (``ordinal``); call
+        :meth:`bind` with the values and their counts to get the distance itself (alpha does).
+
+    Examples
+    --------
+    >>> d = Distance("absolute", "scalar", lambda x, y: abs(x - y))
+    >>> d(1, 4), d.numeric, d.embedding is None
+    (3.0, True, True)
+    >>> ordinal = DISTANCES["ordinal"].bind(["low", "mid", "high"], [2, 1, 1])
+    >>> ordinal("high", "low")  # sorted: high (mid-rank 0.5), low (2.0), mid (3.5)
+    2.25
     """
 
     name: str
@@ -215,13 +279,63 @@ class Distance:
     func: Callable[..., Any]
     description: str = ""
     signature_fields: Mapping[str, str] = field(default_factory=dict)
+    embedding: Callable[[Sequence[Any]], FloatArray] | None = None
+    equality: bool = False
+    marginal: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ParameterTypeError(f"a Distance's name must be a str. Got {self.name!r}.")
+        if self.kind not in ("set", "scalar", "value"):
+            raise ParameterError(
+                f"a Distance's kind must be 'set', 'scalar' or 'value'. Got {self.kind!r}.")
+        if not callable(self.func):
+            raise ParameterTypeError(f"a Distance's func must be callable. Got {self.func!r}.")
+
+    @property
+    def numeric(self) -> bool:
+        """True when the distance compares numbers or orders values (read values as such)."""
+        return self.kind == "scalar"
+
+    def bind(self, values: Sequence[Any], counts: ArrayLike) -> Distance:
+        """The distance for data whose distinct ``values`` occur ``counts`` times.
+
+        Only marginal-dependent distances (``ordinal``) change; others are returned as they
+        are. The bound ordinal distance is the squared difference of mid-ranks,
+        Krippendorff's ``(sum_{g=c..k} n_g - (n_c + n_k) / 2)**2``.
+        """
+        if not self.marginal:
+            return self
+        ranks = _midranks(list(values), counts)
+
+        def embed(vals: Sequence[Any]) -> FloatArray:
+            try:
+                return np.array([ranks[v] for v in vals], dtype=np.float64)
+            except (KeyError, TypeError):
+                raise ParameterError(
+                    "a value is not among those the ordinal distance was bound to") from None
+
+        def func(x: Any, y: Any) -> float:
+            e = embed([x, y])
+            return float((e[0] - e[1]) ** 2)
+
+        return Distance(self.name, "value", func, self.description,
+                        dict(self.signature_fields), embedding=embed)
 
     def __call__(self, x: Any, y: Any) -> float:
         """The distance between two values (sets for set distances, numbers for scalar levels)."""
+        if self.marginal:
+            _ordinal_unbound(x, y)
         if self.kind == "set":
+            if self.equality and not (_set_like(x) and _set_like(y)):
+                return float(x != y)
             a, b = frozenset(x), frozenset(y)
             return float(self.func(len(a), len(b), len(a & b)))
         return float(self.func(x, y))
+
+
+def _set_like(x: Any) -> bool:
+    return isinstance(x, (set, frozenset, list, tuple))
 
 
 def set_distance(
@@ -254,7 +368,8 @@ def set_distance(
 
 def _registry() -> dict[str, Distance]:
     items = [
-        Distance("nominal", "set", nominal, "0 if the values are equal, else 1"),
+        Distance("nominal", "set", nominal, "0 if the values are equal, else 1",
+                 equality=True),
         Distance("jaccard", "set", jaccard, "1 - |A & B| / |A | B|"),
         Distance("dice", "set", dice, "1 - 2|A & B| / (|A| + |B|)"),
         Distance("masi", "set", masi, "1 - J*M, M in {1, 2/3, 1/3, 0} (Passonneau 2006)",
@@ -265,10 +380,12 @@ def _registry() -> dict[str, Distance]:
                  {"masi": "dkpro"}),
         Distance("passonneau2004", "set", passonneau2004,
                  "0 equal, 1/3 subset, 2/3 overlap, 1 disjoint (Passonneau 2004)"),
-        Distance("interval", "scalar", interval, "(x - y)^2 (Krippendorff)"),
+        Distance("interval", "scalar", interval, "(x - y)^2 (Krippendorff)",
+                 embedding=as_numbers),
         Distance("ratio", "scalar", ratio, "((x - y) / (x + y))^2 (Krippendorff)"),
-        Distance("ordinal", "scalar", _ordinal_unavailable,
-                 "squared difference of mid-ranks of the marginal counts (Krippendorff)"),
+        Distance("ordinal", "scalar", _ordinal_unbound,
+                 "squared difference of mid-ranks of the marginal counts (Krippendorff)",
+                 marginal=True),
     ]
     return {d.name: d for d in items}
 
@@ -305,7 +422,7 @@ def get_distance(spec: DistanceLike) -> Distance:
             )
         return DISTANCES[key]
     if callable(spec):
-        return Distance(getattr(spec, "__name__", "custom"), "value", spec)
-    raise ParameterError(
+        return Distance(str(getattr(spec, "__name__", "custom")), "value", spec)
+    raise ParameterTypeError(
         f"The distance must be a name, a Distance or a callable. Got {type(spec).__name__}."
     )

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .errors import InputError, ParameterError
+from .errors import InputError, ParameterError, ParameterTypeError
 
 __all__ = ["CodingTable", "unique_labels"]
 
@@ -36,6 +36,18 @@ def _is_missing(value: Any) -> bool:
 def _normalise(value: Any) -> tuple[Any, str]:
     """The stored form of a value and its kind (``"set"`` or ``"scalar"``)."""
     if isinstance(value, _SET_TYPES):
+        for label in value:
+            if _is_missing(label):
+                raise InputError(
+                    f"label set {value!r} holds a missing label ({label!r}); a missing label "
+                    "cannot be compared: leave it out of the set, or make the whole cell "
+                    "None (missing)")
+            try:
+                hash(label)
+            except TypeError:
+                raise InputError(
+                    f"label set {value!r} holds the unhashable label {label!r}; labels are "
+                    "str or numbers") from None
         return frozenset(value), "set"
     if isinstance(value, (np.integer, np.floating, np.bool_)):
         value = value.item()
@@ -133,6 +145,13 @@ class CodingTable:
             If a (coder, unit) pair occurs twice, a value is unhashable, or sets and scalars
             are mixed. The record's position (1-based) is named; ``source`` names the data.
         """
+        if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
+                records, Iterable):
+            raise ParameterTypeError(
+                "records must be an iterable of (coder, unit, value) triples. Got "
+                f"{type(records).__name__}"
+                + ("; for a DataFrame use CodingTable.from_dataframe"
+                   if isinstance(records, pd.DataFrame) else "") + ".")
         coder_ix: dict[Hashable, int] = {}
         unit_ix: dict[Hashable, int] = {}
         value_ix: dict[Any, int] = {}
@@ -146,8 +165,17 @@ class CodingTable:
                     f"record {pos} is {record!r}; expected a (coder, unit, value) triple",
                     path=source,
                 ) from None
-            c = coder_ix.setdefault(coder, len(coder_ix))
-            u = unit_ix.setdefault(unit, len(unit_ix))
+            try:
+                c = coder_ix.setdefault(coder, len(coder_ix))
+                u = unit_ix.setdefault(unit, len(unit_ix))
+            except TypeError:
+                raise InputError(
+                    f"record {pos}: coder {coder!r} or unit {unit!r} is not hashable; coders "
+                    "and units are labels (str, int, ...)", path=source) from None
+            if _is_missing(coder) or _is_missing(unit):
+                raise InputError(
+                    f"record {pos}: the coder or the unit is missing ({coder!r}, {unit!r})",
+                    path=source)
             if (c, u) in cells:
                 raise InputError(
                     f"record {pos}: coder {coder!r} coded unit {unit!r} twice; keep one record "
@@ -177,6 +205,75 @@ class CodingTable:
         return cls(list(coder_ix), list(unit_ix), codes=codes, values=list(value_ix), meta=meta)
 
     @classmethod
+    def from_matrix(
+        cls,
+        data: Any,
+        *,
+        coders: Sequence[Hashable] | None = None,
+        units: Sequence[Hashable] | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> CodingTable:
+        """Build a table from reliability data: one row per coder, one column per unit.
+
+        This is Krippendorff's layout (and the ``krippendorff`` package's): ``data[i][j]`` is
+        coder ``i``'s value for unit ``j``; None, NaN and pd.NA are missing. A cell may hold a
+        set (or list) of labels; a table holds sets or scalars, not both.
+
+        Parameters
+        ----------
+        data : 2-D array-like
+            A list of equally long rows, or a 2-D numpy array.
+        coders, units : sequence, optional
+            Labels of the rows and columns (default: 0, 1, ...).
+
+        Examples
+        --------
+        >>> t = CodingTable.from_matrix([[1, 2, None], [1, 3, 3]], coders=["A", "B"])
+        >>> t.n_coders, t.n_units, t.value("A", 2)
+        (2, 3, None)
+        """
+        if isinstance(data, pd.DataFrame):
+            raise ParameterTypeError(
+                "from_matrix takes a 2-D list or numpy array; for a DataFrame use "
+                "CodingTable.from_dataframe(df, layout='long' or 'wide')")
+        if isinstance(data, np.ndarray):
+            if data.ndim != 2:
+                raise ParameterError(
+                    f"reliability data must be 2-D (coders x units); got shape {data.shape}")
+            rows: list[Sequence[Any]] = [list(r) for r in data.tolist()]
+        elif isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+            rows = []
+            for i, row in enumerate(data):
+                if isinstance(row, (str, bytes, Mapping)) or not isinstance(
+                        row, (Sequence, np.ndarray)):
+                    raise ParameterTypeError(
+                        f"row {i} of the reliability data is {type(row).__name__}; each row "
+                        "is one coder's values, a list")
+                rows.append(list(row))
+        else:
+            raise ParameterTypeError(
+                "reliability data must be a 2-D list (one row per coder) or a 2-D numpy "
+                f"array. Got {type(data).__name__}.")
+        widths = {len(r) for r in rows}
+        if len(widths) > 1:
+            raise ParameterError(
+                f"the rows of the reliability data have different lengths {sorted(widths)}; "
+                "give every coder one entry per unit (None where missing)")
+        width = widths.pop() if widths else 0
+        coder_labels = list(range(len(rows))) if coders is None else list(coders)
+        unit_labels = list(range(width)) if units is None else list(units)
+        if len(coder_labels) != len(rows) or len(unit_labels) != width:
+            raise ParameterError(
+                f"{len(coder_labels)} coder and {len(unit_labels)} unit labels for data of "
+                f"shape ({len(rows)}, {width})")
+        table = cls.from_records(
+            ((coder_labels[i], unit_labels[j], v) for i, row in enumerate(rows)
+             for j, v in enumerate(row)), meta=meta)
+        if table.n_coders != len(rows) or table.n_units != width:  # labels were not unique
+            raise ParameterError("coder and unit labels must be unique")
+        return table
+
+    @classmethod
     def from_dataframe(
         cls,
         df: pd.DataFrame,
@@ -201,6 +298,8 @@ class CodingTable:
         >>> CodingTable.from_dataframe(wide).value("B", "u2") is None
         True
         """
+        if not isinstance(df, pd.DataFrame):
+            raise ParameterTypeError(f"df must be a pandas DataFrame. Got {type(df).__name__}.")
         if layout not in ("auto", "long", "wide"):
             raise ParameterError(f"layout must be 'auto', 'long' or 'wide'. Got {layout!r}.")
         cols = set(map(str, df.columns))
@@ -247,6 +346,10 @@ class CodingTable:
         >>> CodingTable.from_clusterings({"A": [0, 0, 1], "B": [5, -1, 5]}).value("B", 1) is None
         True
         """
+        if not isinstance(clusterings, Mapping):
+            raise ParameterTypeError(
+                "clusterings must be a mapping coder -> clustering (a dict unit -> class id, a "
+                f"Series, or an array of class ids). Got {type(clusterings).__name__}.")
         if not clusterings:
             raise InputError("from_clusterings needs at least one coder")
         series: dict[Hashable, pd.Series] = {}
@@ -257,8 +360,16 @@ class CodingTable:
             elif isinstance(clustering, Mapping):
                 series[coder] = pd.Series(list(clustering.values()),
                                           index=list(clustering.keys()), dtype=object)
+            elif isinstance(clustering, (str, bytes)) or not hasattr(clustering, "__len__"):
+                raise ParameterTypeError(
+                    f"the clustering of coder {coder!r} must be a mapping unit -> class id, a "
+                    f"Series or an array of class ids. Got {type(clustering).__name__}.")
             else:
                 arrays[coder] = np.asarray(clustering)
+                if arrays[coder].ndim != 1:
+                    raise ParameterError(
+                        f"the class ids of coder {coder!r} must be one-dimensional; got shape "
+                        f"{arrays[coder].shape}")
         if arrays and not series:
             lengths = {len(a) for a in arrays.values()}
             if len(lengths) != 1:
@@ -394,7 +505,8 @@ def unique_labels(paths: Sequence[str]) -> list[str]:
 
 def _class_codes(raw: np.ndarray) -> IntArray:
     """Class ids of one coder as non-negative ints, -1 for missing."""
-    if raw.dtype.kind in "iu":
+    if raw.dtype.kind in "iu" and (raw.dtype.kind == "i" or not len(raw)
+                                   or int(raw.max()) <= np.iinfo(np.int64).max):
         ids = raw.astype(np.int64, copy=False)
         missing = ids < 0
         top = int(ids.max(initial=-1))
@@ -406,6 +518,12 @@ def _class_codes(raw: np.ndarray) -> IntArray:
     missing = np.fromiter((_is_missing(x) for x in obj), dtype=bool, count=len(obj))
     if raw.dtype.kind == "f":
         missing |= raw < 0
+    for x in obj[~missing]:
+        try:
+            hash(x)
+        except TypeError:
+            raise InputError(f"class id {x!r} is not hashable; class ids are ints or str") \
+                from None
     obj[missing] = None
     codes, _ = pd.factorize(obj, use_na_sentinel=True)
     return np.where(missing, -1, codes).astype(np.int64)

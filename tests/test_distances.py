@@ -67,7 +67,7 @@ def test_scalar_levels() -> None:
     assert float(interval(2, 5)) == 9.0
     assert float(ratio(0, 0)) == 0.0
     assert float(ratio(1, 3)) == pytest.approx(float(Fraction(1, 4)))
-    with pytest.raises(ParameterError, match="marginal counts"):
+    with pytest.raises(ParameterError, match="how often every value occurs"):
         get_distance("ordinal")(1, 2)
 
 

@@ -94,7 +94,7 @@ def test_engine_and_distance_mismatches_are_explained() -> None:
     with pytest.raises(ParameterError, match="needs a class-derived table"):
         alpha(scalars, "nominal", engine="classes")
     sets = CodingTable.from_records([("A", 1, {"a"}), ("B", 1, {"b"})])
-    with pytest.raises(ParameterError, match="needs numeric values"):
+    with pytest.raises(ParameterError, match="needs single numeric values"):
         alpha(sets, "interval")
     with pytest.raises(ParameterError, match="'engine' parameter of alpha"):
         alpha(sets, "masi", engine="fast")  # type: ignore[arg-type]

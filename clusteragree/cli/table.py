@@ -6,15 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from ..distances import DISTANCES
+from ..distances import DISTANCES, get_distance
 from ..errors import ParameterError, notify
 from ..multilabel import measures_table, read_multilabel
 from ..readers.table import read_long_table
 from ..report import alpha_report, json_object, render
 from ..result import format_signature
 from ._common import add_common, distance_list, print_json
-
-NUMERIC = {"interval", "ratio", "ordinal"}
 
 
 def register(sub: Any) -> None:
@@ -105,10 +103,11 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 def _run_table(args: argparse.Namespace) -> int:
     if _is_multilabel(args.file):
         return _run_multilabel(args)
-    numeric = bool(NUMERIC & set(args.distance))
+    numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
+    numeric = bool(numeric_names)
     if numeric and not args.scalar:
         raise ParameterError(
-            f"the distances {sorted(NUMERIC & set(args.distance))} need --scalar values"
+            f"the distances {numeric_names} need --scalar values"
         )
     source: Any = sys.stdin if args.file == "-" else args.file
     data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
