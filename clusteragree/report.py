@@ -31,18 +31,43 @@ from .errors import AlphaUndefinedWarning, ParameterError
 from .model import CodingTable
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "FORMATS", "alpha_report", "json_object", "render", "results_frame"]
+__all__ = ["COLUMNS", "FORMATS", "alpha_report", "json_object", "pooled_rows", "render",
+           "results_frame"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
-           "signature"]
+           "signature", "pooled"]
 FORMATS = ("text", "json", "csv", "latex")
 TOTAL = "TOTAL"
 
 
-def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]]) -> pd.DataFrame:
-    """A DataFrame with one row per ``(document, result)``."""
-    data = [{"document": doc, **result.as_dict()} for doc, result in rows]
+def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]],
+                  pooled: Iterable[tuple[Hashable, AlphaResult]] = ()) -> pd.DataFrame:
+    """A DataFrame with one row per ``(document, result)``, then the ``pooled`` rows.
+
+    The column ``pooled`` tells the two apart (a document may well be called ``TOTAL``).
+    """
+    data = [{"document": doc, **result.as_dict(), "pooled": False} for doc, result in rows]
+    data += [{"document": doc, **result.as_dict(), "pooled": True} for doc, result in pooled]
     return pd.DataFrame(data, columns=COLUMNS)
+
+
+def pooled_rows(frame: pd.DataFrame) -> pd.Series:
+    """Boolean mask of a report's pooled rows (by the ``pooled`` column, else by name)."""
+    if "pooled" in frame.columns:
+        return frame["pooled"].astype(bool)
+    return frame["document"] == TOTAL
+
+
+def _warn_undefined(dist: str, undefined: list[tuple[Hashable, str]]) -> None:
+    """One warning for all the documents whose alpha is undefined for a distance."""
+    if not undefined:
+        return
+    shown = ", ".join(repr(doc) for doc, _ in undefined[:3])
+    more = f" and {len(undefined) - 3} more" if len(undefined) > 3 else ""
+    causes = sorted({cause for _, cause in undefined})
+    warnings.warn(AlphaUndefinedWarning(
+        f"alpha ({dist}) is undefined for {len(undefined)} document(s) ({shown}{more}): "
+        + "; ".join(causes)), stacklevel=3)
 
 
 def alpha_report(
@@ -67,8 +92,9 @@ def alpha_report(
     -------
     DataFrame
         Columns ``document, distance, alpha, D_o, D_e, n, units, coders, engine, signature``.
-        Warnings about undefined alphas of single documents are not repeated; the pooled ones
-        are issued.
+        The column ``pooled`` marks the pooled rows (labelled ``TOTAL``). Undefined alphas of
+        single documents give one warning per distance naming the documents; the pooled
+        ones are issued as they are.
     """
     if isinstance(tables, CodingTable):
         tables = {TOTAL: tables}
@@ -87,16 +113,34 @@ def alpha_report(
         pooled = sum(stats.values())
         for dist in (d for d in dists if engines[d.name] == kind):
             if per_document:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", AlphaUndefinedWarning)
-                    rows += [(doc, s.compute(dist)) for doc, s in stats.items()]
+                undefined: list[tuple[Hashable, str]] = []
+                for doc, s in stats.items():
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always", AlphaUndefinedWarning)
+                        rows.append((doc, s.compute(dist)))
+                    undefined += [(doc, _cause(w.message)) for w in caught
+                                  if issubclass(w.category, AlphaUndefinedWarning)]
+                    for w in caught:
+                        if not issubclass(w.category, AlphaUndefinedWarning):
+                            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                _warn_undefined(dist.name, undefined)
             totals.append((TOTAL, pooled.compute(dist)))  # type: ignore[union-attr]
     order = {d.name: i for i, d in enumerate(dists)}
     rows.sort(key=lambda r: order[r[1].distance])
     totals.sort(key=lambda r: order[r[1].distance])
-    frame = results_frame(rows + totals)
+    frame = results_frame(rows, totals)
     frame.attrs["distances"] = [d.name for d in dists]
     return frame
+
+
+def _cause(message: Warning | str) -> str:
+    """The cause of an undefined alpha, in a few words."""
+    text = str(message)
+    if "pairable values" in text:
+        return "fewer than two pairable values"
+    if "D_e is 0" in text:
+        return "no expected disagreement (every pairable value the same)"
+    return text.split(": ", 1)[1] if ": " in text else text
 
 
 def _clean(value: Any) -> Any:
@@ -120,13 +164,14 @@ def _fmt(x: Any) -> str:
 def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON shape of a report: ``header`` fields, ``results`` (the pooled rows, one per
     distance) and ``documents`` (the per-document rows, when there are any); NaN as None."""
-    pooled = frame[frame["document"] == TOTAL]
-    per_doc = frame[frame["document"] != TOTAL]
+    mask = pooled_rows(frame)
+    pooled, per_doc = frame[mask], frame[~mask]
     obj: dict[str, Any] = dict(header or {})
-    obj["results"] = [{k: v for k, v in r.items() if k != "document"}
+    obj["results"] = [{k: v for k, v in r.items() if k not in ("document", "pooled")}
                       for r in _records(pooled)]
     if len(per_doc):
-        obj["documents"] = _records(per_doc)
+        obj["documents"] = [{k: v for k, v in r.items() if k != "pooled"}
+                            for r in _records(per_doc)]
     return obj
 
 
@@ -141,12 +186,14 @@ def render(
     """
     if fmt not in FORMATS:
         raise ParameterError(f"The format must be one of {list(FORMATS)}. Got {fmt!r}.")
-    pooled = frame[frame["document"] == TOTAL]
-    per_doc = frame[frame["document"] != TOTAL]
+    mask = pooled_rows(frame)
+    pooled, per_doc = frame[mask], frame[~mask]
     if fmt == "json":
         return json.dumps(json_object(frame, header), indent=2, ensure_ascii=False)
     if fmt == "csv":
         return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+    if (per_doc["document"].astype(str) == TOTAL).any():  # a document is called TOTAL
+        frame = frame.assign(document=frame["document"].where(~mask, f"{TOTAL} (pooled)"))
     shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
     if not len(per_doc):
         shown.remove("document")

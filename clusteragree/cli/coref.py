@@ -13,7 +13,7 @@ from ..model import unique_labels
 from ..readers.brat import read_brat_dir
 from ..readers.conll import read_conll
 from ..readers.corefud import read_corefud
-from ..report import json_object, render
+from ..report import json_object, pooled_rows, render
 from ._common import add_common, distance_list, print_json
 
 
@@ -90,7 +90,7 @@ def _run_coref(args: argparse.Namespace) -> int:
         print_json(obj)
         return 0
     if frame is not None:
-        shown = frame if args.per_doc else frame[frame["document"] == "TOTAL"]
+        shown = frame if args.per_doc else frame[pooled_rows(frame)]
         print(render(shown, args.format, header=header))
     if scores is not None:
         if args.format == "csv":
