@@ -22,7 +22,7 @@ import pandas as pd
 from .alpha import Engine
 from .convert import memberships_table
 from .distances import DistanceLike
-from .errors import InputError, ParameterError
+from .errors import InputError, ParameterError, ParameterTypeError
 from .model import CodingTable, unique_labels
 from .pyramids import PeerAnnotation, Pyramid
 from .readers.pyramid import read_pan, read_pyramid
@@ -30,6 +30,8 @@ from .report import alpha_report
 from .units import Units, contributor_units, first_difference, span_units, tokens, word_units
 
 __all__ = [
+    "PanSet",
+    "load_pans",
     "pan_agreement",
     "pan_scores",
     "pyramid_agreement",
@@ -40,10 +42,34 @@ __all__ = [
 PyramidSource = str | os.PathLike[str] | Pyramid
 
 
-def _pyramids(sources: Sequence[PyramidSource], strict: bool) -> list[Pyramid]:
+def _paths(sources: object, what: str) -> list:
+    """A list of sources, refusing a single path (a string is not a list of files)."""
+    if isinstance(sources, (str, bytes, os.PathLike)) or not isinstance(sources, Sequence):
+        raise ParameterTypeError(
+            f"{what} must be a list of files. Got {type(sources).__name__}"
+            + (" (one path: put it in a list with the others)"
+               if isinstance(sources, (str, os.PathLike)) else "") + ".")
+    return list(sources)
+
+
+def _pyramids(sources: Sequence[PyramidSource], strict: bool,
+              encoding: str | None = None) -> list[Pyramid]:
+    sources = _paths(sources, "paths")
     if len(sources) < 2:
         raise ParameterError("give at least two pyramids of the same model summaries")
-    return [s if isinstance(s, Pyramid) else read_pyramid(s, strict=strict) for s in sources]
+    read: dict[str, Pyramid] = {}  # a file given twice is read (and reported on) once
+    out = []
+    for s in sources:
+        if isinstance(s, Pyramid):
+            out.append(s)
+            continue
+        if not isinstance(s, (str, os.PathLike)):
+            raise ParameterTypeError(f"a pyramid must be a path or a Pyramid. Got {s!r}.")
+        key = os.path.realpath(s)
+        if key not in read:
+            read[key] = read_pyramid(s, strict=strict, encoding=encoding)
+        out.append(read[key])
+    return out
 
 
 def pyramid_table(
@@ -84,6 +110,7 @@ def pyramid_agreement(
     unmarked: str = "empty",
     strict: bool = False,
     engine: Engine = "auto",
+    encoding: str | None = None,
 ) -> pd.DataFrame:
     """Alpha between two or more pyramids of the same model summaries.
 
@@ -101,6 +128,8 @@ def pyramid_agreement(
         A unit in no SCU of a pyramid: the empty set, or missing.
     strict : bool, default=False
         Refuse files that need repairs.
+    encoding : str, optional
+        The files' encoding (see :func:`~clusteragree.readers.pyramid.read_pyramid`).
 
     Returns
     -------
@@ -110,7 +139,7 @@ def pyramid_agreement(
         policies. ``attrs`` holds the repairs and
         notes of each file.
     """
-    pyramids = _pyramids(paths, strict)
+    pyramids = _pyramids(paths, strict, encoding)
     table, _ = pyramid_table(pyramids, units=units, tokenizer=tokenizer, overlap=overlap,
                              unmarked=unmarked)
     frame = alpha_report(table, distances, engine=engine)
@@ -166,26 +195,75 @@ def pyramid_score(
 def _group_pans(paths: Sequence[str | os.PathLike[str]]) -> dict[str, dict[str, str]]:
     """peer -> annotator -> path, from DUC names ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan."""
     groups: dict[str, dict[str, str]] = {}
-    for p in paths:
+    for p in _paths(paths, "paths"):
+        if not isinstance(p, (str, os.PathLike)):
+            raise ParameterTypeError(f"a .pan path must be a str or PathLike. Got {p!r}.")
         m = _PAN_NAME.match(Path(p).name)
         if not m:
             raise InputError("the file name is not ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan, so its "
                              "annotator and peer are unknown", path=os.fspath(p))
-        groups.setdefault(m["peer"], {})[m["annotator"]] = os.fspath(p)
+        by_annotator = groups.setdefault(m["peer"], {})
+        earlier = by_annotator.get(m["annotator"])
+        if earlier is not None:
+            same = os.path.realpath(earlier) == os.path.realpath(p)
+            raise InputError(
+                (f"this file is given twice (also as {earlier})" if same else
+                 f"annotator {m['annotator']!r} has two annotations of peer {m['peer']!r}: this "
+                 f"file and {earlier}") + "; give one .pan file per annotator and peer",
+                path=os.fspath(p))
+        by_annotator[m["annotator"]] = os.fspath(p)
     return groups
 
 
-def _load_pans(paths: Sequence[str | os.PathLike[str]], strict: bool
+class PanSet:
+    """Several annotators' peer annotations, read once: peer -> annotator -> annotation.
+
+    Build it with :func:`load_pans`; :func:`pan_agreement` and :func:`pan_scores` take it in
+    place of the paths, so that each file is read (and its repairs reported) once.
+    """
+
+    def __init__(self, loaded: dict[str, dict[str, PeerAnnotation]],
+                 annotators: list[str]) -> None:
+        self.loaded = loaded
+        self.annotators = annotators
+
+
+def load_pans(paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool = False,
+              encoding: str | None = None) -> PanSet:
+    """Read and check the ``.pan`` files of several annotators (see :func:`pan_agreement`).
+
+    Raises
+    ------
+    InputError
+        A name that is not ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan``; two files for one annotator
+        and peer (or one file given twice); texts that differ; no peer annotated by two
+        annotators (nothing to compare).
+    """
+    if isinstance(paths, PanSet):
+        return paths
+    loaded, annotators = _load_pans(paths, strict, encoding)
+    return PanSet(loaded, annotators)
+
+
+def _load_pans(paths: Sequence[str | os.PathLike[str]], strict: bool,
+               encoding: str | None = None
                ) -> tuple[dict[str, dict[str, PeerAnnotation]], list[str]]:
     groups = _group_pans(paths)
     annotators = sorted({a for g in groups.values() for a in g})
     if len(annotators) < 2:
         raise ParameterError(f"need peer annotations by at least two annotators; got "
                              f"{annotators}")
+    shared = sorted(peer for peer, g in groups.items() if len(g) >= 2)
+    if not shared:
+        raise InputError(
+            f"nothing to compare: no peer was annotated by two annotators ({len(groups)} peers, "
+            f"each in one annotator's files); give every annotator's .pan file of the same "
+            "peers (the PEER part of ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan must match)")
     loaded: dict[str, dict[str, PeerAnnotation]] = {}
     reference: Pyramid | None = None
     for peer, files in sorted(groups.items()):
-        loaded[peer] = {a: read_pan(f, strict=strict) for a, f in sorted(files.items())}
+        loaded[peer] = {a: read_pan(f, strict=strict, encoding=encoding)
+                        for a, f in sorted(files.items())}
         first = next(iter(loaded[peer].values()))
         for pan in loaded[peer].values():
             if pan.text != first.text:
@@ -214,12 +292,13 @@ def _peer_memberships(pan: PeerAnnotation, starts: np.ndarray, ends: np.ndarray,
 
 
 def pan_agreement(
-    paths: Sequence[str | os.PathLike[str]],
+    paths: Sequence[str | os.PathLike[str]] | PanSet,
     distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
     *,
     tokenizer: str = "ws",
     nonmatching: bool = True,
     strict: bool = False,
+    encoding: str | None = None,
 ) -> tuple[pd.DataFrame, CodingTable]:
     """Alpha between peer annotators, pooled over all peers, and the coding table.
 
@@ -228,7 +307,8 @@ def pan_agreement(
     DUCView's bucket of non-matching content, included unless ``nonmatching=False``); a token
     covered by none has the empty set.
     """
-    loaded, annotators = _load_pans(paths, strict)
+    pans = load_pans(paths, strict=strict, encoding=encoding)
+    loaded, annotators = pans.loaded, pans.annotators
     records = []
     for peer, by_annotator in loaded.items():
         text = next(iter(by_annotator.values())).text
@@ -246,7 +326,8 @@ def pan_agreement(
 
 
 def pan_scores(
-    paths: Sequence[str | os.PathLike[str]], *, strict: bool = False
+    paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool = False,
+    encoding: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each annotator's original and modified pyramid score per peer, and the correlations.
 
@@ -260,7 +341,8 @@ def pan_scores(
     """
     from scipy import stats
 
-    loaded, annotators = _load_pans(paths, strict)
+    pans = load_pans(paths, strict=strict, encoding=encoding)
+    loaded, annotators = pans.loaded, pans.annotators
     rows = []
     for peer, by_annotator in loaded.items():
         for annotator, pan in by_annotator.items():

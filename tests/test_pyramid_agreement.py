@@ -248,7 +248,7 @@ def test_cli_reports_repairs_and_strict_refuses(cli) -> None:
     shifted = str(QUIRKS / "shifted-offsets.pyr")
     code, _, err = cli("pyramid", shifted, shifted)
     assert code == 0
-    assert ("shifted-offsets.pyr: repaired: part re-anchored (label not at its offsets) "
+    assert ("shifted-offsets.pyr:47: repaired: part re-anchored (label not at its offsets) "
             "(2 times)") in err
     code, _, err = cli("pyramid", shifted, shifted, "--strict")
     assert code == 1 and "shifted-offsets.pyr:" in err and "a repair" in err

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import ParameterError, notify
-from ..pyramid_agreement import pan_agreement, pan_scores, pyramid_agreement
+from ..errors import ParameterError
+from ..pyramid_agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..report import json_object, render
 from ..units import TOKENIZERS
 from ._common import add_common, distance_list, print_json
@@ -59,8 +59,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     if len(args.files) < 2:
         raise ParameterError("give at least two .pyr files")
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
-                              overlap=args.overlap, unmarked=args.unmarked, strict=args.strict)
-    _notify_files(frame.attrs.get("repairs", {}), frame.attrs.get("notes", {}))
+                              overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
+                              encoding=args.encoding)
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     if args.format == "json":
@@ -70,19 +70,11 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     return 0
 
 
-def _notify_files(repairs: dict[str, dict[str, int]], notes: dict[str, dict[str, int]]) -> None:
-    for path, done in repairs.items():
-        for what, count in done.items():
-            notify("repaired", what, path=path, count=count)
-    for path, seen in notes.items():
-        for what, count in seen.items():
-            notify("note", f"{what} (kept as annotated)", path=path, count=count)
-
-
 def _run_pan(args: argparse.Namespace) -> int:
-    frame, _ = pan_agreement(args.files, args.distance, tokenizer=args.tokenizer,
-                                 nonmatching=args.nonmatching, strict=args.strict)
-    scores, corr = pan_scores(args.files, strict=args.strict)
+    pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
+    frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
+                             nonmatching=args.nonmatching)
+    scores, corr = pan_scores(pans)
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
         obj = json_object(frame, header)

@@ -12,7 +12,14 @@ Repairs, each counted in ``Pyramid.repairs`` and refused with ``strict=True``:
   text) is re-anchored to the nearest occurrence of its label within ``window`` characters,
   when that occurrence is unique;
 * a file with several XML documents (DUCView 1.5 appends when it saves) keeps the last one;
-* a file that is not UTF-8 is decoded as cp1252, else latin-1, with an :class:`InputWarning`.
+* a file that is not UTF-8 (and declares no encoding) is decoded as cp1252, else latin-1,
+  unless ``encoding`` names its encoding;
+* markup inside a ``<line>`` (which DUCView never writes) is read as its text.
+
+Every repair is reported through :func:`clusteragree.errors.notify` (kind ``repaired``, with the
+file, its first line and a count) and refused under strict reading. The file's own
+``startDocumentRegEx`` is user data: it is matched with a time limit, and one that does not
+compile is reported (``ignored``) and the summaries found with the NIST header patterns.
 
 PyrEval's ``.pyr`` (root ``<Pyramid>``, no text or offsets) and its readable TSV are recognised
 and refused with a message saying what they are. Every error names the file and line.
@@ -20,17 +27,17 @@ and refused with a message saying what they are. Every error names the file and 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import warnings
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
+import numpy as np
+import regex
 from lxml import etree
 
-from ..errors import InputError, InputWarning
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import check_encoding, parse_int, read_bytes
 from ..pyramids import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
 
 __all__ = ["HEADER_PATTERN", "read_ducview", "read_pan", "read_pyramid"]
@@ -43,20 +50,41 @@ HEADER_PATTERN = re.compile(
 FOLDER_HEADER_PATTERN = re.compile(r"(?m)^-----+ <.*> -----+[ \t]*\n")
 _DASHES_OR_BLANK = re.compile(r"[ \t]*-*[ \t]*\Z")
 _ID = re.compile(r"D\d+\S*|<[^>]*>")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+#: Seconds a stored startDocumentRegEx may take on a text of 10 million characters (at least 2 s).
+REGEX_SECONDS_PER_10M = 5.0
+
+
+class _Repairs(Counter[str]):
+    """Repairs counted by kind, with the first line of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: dict[str, int | None] = {}
+
+    def add(self, what: str, line: int | None, count: int = 1) -> None:
+        self[what] += count
+        self.first.setdefault(what, line)
+
+    def merge(self, other: _Repairs) -> None:
+        for what, n in other.items():
+            self.add(what, other.first.get(what), n)
 
 
 def _fail(message: str, path: str, line: int | None = None) -> InputError:
     return InputError(message, path=path, line=line)
 
 
-def _load(path: str | os.PathLike[str]) -> tuple[Any, str, int, Counter[str]]:
+def _load(path: str | os.PathLike[str], encoding: str | None
+          ) -> tuple[Any, str, int, _Repairs]:
     """Parse a file: root element, path, line offset (documents dropped before), repairs."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
+                                 f"{type(path).__name__}.")
     name = os.fspath(path)
-    repairs: Counter[str] = Counter()
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise _fail(f"cannot open: {err.strerror}", name) from None
+    codec = check_encoding(encoding)
+    repairs = _Repairs()
+    raw = read_bytes(name)
     if not raw.strip():
         raise _fail("empty file; expected DUCView XML (<pyramid> or <peerAnnotation>)", name, 1)
     if raw.lstrip().startswith(b"SCU\t"):
@@ -68,23 +96,30 @@ def _load(path: str | os.PathLike[str]) -> tuple[Any, str, int, Counter[str]]:
     if len(decls) > 1:
         offset = raw[: decls[-1]].count(b"\n")
         raw = raw[decls[-1]:]
-        repairs["earlier XML documents dropped (DUCView 1.5 appends on save)"] += len(decls) - 1
+        repairs.add("earlier XML documents dropped (DUCView 1.5 appends on save)", 1,
+                    len(decls) - 1)
     prolog = raw[:200].split(b"?>", 1)[0]
-    if b"encoding" not in prolog:
+    if codec is not None:
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError as err:
+            line = raw[: err.start].count(b"\n") + 1 + offset
+            raise _fail(f"byte 0x{raw[err.start]:02x} is not {codec}; is this the file's "
+                        "encoding?", name, line) from None
+        raw = _without_declared_encoding(text).encode("utf-8")
+    elif b"encoding" not in prolog:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as err:
             line = raw[: err.start].count(b"\n") + 1 + offset
-            for encoding in ("cp1252", "latin-1"):
+            for fallback in ("cp1252", "latin-1"):
                 try:
-                    text = raw.decode(encoding)
+                    text = raw.decode(fallback)
                     break
                 except UnicodeDecodeError:
                     continue
-            warnings.warn(
-                f"{name}:{line}: not UTF-8 (byte 0x{raw[err.start]:02x}); read as {encoding}",
-                InputWarning, stacklevel=3)
-            repairs[f"decoded as {encoding} (not UTF-8)"] += 1
+            repairs.add(f"decoded as {fallback}, not UTF-8 (first byte 0x{raw[err.start]:02x}; "
+                        "--encoding names the encoding)", line)
             raw = text.encode("utf-8")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                              huge_tree=True, remove_comments=True)
@@ -92,50 +127,66 @@ def _load(path: str | os.PathLike[str]) -> tuple[Any, str, int, Counter[str]]:
         root = etree.fromstring(raw, parser)
     except etree.XMLSyntaxError as err:
         raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
+    except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
+        raise _fail(f"cannot read the XML: {err}", name, 1) from None
+    if root is None:
+        raise _fail("no XML element in the file", name, 1)
     return root, name, offset, repairs
 
 
+def _without_declared_encoding(text: str) -> str:
+    """The text with the prolog's encoding declaration removed (it is decoded already)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return re.sub(r"\A(<\?xml[^>]*?)\s+encoding\s*=\s*(['\"])[^'\"]*\2", r"\1", text, count=1)
+
+
 class _TextIndex:
-    """The text, and a newline-free view of it for finding labels (labels have no newlines)."""
+    """The text, and a newline-free view of it for finding labels (labels have no newlines).
+
+    Positions are mapped with sorted arrays (newlines; UTF-16 starts of astral characters),
+    so the index costs a few bytes per line, not per character.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.keep = [i for i, c in enumerate(text) if c != "\n"]
         self.flat = text.replace("\n", "")
-        self.to_flat = {orig: k for k, orig in enumerate(self.keep)}
-        utf16 = any(ord(c) > 0xFFFF for c in text)
-        self.from_utf16: list[int] | None = None
-        if utf16:
-            self.from_utf16 = []
-            for i, c in enumerate(text):
-                self.from_utf16 += [i] * (2 if ord(c) > 0xFFFF else 1)
-            self.from_utf16.append(len(text))
+        nl = np.fromiter((m.start() for m in re.finditer("\n", text)), dtype=np.int64)
+        self.newlines = nl
+        self.gaps = nl - np.arange(len(nl), dtype=np.int64)  # flat position of each newline
+        astral = np.fromiter((m.start() for m in _ASTRAL.finditer(text)), dtype=np.int64)
+        self.utf16_starts = astral + np.arange(len(astral), dtype=np.int64)
+        self.utf16_len = len(text) + len(astral)
 
     def python_offset(self, pos: int) -> int:
-        if self.from_utf16 is None or not 0 <= pos < len(self.from_utf16):
+        """The Python index of a UTF-16 offset (DUCView counts UTF-16 units)."""
+        if not len(self.utf16_starts) or not 0 <= pos <= self.utf16_len:
             return pos
-        return self.from_utf16[pos]
+        return pos - int(np.searchsorted(self.utf16_starts, pos, side="left"))
+
+    def _to_text(self, k: int) -> int:
+        """Index in the text of the ``k``-th character that is not a newline."""
+        return k + int(np.searchsorted(self.gaps, k, side="right"))
 
     def label_at(self, start: int, end: int) -> str:
         return self.text[start:end].replace("\n", "")
 
     def near(self, label: str, start: int, window: int) -> tuple[int, int] | str | None:
         """Nearest occurrence of ``label`` around ``start``; ``"ambiguous"`` on a tie."""
-        if not label or not self.keep:
+        if not label or not self.flat:
             return None
         lo = max(0, start - window)
-        flat_lo = next((k for k in range(lo, min(len(self.text), start + window) + 1)
-                        if k in self.to_flat), None)
-        if flat_lo is None:
+        flat_lo = lo - int(np.searchsorted(self.newlines, lo, side="left"))
+        if flat_lo >= len(self.flat) or self._to_text(flat_lo) > min(len(self.text),
+                                                                     start + window):
             return None
-        flat_lo = self.to_flat[flat_lo]
         found: list[tuple[int, int, int]] = []
         pos = self.flat.find(label, flat_lo)
         while pos != -1:
-            s = self.keep[pos]
+            s = self._to_text(pos)
             if s > start + window:
                 break
-            e = self.keep[pos + len(label) - 1] + 1
+            e = self._to_text(pos + len(label) - 1) + 1
             found.append((abs(s - start), s, e))
             pos = self.flat.find(label, pos + 1)
         if not found:
@@ -150,23 +201,32 @@ def _int(el: Any, attr: str, path: str, offset: int) -> int:
     value = el.get(attr)
     if value is None:
         raise _fail(f"<{el.tag}> has no {attr} attribute", path, el.sourceline + offset)
-    try:
-        return int(value.strip())
-    except ValueError:
-        raise _fail(f"<{el.tag}> {attr}={value!r} is not an integer", path,
-                    el.sourceline + offset) from None
+    return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
 
 
-def _text(parent: Any, where: str, path: str, offset: int) -> str:
+def _text(parent: Any, where: str, path: str, offset: int, repairs: _Repairs) -> str:
     text_el = parent.find("text")
     if text_el is None:
         raise _fail(f"<{where}> has no <text> element: a DUCView file stores the summaries' text "
                     "there, one <line> per line", path, parent.sourceline + offset)
-    return "".join((line.text or "") + "\n" for line in text_el.findall("line"))
+    pieces: list[str] = []
+    for line in text_el.iterfind("line"):
+        pieces.append(line.text or "")
+        for child in line:  # DUCView never writes markup inside a line: read it as text
+            if isinstance(child, etree._Entity):
+                pieces.append(child.text or "")
+                what = "an entity reference inside <line> kept as written"
+            else:
+                pieces.append("".join(child.itertext()))
+                what = f"markup inside <line> (<{child.tag}>) read as its text"
+            repairs.add(what, child.sourceline + offset if child.sourceline else None)
+            pieces.append(child.tail or "")
+        pieces.append("\n")
+    return "".join(pieces)
 
 
 def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, window: int,
-           repairs: Counter[str]) -> tuple[Part, ...]:
+           repairs: _Repairs) -> tuple[Part, ...]:
     parts = []
     for p in el.findall("part"):
         line = p.sourceline + offset
@@ -201,22 +261,28 @@ def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, win
         if strict:
             raise _fail(f"{where}; the label occurs at {found[0]}-{found[1]} (a repair: leave "
                         "out strict to accept it)", path, line)
-        repairs[f"part re-anchored ({kind})"] += 1
+        repairs.add(f"part re-anchored ({kind})", line)
         parts.append(Part(found[0], found[1], label, line))
     return tuple(parts)
 
 
 def _scus(parent: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bool,
-          window: int, repairs: Counter[str]) -> tuple[SCU, ...]:
+          window: int, repairs: _Repairs) -> tuple[SCU, ...]:
     scus = []
-    for s in parent.findall(tag):
+    seen: dict[int, int] = {}
+    for s in parent.iterfind(tag):
         line = s.sourceline + offset
         uid = _int(s, "uid", path, offset)
+        if uid in seen:
+            raise _fail(f"<{tag} uid=\"{uid}\"> repeats the uid of line {seen[uid]}; every "
+                        "SCU needs its own uid (DUCView numbers them): renumber one",
+                        path, line)
+        seen[uid] = line
         label = s.get("label")
         if label is None:
             raise _fail(f"<{tag} uid=\"{uid}\"> has no label attribute", path, line)
         contributors = []
-        for c in s.findall("contributor"):
+        for c in s.iterfind("contributor"):
             parts = _parts(c, index, path, offset, strict, window, repairs)
             if not parts:
                 raise _fail(f"contributor {c.get('label')!r} of SCU {uid} has no part", path,
@@ -244,13 +310,36 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _summaries(text: str, regex: str | None) -> tuple[tuple[Summary, ...], str]:
-    preamble = re.match(r"#(\d+)\n", text)
+def _stored_matches(text: str, pattern: str, path: str, line: int | None
+                    ) -> list[Any] | None:
+    """Matches of a file's own startDocumentRegEx, under a time limit; None if unusable."""
+    seconds = max(2.0, REGEX_SECONDS_PER_10M * len(text) / 1e7)
+    try:
+        compiled = regex.compile(pattern)
+    except (regex.error, OverflowError, ValueError, RecursionError, MemoryError) as err:
+        notify("ignored", f"startDocumentRegEx {pattern[:60]!r} does not compile ({err}); the "
+               "summaries were found without it", path=path, line=line)
+        return None
+    try:
+        return list(compiled.finditer(text, timeout=seconds))
+    except TimeoutError:
+        raise _fail(f"startDocumentRegEx {pattern[:60]!r} did not finish within {seconds:.0f} s "
+                    "(it backtracks catastrophically, e.g. nested repetition such as (-+)+); "
+                    "fix or remove the <startDocumentRegEx> element", path, line) from None
+    except (RecursionError, MemoryError, OverflowError) as err:
+        raise _fail(f"startDocumentRegEx {pattern[:60]!r} cannot be matched ({err}); fix or "
+                    "remove the <startDocumentRegEx> element", path, line) from None
+
+
+def _summaries(text: str, pattern: str | None, path: str = "", line: int | None = None
+               ) -> tuple[tuple[Summary, ...], str]:
+    preamble = re.match(r"#(\d{1,9})\n", text)
     expected = int(preamble.group(1)) if preamble else None
-    candidates: list[tuple[str, list[re.Match[str]]]] = []
-    if regex:
-        with contextlib.suppress(re.error):
-            candidates.append(("stored regex", list(re.finditer(regex, text))))
+    candidates: list[tuple[str, list[Any]]] = []
+    if pattern:
+        stored = _stored_matches(text, pattern, path, line)
+        if stored is not None:
+            candidates.append(("stored regex", stored))
     candidates.append(("header pattern", list(HEADER_PATTERN.finditer(text))))
     candidates.append(("folder header pattern", list(FOLDER_HEADER_PATTERN.finditer(text))))
     how, matches = "whole text", []
@@ -274,58 +363,76 @@ def _summaries(text: str, regex: str | None) -> tuple[tuple[Summary, ...], str]:
 
 
 def _pyramid(el: Any, path: str, offset: int, strict: bool, window: int,
-             repairs: Counter[str]) -> Pyramid:
+             repairs: _Repairs) -> tuple[Pyramid, _Repairs]:
     regex_el = el.find("startDocumentRegEx")
-    regex = regex_el.text if regex_el is not None else None
-    text = _text(el, "pyramid", path, offset)
+    pattern = regex_el.text if regex_el is not None else None
+    text = _text(el, "pyramid", path, offset, repairs)
     index = _TextIndex(text)
-    summaries, how = _summaries(text, regex)
+    where = None if regex_el is None else regex_el.sourceline + offset
+    summaries, how = _summaries(text, pattern, path, where)
     scus = _scus(el, "scu", index, path, offset, strict, window, repairs)
-    pyramid = Pyramid(text, summaries, scus, path, regex, how)
-    notes: Counter[str] = Counter()
+    pyramid = Pyramid(text, summaries, scus, path, pattern, how)
+    notes = _Repairs()
     for scu in scus:
         per_summary: Counter[int | None] = Counter()
         for c in scu.contributors:
-            where = {pyramid.summary_at(p.start) for p in c.parts}
-            if len(where) > 1:
-                notes["contributors with parts in two summaries"] += 1
+            at = {pyramid.summary_at(p.start) for p in c.parts}
+            if len(at) > 1:
+                notes.add("contributors with parts in two summaries", c.line)
             per_summary[pyramid.summary_at(min(p.start for p in c.parts))] += 1
         if any(k > 1 for k in per_summary.values()):
-            notes["SCUs with two contributors from one summary"] += 1
-    return Pyramid(text, summaries, scus, path, regex, how, dict(repairs), dict(notes))
+            notes.add("SCUs with two contributors from one summary", scu.line)
+    return Pyramid(text, summaries, scus, path, pattern, how, dict(repairs), dict(notes)), notes
+
+
+def _report(path: str, repairs: _Repairs, notes: _Repairs | None = None) -> None:
+    """Every repair and note of a file, once, with its first line and count."""
+    for what, n in repairs.items():
+        notify("repaired", what, path=path, line=repairs.first.get(what), count=n)
+    for what, n in (notes or {}).items():
+        line = notes.first.get(what) if notes is not None else None
+        notify("note", f"{what} (kept as annotated)", path=path, line=line, count=n)
 
 
 def read_ducview(
-    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
 ) -> Pyramid | PeerAnnotation:
-    """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is."""
-    root, name, offset, repairs = _load(path)
+    """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is (see :func:`read_pyramid`)."""
+    if not isinstance(window, int) or isinstance(window, bool) or window < 0:
+        raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
+    root, name, offset, repairs = _load(path, encoding)
     tag = root.tag
-    line = root.sourceline + offset
+    line = (root.sourceline or 1) + offset
     if tag == "Pyramid":
         raise _fail("this is a PyrEval pyramid (root <Pyramid>, SCUs without text or offsets), "
                     "not a DUCView .pyr; clusteragree needs DUCView's format", name, line)
     if strict and repairs:
-        raise _fail(f"repairs needed: {dict(repairs)}", name, 1)
+        what = next(iter(repairs))
+        raise _fail(f"a repair is needed: {what} (leave out strict to accept it)", name,
+                    repairs.first.get(what) or 1)
     if tag == "pyramid":
-        return _pyramid(root, name, offset, strict, window, repairs)
+        pyramid, notes = _pyramid(root, name, offset, strict, window, repairs)
+        _report(name, repairs, notes)
+        return pyramid
     if tag == "peerAnnotation":
         pyr_el, ann_el = root.find("pyramid"), root.find("annotation")
         if pyr_el is None or ann_el is None:
             missing = "pyramid" if pyr_el is None else "annotation"
             raise _fail(f"<peerAnnotation> has no <{missing}> element", name, line)
-        pyramid = _pyramid(pyr_el, name, offset, strict, window, Counter())
-        text = _text(ann_el, "annotation", name, offset)
+        pyramid, _ = _pyramid(pyr_el, name, offset, strict, window, repairs)
+        text = _text(ann_el, "annotation", name, offset, repairs)
         index = _TextIndex(text)
         peer_scus = _scus(ann_el, "peerscu", index, name, offset, strict, window, repairs)
-        all_repairs = Counter(repairs) + Counter(pyramid.repairs)
-        return PeerAnnotation(pyramid, text, peer_scus, name, dict(all_repairs))
+        _report(name, repairs)
+        return PeerAnnotation(pyramid, text, peer_scus, name, dict(repairs))
     raise _fail(f"the root element is <{tag}>; expected <pyramid> (.pyr) or <peerAnnotation> "
                 "(.pan) as DUCView writes them", name, line)
 
 
 def read_pyramid(
-    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
 ) -> Pyramid:
     """Read a DUCView ``.pyr`` file (a ``.pan`` gives its embedded pyramid).
 
@@ -336,22 +443,31 @@ def read_pyramid(
         Refuse any repair (re-anchored parts, dropped documents, legacy encodings).
     window : int, default=200
         How far (in characters) a misplaced label is looked for.
+    encoding : str, optional
+        The file's encoding. By default a file that declares none is read as UTF-8, and one
+        that is not UTF-8 as cp1252 (else latin-1), which is reported as a repair.
+
+    Every repair and note is reported once (``clusteragree.errors.notify``: kinds
+    ``repaired`` and ``note``) with the file, its first line and a count, and kept in
+    ``Pyramid.repairs`` and ``Pyramid.notes``.
 
     Raises
     ------
     InputError
         With the file and line: not XML, wrong root, no text, bad offsets, a label nowhere
-        near its offsets, an empty file, PyrEval's format.
+        near its offsets, an empty file, PyrEval's format, a repeated SCU uid, a stored
+        startDocumentRegEx that does not finish in time.
     """
-    got = read_ducview(path, strict=strict, window=window)
+    got = read_ducview(path, strict=strict, window=window, encoding=encoding)
     return got.pyramid if isinstance(got, PeerAnnotation) else got
 
 
 def read_pan(
-    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
 ) -> PeerAnnotation:
     """Read a DUCView ``.pan`` peer annotation (see :func:`read_pyramid`)."""
-    got = read_ducview(path, strict=strict, window=window)
+    got = read_ducview(path, strict=strict, window=window, encoding=encoding)
     if not isinstance(got, PeerAnnotation):
         raise _fail("this is a pyramid (<pyramid>), not a peer annotation (<peerAnnotation>)",
                     os.fspath(path), 1)
