@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 __all__ = ["SCU", "Contributor", "Part", "PeerAnnotation", "Pyramid", "Summary"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """A span ``[start, end)`` of the text; ``label`` is the text of the span without newlines."""
 
@@ -29,7 +29,7 @@ class Part:
     line: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Contributor:
     """The parts of one summary that express an SCU (often discontinuous)."""
 
@@ -44,7 +44,7 @@ class Contributor:
         return tuple(sorted({(p.start, p.end) for p in self.parts}))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SCU:
     """A Summary Content Unit."""
 
@@ -66,7 +66,7 @@ class SCU:
             yield from contributor.parts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Summary:
     """A model summary inside the pyramid text: its header and its body spans."""
 

@@ -27,9 +27,11 @@ and refused with a message saying what they are. Every error names the file and 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -76,8 +78,8 @@ def _fail(message: str, path: str, line: int | None = None) -> InputError:
 
 
 def _load(path: str | os.PathLike[str], encoding: str | None
-          ) -> tuple[Any, str, int, _Repairs]:
-    """Parse a file: root element, path, line offset (documents dropped before), repairs."""
+          ) -> tuple[bytes, str, int, _Repairs]:
+    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs."""
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
                                  f"{type(path).__name__}.")
@@ -121,17 +123,7 @@ def _load(path: str | os.PathLike[str], encoding: str | None
             repairs.add(f"decoded as {fallback}, not UTF-8 (first byte 0x{raw[err.start]:02x}; "
                         "--encoding names the encoding)", line)
             raw = text.encode("utf-8")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                             huge_tree=True, remove_comments=True)
-    try:
-        root = etree.fromstring(raw, parser)
-    except etree.XMLSyntaxError as err:
-        raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
-    except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
-        raise _fail(f"cannot read the XML: {err}", name, 1) from None
-    if root is None:
-        raise _fail("no XML element in the file", name, 1)
-    return root, name, offset, repairs
+    return raw, name, offset, repairs
 
 
 def _without_declared_encoding(text: str) -> str:
@@ -204,27 +196,6 @@ def _int(el: Any, attr: str, path: str, offset: int) -> int:
     return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
 
 
-def _text(parent: Any, where: str, path: str, offset: int, repairs: _Repairs) -> str:
-    text_el = parent.find("text")
-    if text_el is None:
-        raise _fail(f"<{where}> has no <text> element: a DUCView file stores the summaries' text "
-                    "there, one <line> per line", path, parent.sourceline + offset)
-    pieces: list[str] = []
-    for line in text_el.iterfind("line"):
-        pieces.append(line.text or "")
-        for child in line:  # DUCView never writes markup inside a line: read it as text
-            if isinstance(child, etree._Entity):
-                pieces.append(child.text or "")
-                what = "an entity reference inside <line> kept as written"
-            else:
-                pieces.append("".join(child.itertext()))
-                what = f"markup inside <line> (<{child.tag}>) read as its text"
-            repairs.add(what, child.sourceline + offset if child.sourceline else None)
-            pieces.append(child.tail or "")
-        pieces.append("\n")
-    return "".join(pieces)
-
-
 def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, window: int,
            repairs: _Repairs) -> tuple[Part, ...]:
     parts = []
@@ -266,31 +237,30 @@ def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, win
     return tuple(parts)
 
 
-def _scus(parent: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bool,
-          window: int, repairs: _Repairs) -> tuple[SCU, ...]:
-    scus = []
-    seen: dict[int, int] = {}
-    for s in parent.iterfind(tag):
-        line = s.sourceline + offset
-        uid = _int(s, "uid", path, offset)
-        if uid in seen:
-            raise _fail(f"<{tag} uid=\"{uid}\"> repeats the uid of line {seen[uid]}; every "
-                        "SCU needs its own uid (DUCView numbers them): renumber one",
-                        path, line)
-        seen[uid] = line
-        label = s.get("label")
-        if label is None:
-            raise _fail(f"<{tag} uid=\"{uid}\"> has no label attribute", path, line)
-        contributors = []
-        for c in s.iterfind("contributor"):
-            parts = _parts(c, index, path, offset, strict, window, repairs)
-            if not parts:
-                raise _fail(f"contributor {c.get('label')!r} of SCU {uid} has no part", path,
-                            c.sourceline + offset)
-            contributors.append(Contributor(c.get("label", ""), parts, c.get("comment"),
-                                            c.sourceline + offset))
-        scus.append(SCU(uid, label, tuple(contributors), s.get("comment"), line))
-    return tuple(scus)
+def _scu(s: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bool,
+         window: int, repairs: _Repairs, seen: dict[int, int]) -> SCU:
+    """One ``<scu>`` (or ``<peerscu>``) element; ``seen`` maps the uids read so far to lines."""
+    line = s.sourceline + offset
+    uid = _int(s, "uid", path, offset)
+    if uid in seen:
+        raise _fail(f"<{tag} uid=\"{uid}\"> repeats the uid of line {seen[uid]}; every "
+                    "SCU needs its own uid (DUCView numbers them): renumber one", path, line)
+    seen[uid] = line
+    label = s.get("label")
+    if label is None:
+        raise _fail(f"<{tag} uid=\"{uid}\"> has no label attribute", path, line)
+    contributors = []
+    for c in s.iterfind("contributor"):
+        parts = _parts(c, index, path, offset, strict, window, repairs)
+        if not parts:
+            raise _fail(f"contributor {c.get('label')!r} of SCU {uid} has no part", path,
+                        c.sourceline + offset)
+        clabel = c.get("label", "")
+        if len(parts) == 1 and parts[0].label == clabel:  # one string for both
+            clabel = parts[0].label
+        contributors.append(Contributor(clabel, parts, c.get("comment"),
+                                        c.sourceline + offset))
+    return SCU(uid, label, tuple(contributors), s.get("comment"), line)
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -362,16 +332,117 @@ def _summaries(text: str, pattern: str | None, path: str = "", line: int | None 
     return tuple(out), how
 
 
-def _pyramid(el: Any, path: str, offset: int, strict: bool, window: int,
-             repairs: _Repairs) -> tuple[Pyramid, _Repairs]:
-    regex_el = el.find("startDocumentRegEx")
-    pattern = regex_el.text if regex_el is not None else None
-    text = _text(el, "pyramid", path, offset, repairs)
-    index = _TextIndex(text)
-    where = None if regex_el is None else regex_el.sourceline + offset
-    summaries, how = _summaries(text, pattern, path, where)
-    scus = _scus(el, "scu", index, path, offset, strict, window, repairs)
-    pyramid = Pyramid(text, summaries, scus, path, pattern, how)
+class _Part:
+    """What has been read of one ``<pyramid>`` or ``<annotation>`` element so far."""
+
+    def __init__(self, tag: str, line: int) -> None:
+        self.tag, self.line = tag, line
+        self.pattern: str | None = None
+        self.pattern_line: int | None = None
+        self.text: str | None = None
+        self.index: _TextIndex | None = None
+        self.scus: list[SCU] = []
+        self.seen: dict[int, int] = {}
+
+
+_PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
+              huge_tree=True, remove_comments=True, remove_pis=True)
+
+
+def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
+          repairs: _Repairs) -> tuple[str, dict[str, _Part]]:
+    """Stream the XML: each SCU is read as soon as it ends, then dropped from the tree, so
+    memory holds the text and the SCUs read, not the whole document."""
+    root_tag = ""
+    parts: dict[str, _Part] = {}
+    stack: list[_Part] = []
+    elements: list[Any] = []
+    try:
+        for event, el in etree.iterparse(io.BytesIO(raw), **_PARSE):
+            tag = el.tag if isinstance(el.tag, str) else ""
+            if event == "start":
+                if not root_tag:
+                    root_tag = tag
+                    line = (el.sourceline or 1) + offset
+                    if tag == "Pyramid":
+                        raise _fail("this is a PyrEval pyramid (root <Pyramid>, SCUs without "
+                                    "text or offsets), not a DUCView .pyr; clusteragree needs "
+                                    "DUCView's format", name, line)
+                    if tag not in ("pyramid", "peerAnnotation"):
+                        raise _fail(f"the root element is <{tag}>; expected <pyramid> (.pyr) or "
+                                    "<peerAnnotation> (.pan) as DUCView writes them", name, line)
+                parent = el.getparent()
+                top = parent is None if root_tag == "pyramid" else (
+                    parent is not None and parent.getparent() is None)
+                if tag in ("pyramid", "annotation") and top:
+                    if tag in parts:
+                        raise _fail(f"a second <{tag}> element", name, el.sourceline + offset)
+                    parts[tag] = _Part(tag, el.sourceline + offset)
+                    stack.append(parts[tag])
+                    elements.append(el)
+                continue
+            if elements and el is elements[-1]:
+                stack.pop()
+                elements.pop()
+                continue
+            current = stack[-1] if stack else None
+            if current is None:
+                continue
+            parent = el.getparent()
+            if parent is None or parent.tag != current.tag:
+                continue  # inner elements are read with their SCU or text
+            if tag == "startDocumentRegEx":
+                current.pattern = el.text
+                current.pattern_line = el.sourceline + offset
+            elif tag == "text":
+                current.text = _line_text(el, name, offset, repairs)
+                current.index = _TextIndex(current.text)
+                el.clear()
+            elif tag in ("scu", "peerscu"):
+                if current.index is None:
+                    raise _fail(f"<{current.tag}> has no <text> element before its <{tag}> "
+                                "elements: a DUCView file stores the text there, one <line> "
+                                "per line, before the SCUs", name, current.line)
+                current.scus.append(_scu(el, tag, current.index, name, offset, strict, window,
+                                         repairs, current.seen))
+                el.clear()
+                while el.getprevious() is not None:
+                    del parent[0]
+    except InputError:
+        raise
+    except etree.XMLSyntaxError as err:
+        raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
+    except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
+        raise _fail(f"cannot read the XML: {err}", name, 1) from None
+    if not root_tag:
+        raise _fail("no XML element in the file", name, 1)
+    return root_tag, parts
+
+
+def _line_text(text_el: Any, path: str, offset: int, repairs: _Repairs) -> str:
+    pieces: list[str] = []
+    for line in text_el.iterfind("line"):
+        pieces.append(line.text or "")
+        for child in line:  # DUCView never writes markup inside a line: read it as text
+            if isinstance(child, etree._Entity):
+                pieces.append(child.text or "")
+                what = "an entity reference inside <line> kept as written"
+            else:
+                pieces.append("".join(child.itertext()))
+                what = f"markup inside <line> (<{child.tag}>) read as its text"
+            repairs.add(what, child.sourceline + offset if child.sourceline else None)
+            pieces.append(child.tail or "")
+        pieces.append("\n")
+    return "".join(pieces)
+
+
+def _pyramid(part: _Part, path: str) -> tuple[Pyramid, _Repairs]:
+    if part.text is None:
+        raise _fail(f"<{part.tag}> has no <text> element: a DUCView file stores the summaries' "
+                    "text there, one <line> per line", path, part.line)
+    summaries, how = _summaries(part.text, part.pattern, path, part.pattern_line)
+    scus = tuple(part.scus)
+    pyramid = Pyramid(part.text, summaries, scus, path, part.pattern, how)
     notes = _Repairs()
     for scu in scus:
         per_summary: Counter[int | None] = Counter()
@@ -382,7 +453,7 @@ def _pyramid(el: Any, path: str, offset: int, strict: bool, window: int,
             per_summary[pyramid.summary_at(min(p.start for p in c.parts))] += 1
         if any(k > 1 for k in per_summary.values()):
             notes.add("SCUs with two contributors from one summary", scu.line)
-    return Pyramid(text, summaries, scus, path, pattern, how, dict(repairs), dict(notes)), notes
+    return pyramid, notes
 
 
 def _report(path: str, repairs: _Repairs, notes: _Repairs | None = None) -> None:
@@ -401,33 +472,28 @@ def read_ducview(
     """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is (see :func:`read_pyramid`)."""
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
-    root, name, offset, repairs = _load(path, encoding)
-    tag = root.tag
-    line = (root.sourceline or 1) + offset
-    if tag == "Pyramid":
-        raise _fail("this is a PyrEval pyramid (root <Pyramid>, SCUs without text or offsets), "
-                    "not a DUCView .pyr; clusteragree needs DUCView's format", name, line)
+    raw, name, offset, repairs = _load(path, encoding)
     if strict and repairs:
         what = next(iter(repairs))
         raise _fail(f"a repair is needed: {what} (leave out strict to accept it)", name,
                     repairs.first.get(what) or 1)
-    if tag == "pyramid":
-        pyramid, notes = _pyramid(root, name, offset, strict, window, repairs)
+    root_tag, parts = _walk(raw, name, offset, strict, window, repairs)
+    del raw
+    if root_tag == "pyramid":
+        pyramid, notes = _pyramid(parts["pyramid"], name)
+        pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))
         _report(name, repairs, notes)
         return pyramid
-    if tag == "peerAnnotation":
-        pyr_el, ann_el = root.find("pyramid"), root.find("annotation")
-        if pyr_el is None or ann_el is None:
-            missing = "pyramid" if pyr_el is None else "annotation"
-            raise _fail(f"<peerAnnotation> has no <{missing}> element", name, line)
-        pyramid, _ = _pyramid(pyr_el, name, offset, strict, window, repairs)
-        text = _text(ann_el, "annotation", name, offset, repairs)
-        index = _TextIndex(text)
-        peer_scus = _scus(ann_el, "peerscu", index, name, offset, strict, window, repairs)
-        _report(name, repairs)
-        return PeerAnnotation(pyramid, text, peer_scus, name, dict(repairs))
-    raise _fail(f"the root element is <{tag}>; expected <pyramid> (.pyr) or <peerAnnotation> "
-                "(.pan) as DUCView writes them", name, line)
+    for missing in ("pyramid", "annotation"):
+        if missing not in parts:
+            raise _fail(f"<peerAnnotation> has no <{missing}> element", name, 1 + offset)
+    pyramid, _ = _pyramid(parts["pyramid"], name)
+    annotation = parts["annotation"]
+    if annotation.text is None:
+        raise _fail("<annotation> has no <text> element: a .pan stores the peer's text there",
+                    name, annotation.line)
+    _report(name, repairs)
+    return PeerAnnotation(pyramid, annotation.text, tuple(annotation.scus), name, dict(repairs))
 
 
 def read_pyramid(
