@@ -1,7 +1,11 @@
 """Ordered labelled trees and the Zhang & Shasha (1989) tree edit distance.
 
-A tree is a nested tuple ``(label, (child, child, ...))``: hashable, so distances between
-distinct trees can be cached. The edit distance is the cheapest sequence of node deletions,
+A tree is a :class:`Tree`: its labels in pre-order and the size of each node's subtree, two flat
+tuples, hashable (distances between distinct trees are cached) and never traversed recursively,
+so a tree 100,000 levels deep is read, compared and scored like any other. The nested form
+``(label, (child, child, ...))`` is accepted wherever a tree is.
+
+The edit distance is the cheapest sequence of node deletions,
 insertions and relabellings turning one tree into the other; costs are 1 for each (relabelling
 to the same label costs 0). With ``free_empty=True`` (the reproduction convention of Skjaerholt's
 code, through the zss package) a node labelled ``""`` costs nothing to insert or delete.
@@ -19,111 +23,268 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
 
-__all__ = ["Tree", "TreeCache", "leaves", "size", "ted"]
+__all__ = ["Tree", "TreeCache", "TreeLike", "as_tree", "leaves", "size", "ted"]
 
-Tree = tuple[str, tuple[Any, ...]]
+class Tree:
+    """An ordered labelled tree stored flat: its labels in pre-order and each node's subtree
+    size (the node and its descendants).
+
+    Equality, hashing, size and every traversal work on these two flat tuples, so a tree a
+    hundred thousand levels deep costs what a wide one does: nothing recurses over its depth
+    (nested tuples, the older form, are hashed, compared and printed recursively by Python).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Node labels in pre-order (a node, then its children's subtrees left to right).
+    sizes : sequence of int
+        Subtree sizes in the same order; ``sizes[0] == len(labels)``.
+
+    Examples
+    --------
+    >>> t = Tree.from_nested(("S", (("NP", (("D", ()), ("N", ()))), ("VP", ()))))
+    >>> t.labels, t.sizes
+    (('S', 'NP', 'D', 'N', 'VP'), (5, 3, 1, 1, 1))
+    >>> t.to_nested()
+    ('S', (('NP', (('D', ()), ('N', ()))), ('VP', ())))
+    >>> len(t), t.leaves, t
+    (5, 3, Tree('(S (NP D N) VP)'))
+    """
+
+    __slots__ = ("_hash", "labels", "sizes")
+
+    def __init__(self, labels: Sequence[str], sizes: Sequence[int]) -> None:
+        self.labels: tuple[str, ...] = tuple(labels)
+        self.sizes: tuple[int, ...] = tuple(int(s) for s in sizes)
+        n = len(self.labels)
+        if n == 0 or len(self.sizes) != n or self.sizes[0] != n:
+            raise ParameterError("a Tree needs one label and one subtree size per node, the "
+                                 "root's size being the number of nodes")
+        ends: list[int] = [n]
+        for p, s in enumerate(self.sizes):  # each subtree must nest inside its parent's
+            while ends and ends[-1] <= p:
+                ends.pop()
+            if s < 1 or not ends or p + s > ends[-1]:
+                raise ParameterError(f"subtree size {s} of node {p} does not fit in its parent")
+            ends.append(p + s)
+        if not all(isinstance(x, str) for x in self.labels):
+            raise ParameterTypeError("tree labels must be str")
+        self._hash = hash((self.labels, self.sizes))
+
+    # ---------------------------------------------------------------- builders
+    @classmethod
+    def from_children(cls, labels: Sequence[str], children: Sequence[Sequence[int]],
+                      root: int = 0) -> Tree:
+        """A tree from node ``labels`` and each node's ``children`` (node ids, in order)."""
+        order: list[int] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(children[node]))
+        sizes = {node: 1 for node in order}
+        for node in reversed(order):
+            for c in children[node]:
+                sizes[node] += sizes[c]
+        return cls([labels[k] for k in order], [sizes[k] for k in order])
+
+    @classmethod
+    def from_nested(cls, nested: Any) -> Tree:
+        """A tree from the nested form ``(label, (child, ...))`` (read iteratively)."""
+        if isinstance(nested, Tree):
+            return nested
+        labels: list[str] = []
+        children: list[list[int]] = []
+        stack: list[tuple[Any, int]] = [(nested, -1)]
+        while stack:
+            node, parent = stack.pop()
+            if not (isinstance(node, tuple) and len(node) == 2 and isinstance(node[0], str)
+                    and isinstance(node[1], tuple)):
+                raise ParameterTypeError(
+                    "a tree is a Tree or nested tuples (label, (child, ...)) with str labels; "
+                    f"got {type(node).__name__} {str(node)[:40]}")
+            k = len(labels)
+            labels.append(node[0])
+            children.append([])
+            if parent >= 0:
+                children[parent].append(k)
+            stack.extend((child, k) for child in reversed(node[1]))
+        for kids in children:  # children were met in pre-order: ids increase left to right
+            kids.sort()
+        return cls.from_children(labels, children)
+
+    def to_nested(self) -> tuple[str, tuple[Any, ...]]:
+        """The nested form ``(label, (child, ...))`` (built iteratively)."""
+        built: list[Any] = [None] * len(self.labels)
+        for p in range(len(self.labels) - 1, -1, -1):
+            kids, q, end = [], p + 1, p + self.sizes[p]
+            while q < end:
+                kids.append(built[q])
+                q += self.sizes[q]
+            built[p] = (self.labels[p], tuple(kids))
+        return built[0]
+
+    def relabel(self, change: Callable[[str], str]) -> Tree:
+        """The same shape with every label ``x`` replaced by ``change(x)``."""
+        return Tree([change(x) for x in self.labels], self.sizes)
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def leaves(self) -> int:
+        """Number of leaves."""
+        return self.sizes.count(1)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tree):
+            return NotImplemented
+        return (self._hash == other._hash and self.sizes == other.sizes
+                and self.labels == other.labels)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def brackets(self, limit: int = 60) -> str:
+        """The tree as brackets, ``(S (NP D N) VP)``, cut after ``limit`` characters."""
+        out: list[str] = []
+        ends: list[int] = []
+        length = 0
+        for p, (label, s) in enumerate(zip(self.labels, self.sizes, strict=True)):
+            while ends and ends[-1] <= p:
+                ends.pop()
+                out.append(")")
+            piece = (" " if p else "") + (f"({label or '_'}" if s > 1 else (label or "_"))
+            out.append(piece)
+            length += len(piece)
+            if s > 1:
+                ends.append(p + s)
+            if length > limit:
+                return "".join(out) + " ..."
+        out.extend(")" * len(ends))
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"Tree({self.brackets()!r})"
 
 
-def size(tree: Tree) -> int:
+TreeLike = Tree | tuple[str, tuple[Any, ...]]
+
+
+def as_tree(tree: Any) -> Tree:
+    """A :class:`Tree` from a Tree or the nested form (refusing anything else)."""
+    return tree if isinstance(tree, Tree) else Tree.from_nested(tree)
+
+
+def size(tree: TreeLike) -> int:
     """Number of nodes."""
-    count, stack = 0, [tree]
-    while stack:
-        node = stack.pop()
-        count += 1
-        stack.extend(node[1])
-    return count
+    return len(as_tree(tree))
 
 
-def leaves(tree: Tree) -> int:
+def leaves(tree: TreeLike) -> int:
     """Number of leaves."""
-    count, stack = 0, [tree]
-    while stack:
-        node = stack.pop()
-        if not node[1]:
-            count += 1
-        stack.extend(node[1])
-    return count
+    return as_tree(tree).leaves
 
 
 @lru_cache(maxsize=65536)
 def _postorder(tree: Tree) -> tuple[tuple[str, ...], np.ndarray, tuple[int, ...]]:
     """Labels in post-order, leftmost leaf of each node, and the key roots (all 1-based)."""
-    labels: list[str] = []
-    lml: list[int] = []
-    stack: list[list[Any]] = [[tree, 0, None]]  # node, next child, leftmost leaf found
-    while stack:
-        frame = stack[-1]
-        node, k = frame[0], frame[1]
-        if k < len(node[1]):
-            frame[1] += 1
-            stack.append([node[1][k], 0, None])
-            continue
-        stack.pop()
-        labels.append(node[0])
-        leftmost = frame[2] if frame[2] is not None else len(labels)
-        lml.append(leftmost)
-        if stack and stack[-1][2] is None:
-            stack[-1][2] = leftmost  # the first child to finish gives its parent's leftmost
+    labels, sizes = tree.labels, tree.sizes
+    n = len(labels)
+    post = [0] * n  # post-order position (0-based) of each pre-order node
+    ends: list[int] = []
+    for p in range(n):
+        while ends and ends[-1] <= p:
+            ends.pop()
+        post[p] = p - len(ends) + sizes[p] - 1  # earlier non-ancestors, then descendants
+        ends.append(p + sizes[p])
+    first_leaf = [0] * n  # pre-order index of each node's leftmost leaf
+    for p in range(n - 1, -1, -1):
+        first_leaf[p] = p if sizes[p] == 1 else first_leaf[p + 1]
+    out_labels: list[str] = [""] * n
+    lml = [0] * n
+    for p in range(n):
+        out_labels[post[p]] = labels[p]
+        lml[post[p]] = post[first_leaf[p]] + 1
     keyroots: dict[int, int] = {}
     for i, leftmost in enumerate(lml, start=1):
         keyroots[leftmost] = i
-    return tuple(labels), np.array(lml, dtype=np.int64), tuple(sorted(keyroots.values()))
+    return tuple(out_labels), np.array(lml, dtype=np.int64), tuple(sorted(keyroots.values()))
 
 
 def _compiled() -> Any:
-    """The numba kernel, or None when numba is not installed (the ``fast`` extra)."""
+    """The numba kernel, or None when numba is not installed (the ``fast`` extra) or cannot
+    be loaded or compile for any reason: then the pure Python kernel serves, with one
+    :class:`~clusteragree.errors.PerformanceWarning` per process."""
     global _KERNEL
     if _KERNEL is False:
         try:
-            import numba
+            _KERNEL = _build_kernel()
         except ImportError:
             _KERNEL = None
-            return None
-
-        @numba.njit(cache=False)
-        def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
-            n, m = la.shape[0], lb.shape[0]
-            td = np.zeros((n + 1, m + 1))
-            fd = np.zeros((n + 2, m + 2))
-            for i in kra:
-                li = lla[i - 1]
-                for j in krb:
-                    lj = llb[j - 1]
-                    rows, cols = i - li + 2, j - lj + 2
-                    fd[0, 0] = 0.0
-                    for x in range(1, rows):
-                        fd[x, 0] = fd[x - 1, 0] + ca[li + x - 2]
-                    for y in range(1, cols):
-                        fd[0, y] = fd[0, y - 1] + cb[lj + y - 2]
-                    for x in range(1, rows):
-                        i1 = li + x - 1
-                        left_i = lla[i1 - 1]
-                        for y in range(1, cols):
-                            j1 = lj + y - 1
-                            best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
-                            left_j = llb[j1 - 1]
-                            if left_i == li and left_j == lj:
-                                change = rc[la[i1 - 1], lb[j1 - 1]]
-                                best = min(best, fd[x - 1, y - 1] + change)
-                                fd[x, y] = best
-                                td[i1, j1] = best
-                            else:
-                                fd[x, y] = min(best, fd[left_i - li, left_j - lj] + td[i1, j1])
-            return td[n, m]
-
-        _KERNEL = kernel
+        except Exception as err:  # a broken numba install, llvmlite, a compiler error, ...
+            _KERNEL = None
+            warnings.warn(PerformanceWarning(
+                f"the numba tree edit distance kernel could not be loaded ({type(err).__name__}:"
+                f" {str(err)[:120]}); using the pure Python kernel, which is slower"),
+                stacklevel=3)
     return _KERNEL
 
 
+def _build_kernel() -> Any:
+    import numba
+
+    @numba.njit(cache=False)
+    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
+        n, m = la.shape[0], lb.shape[0]
+        td = np.zeros((n + 1, m + 1))
+        fd = np.zeros((n + 2, m + 2))
+        for i in kra:
+            li = lla[i - 1]
+            for j in krb:
+                lj = llb[j - 1]
+                rows, cols = i - li + 2, j - lj + 2
+                fd[0, 0] = 0.0
+                for x in range(1, rows):
+                    fd[x, 0] = fd[x - 1, 0] + ca[li + x - 2]
+                for y in range(1, cols):
+                    fd[0, y] = fd[0, y - 1] + cb[lj + y - 2]
+                for x in range(1, rows):
+                    i1 = li + x - 1
+                    left_i = lla[i1 - 1]
+                    for y in range(1, cols):
+                        j1 = lj + y - 1
+                        best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
+                        left_j = llb[j1 - 1]
+                        if left_i == li and left_j == lj:
+                            change = rc[la[i1 - 1], lb[j1 - 1]]
+                            best = min(best, fd[x - 1, y - 1] + change)
+                            fd[x, y] = best
+                            td[i1, j1] = best
+                        else:
+                            fd[x, y] = min(best, fd[left_i - li, left_j - lj] + td[i1, j1])
+        return td[n, m]
+
+    one = np.ones(1, dtype=np.int64)  # compile now, so that a failure is seen here
+    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)))
+    return kernel
+
+
 _KERNEL: Any = False
+
+#: Zhang-Shasha fills tables of (n + 1)(m + 1) cells for trees of n and m nodes; beyond this
+#: many, :func:`ted` refuses the pair rather than exhaust memory (``max_cells`` raises it).
+MAX_CELLS = 25_000_000
 
 
 @lru_cache(maxsize=256)
@@ -141,22 +302,35 @@ def _indel_costs(labels: tuple[str, ...], free_empty: bool,
     return costs
 
 
-def ted(a: Tree, b: Tree, *, free_empty: bool = False,
+def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         relabel: Callable[[str, str], float] | None = None,
-        indel: Callable[[str], float] | None = None, kernel: str = "auto") -> float:
+        indel: Callable[[str], float] | None = None, kernel: str = "auto",
+        max_cells: int = MAX_CELLS) -> float:
     """Zhang-Shasha edit distance between two ordered labelled trees.
 
     Costs: ``relabel(x, y)`` to turn label x into y (default 0 if equal, else 1) and
     ``indel(x)`` to insert or delete a node labelled x (default 1); with ``free_empty`` a node
     labelled ``""`` costs nothing to insert or delete (the reproduction convention). Costs must
     be non-negative. ``kernel``: ``"python"``, ``"numba"`` (the ``fast`` extra) or ``"auto"``
-    (numba when it is installed; custom costs are tabulated for it first).
+    (numba when it can be loaded; custom costs are tabulated for it first). Trees are
+    :class:`Tree` objects or nested tuples ``(label, (child, ...))``. Equal trees are at
+    distance 0 without a table; other pairs needing more than ``max_cells`` cells
+    (:data:`MAX_CELLS`) are refused with an :class:`~clusteragree.errors.InputError`.
 
     >>> ted(("S", (("a", ()),)), ("S", (("b", ()),)), relabel=lambda x, y: 0.5 * (x != y))
     0.5
     """
     if kernel not in ("auto", "python", "numba"):
         raise ParameterError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
+    a, b = as_tree(a), as_tree(b)
+    if relabel is None and indel is None and a == b:
+        return 0.0
+    cells = (len(a) + 1) * (len(b) + 1)
+    if cells > max_cells:
+        raise InputError(
+            f"the tree edit distance between trees of {len(a)} and {len(b)} nodes needs "
+            f"{cells:,} table cells, more than the limit of {max_cells:,} (about "
+            f"{16 * max_cells / 1e9:.1f} GB); raise max_cells if the memory is there")
     compiled = _compiled() if kernel != "python" else None
     if kernel == "numba" and compiled is None:
         raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
@@ -243,15 +417,21 @@ class TreeCache:
 
     def __init__(self, free_empty: bool = False, *,
                  relabel: Callable[[str, str], float] | None = None,
-                 indel: Callable[[str], float] | None = None) -> None:
-        self.free_empty = free_empty
+                 indel: Callable[[str], float] | None = None,
+                 max_cells: int = MAX_CELLS) -> None:
+        for name, f in (("relabel", relabel), ("indel", indel)):
+            if f is not None and not callable(f):
+                raise ParameterTypeError(f"{name} must be a callable or None. Got {f!r}.")
+        self.free_empty = bool(free_empty)
         self.relabel = relabel
         self.indel = indel
+        self.max_cells = max_cells
         self.cache: dict[tuple[Tree, Tree], float] = {}
         self.hits = 0
         self.misses = 0
 
-    def __call__(self, a: Tree, b: Tree) -> float:
+    def __call__(self, a: TreeLike, b: TreeLike) -> float:
+        a, b = as_tree(a), as_tree(b)
         if a == b:
             return 0.0
         key = (a, b) if hash(a) <= hash(b) else (b, a)
@@ -259,6 +439,7 @@ class TreeCache:
             self.hits += 1
             return self.cache[key]
         self.misses += 1
-        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel)
+        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel,
+                    max_cells=self.max_cells)
         self.cache[key] = value
         return value

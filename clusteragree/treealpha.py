@@ -33,11 +33,11 @@ from typing import Any
 
 from .alpha import alpha
 from .distances import Distance
-from .errors import ParameterError
+from .errors import ParameterError, ParameterTypeError
 from .model import CodingTable
 from .readers.trees import Sentence, TreeAnnotations
 from .result import AlphaResult
-from .ted import Tree, TreeCache, leaves, size
+from .ted import Tree, TreeCache, TreeLike, as_tree, leaves, size
 
 __all__ = ["METRICS", "SIZES", "tree_alpha", "tree_table", "unlabelled"]
 
@@ -53,25 +53,33 @@ def tree_table(annotations: TreeAnnotations
     mapping sentence -> value), or :class:`TreeAnnotations`, as a coding table."""
     if isinstance(annotations, TreeAnnotations):
         annotations = annotations.sentences
+    if not isinstance(annotations, Mapping):
+        raise ParameterTypeError(
+            "annotations must be TreeAnnotations or a mapping annotator -> trees (a list, or "
+            f"a mapping sentence -> tree). Got {type(annotations).__name__}.")
     records = []
     for annotator, trees in annotations.items():
+        if isinstance(trees, (str, bytes)) or not isinstance(trees, (Mapping, Sequence)):
+            raise ParameterTypeError(f"the trees of annotator {annotator!r} must be a list or "
+                                     f"a mapping. Got {type(trees).__name__}.")
         items = trees.items() if isinstance(trees, Mapping) else enumerate(trees)
         for unit, tree in items:
-            records.append((annotator, unit, tree))
+            value = tree if tree is None or isinstance(tree, Sentence) else as_tree(tree)
+            records.append((annotator, unit, value))
     return CodingTable.from_records(records, meta={"units": "sentences"})
 
 
-def unlabelled(tree: Tree) -> Tree:
+def unlabelled(tree: TreeLike) -> Tree:
     """The same tree with every label ``"x"`` except empty (root) labels, which stay ``""``.
 
     >>> unlabelled(("", (("Subj", ()), ("Obj", ()))))
-    ('', (('x', ()), ('x', ())))
+    Tree('(_ x x)')
     """
-    return ("" if tree[0] == "" else "x", tuple(unlabelled(c) for c in tree[1]))
+    return as_tree(tree).relabel(lambda x: "" if x == "" else "x")
 
 
 def _tree(value: Value) -> Tree:
-    return value.tree if isinstance(value, Sentence) else value
+    return value.tree if isinstance(value, Sentence) else as_tree(value)
 
 
 def _sizer(table: CodingTable, size_by: str) -> tuple[str, Callable[[Value], int]]:
@@ -99,6 +107,9 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
                labelled: bool = True) -> AlphaResult:
     """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
     structure alone, every relation label the same); ``size_by`` as in the module text."""
+    if not isinstance(table, CodingTable):
+        raise ParameterTypeError(f"table must be a CodingTable (tree_table). Got "
+                                 f"{type(table).__name__}.")
     if metric not in METRICS:
         raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {metric!r}.")
     if size_by not in SIZES:

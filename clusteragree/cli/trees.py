@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 import pandas as pd
@@ -61,10 +60,8 @@ def _run_trees(args: argparse.Namespace) -> int:
     if not args.dirs and len(args.files) < 2:
         raise ParameterError("give two or more files, or --dirs")
     annotations = read_tree_annotations(
-        args.files, dirs=args.dirs or (), roots=args.roots, cycles=args.cycles, words=args.words)
-    for path, counts in annotations.skipped.items():
-        for what, count in counts.items():
-            notify("note" if "(kept)" in what else "skipped", what, path=path, count=count)
+        args.files, dirs=args.dirs or (), roots=args.roots, cycles=args.cycles, words=args.words,
+        encoding=args.encoding)
     table = tree_table(annotations)
     metrics = ["plain", "diff", "norm"] if args.metric == "all" else [args.metric]
     cache = TreeCache(free_empty=not args.unit_root)
@@ -81,9 +78,8 @@ def _run_trees(args: argparse.Namespace) -> int:
             entries.append({"metric": c, "value": mean[c], "sentences": mean["sentences"],
                             "ignored": mean["ignored"],
                             "pairs": pairs[["a", "b", c]].to_dict("records")})
-        if mean["ignored"]:
-            print(f"accuracy: {mean['ignored']} sentences ignored (annotations of different "
-                  "lengths)", file=sys.stderr)
+        notify("skipped", "sentences left out of the accuracies (annotations of different "
+               "lengths)", count=int(mean["ignored"]))
     if args.format == "json":
         print_json({"command": "trees", "results": entries, "skipped": annotations.skipped,
                     "ted_cache": {"hits": cache.hits, "misses": cache.misses}})

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..inputs import iter_lines, parse_int, read_text
 from ..model import unique_labels
 from ..ted import Tree
 
@@ -91,36 +92,53 @@ def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int,
         raise InputError(f"the heads form a cycle: {n + 1 - seen} words do not reach the root "
                          "(cycles='drop' leaves them out, as the reference code does)",
                          path=path, line=line)
-    built: dict[int, Tree] = {}
-    order: list[int] = []
-    stack = [0]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(children[node])
-    for node in reversed(order):
-        label = "" if node == 0 else (rels[node - 1] if rels[node - 1] != "_" else "")
-        built[node] = (label, tuple(built[c] for c in children[node]))
-    return built[0], n + 1 - seen
+    labels = [""] + [r if r != "_" else "" for r in rels]
+    return Tree.from_children(labels, children), n + 1 - seen
+
+
+def _path(path: object) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
+                                 f"{type(path).__name__}.")
+    return os.fspath(path)
+
+
+def _report(name: str, skipped: Counter[str], lines: dict[str, int]) -> None:
+    """What a reader left out or kept as it was, once per kind with its first line."""
+    for what, count in skipped.items():
+        kind = "note" if ("(kept)" in what or "lines" in what or "nodes" in what) else "skipped"
+        notify(kind, what, path=name, line=lines.get(what), count=count)
+
+
+_RANGE = re.compile(r"[0-9]+-[0-9]+")
+_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 
 
 def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
-                     cycles: str = "error") -> TreeFile:
+                     cycles: str = "error", encoding: str | None = None) -> TreeFile:
     """Dependency trees from a CoNLL-X or CoNLL-U file (``#`` comment lines are skipped).
 
     ``roots="one"`` (default) refuses a sentence with several words headed by 0; ``"many"``
     accepts them as children of the artificial root (some treebanks, such as the Copenhagen
     Dependency Treebanks, have them) and counts them in ``skipped``. ``cycles="drop"`` leaves
-    out words whose heads form a cycle (they never reach the root), counted too.
+    out words whose heads form a cycle (they never reach the root), counted too. Ids and heads
+    are ASCII numbers; multiword-token lines (``3-4``) and empty nodes (``5.1``) are not part
+    of the basic tree and are counted. Everything counted is also reported
+    (:func:`clusteragree.errors.notify`) with the file and its first line.
     """
     if roots not in ("one", "many"):
-        raise InputError(f"roots must be 'one' or 'many'. Got {roots!r}.")
-    name = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=name) from None
+        raise ParameterError(f"roots must be 'one' or 'many'. Got {roots!r}.")
+    if cycles not in ("error", "drop"):
+        raise ParameterError(f"cycles must be 'error' or 'drop'. Got {cycles!r}.")
+    name = _path(path)
+    text = read_text(name, encoding=encoding)
     skipped: Counter[str] = Counter()
+    first_lines: dict[str, int] = {}
+
+    def count(what: str, line: int, n: int = 1) -> None:
+        skipped[what] += n
+        first_lines.setdefault(what, line)
+
     sentences: list[Sentence] = []
     rows: list[tuple[int, list[str]]] = []
 
@@ -130,27 +148,23 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
         first = rows[0][0]
         words, heads, rels = [], [], []
         for k, (number, cols) in enumerate(rows, start=1):
-            if cols[0] != str(k):
+            word_id = parse_int(cols[0], what="word id", path=name, line=number, lo=1)
+            if word_id != k:
                 raise InputError(f"word id {cols[0]!r}, expected {k}: ids must count 1, 2, ...",
                                  path=name, line=number)
-            try:
-                heads.append(int(cols[6]))
-            except ValueError:
-                raise InputError(f"head {cols[6]!r} is not a number", path=name,
-                                 line=number) from None
+            heads.append(parse_int(cols[6], what="head", path=name, line=number, lo=0))
             words.append(cols[1])
             rels.append(cols[7])
         if heads.count(0) > 1:
-            skipped["sentences with several roots (kept)"] += 1
+            count("sentences with several roots (kept)", first)
         tree, dropped = _tree_from_heads(heads, rels, name, first, roots == "many",
                                          cycles == "drop")
         if dropped:
-            skipped["words in cycles left out"] += dropped
+            count("words in cycles left out", first, dropped)
         sentences.append(Sentence(tree, tuple(words), tuple(heads), tuple(rels), first))
         rows.clear()
 
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
+    for number, line in iter_lines(text):
         if not line.strip():
             flush()
             continue
@@ -160,14 +174,15 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
         if len(cols) != 10:
             raise InputError(f"{len(cols)} columns, expected the 10 TAB-separated columns of "
                              "CoNLL-X / CoNLL-U", path=name, line=number)
-        if "-" in cols[0]:
-            skipped["multiword-token lines"] += 1
+        if _RANGE.fullmatch(cols[0]):
+            count("multiword-token lines", number)
             continue
-        if "." in cols[0]:
-            skipped["empty nodes"] += 1
+        if _EMPTY.fullmatch(cols[0]):
+            count("empty nodes", number)
             continue
         rows.append((number, cols))
     flush()
+    _report(name, skipped, first_lines)
     return TreeFile(tuple(sentences), name, "dependency", dict(skipped))
 
 
@@ -183,68 +198,75 @@ def parse_brackets(text: str, path: str = "<trees>", line: int = 1, *,
     pre-terminal becomes the leaf.
 
     >>> parse_brackets("(S (NP D N) (VP V))")[0]
-    ('S', (('NP', (('D', ()), ('N', ()))), ('VP', (('V', ()),))))
+    Tree('(S (NP D N) (VP V))')
     >>> parse_brackets("(S (NP (D the) (N cat)) (VP (V sat)))", words=True)[0]
-    ('S', (('NP', (('D', ()), ('N', ()))), ('VP', (('V', ()),))))
+    Tree('(S (NP D N) (VP V))')
     """
     tokens = _TOKEN.findall(text)
-    stack: list[tuple[str, list[Tree], int, int]] = []  # label, children, first leaf, words
-    result: Tree | None = None
+    labels: list[str] = []
+    children: list[list[int]] = []
+    stack: list[list[int]] = []  # node id, first leaf, words
+    root: int | None = None
     leaf = 0
     brackets: set[tuple[str, int, int]] = set()
     k = 0
+
+    def new_node(label: str) -> int:
+        labels.append(label)
+        children.append([])
+        if stack:
+            children[stack[-1][0]].append(len(labels) - 1)
+        return len(labels) - 1
+
     while k < len(tokens):
         tok = tokens[k]
         if tok == "(":
+            if root is not None and not stack:
+                raise InputError("a second tree where one was expected", path=path, line=line)
             label = tokens[k + 1] if k + 1 < len(tokens) and tokens[k + 1] not in "()" else ""
-            stack.append((label, [], leaf, 0))
+            node = new_node(label)
+            if root is None:
+                root = node
+            stack.append([node, leaf, 0])
             k += 2 if label else 1
             continue
         if tok == ")":
             if not stack:
                 raise InputError("a closing bracket without an opening one", path=path,
                                  line=line)
-            label, kids, start, n_words = stack.pop()
-            if n_words and kids:
-                raise InputError(f"node {label!r} has both words and subtrees", path=path,
-                                 line=line)
+            node, start, n_words = stack.pop()
+            if n_words and children[node]:
+                raise InputError(f"node {labels[node]!r} has both words and subtrees",
+                                 path=path, line=line)
             if n_words:
                 leaf += 1  # a pre-terminal: its words are dropped, it is a leaf
-            node: Tree = (label, tuple(kids))
-            brackets.add((label, start, leaf))
-            if stack:
-                stack[-1][1].append(node)
-            else:
-                result = node
+            brackets.add((labels[node], start, leaf))
             k += 1
             continue
         if not stack:
-            raise InputError(f"text {tok!r} outside the brackets", path=path, line=line)
+            raise InputError(f"text {tok[:40]!r} outside the brackets", path=path, line=line)
         if words:
-            top = stack[-1]
-            stack[-1] = (top[0], top[1], top[2], top[3] + 1)
+            stack[-1][2] += 1
         else:
-            stack[-1][1].append((tok, ()))
+            new_node(tok)
             brackets.add((tok, leaf, leaf + 1))
             leaf += 1
         k += 1
-    if stack or result is None:
+    if stack or root is None:
         raise InputError("unbalanced brackets", path=path, line=line)
-    return result, frozenset(brackets)
+    return Tree.from_children(labels, children, root), frozenset(brackets)
 
 
-def read_trees(path: str | os.PathLike[str], *, words: bool = False) -> TreeFile:
+def read_trees(path: str | os.PathLike[str], *, words: bool = False,
+               encoding: str | None = None) -> TreeFile:
     """Bracketed trees, one after another (a tree may span several lines); ``words`` as in
     :func:`parse_brackets`."""
-    name = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=name) from None
+    name = _path(path)
+    text = read_text(name, encoding=encoding)
     sentences = []
     depth, start = 0, 1
     buf: list[str] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in iter_lines(text):
         if not buf and not line.strip():
             continue
         if not buf:
@@ -262,21 +284,48 @@ def read_trees(path: str | os.PathLike[str], *, words: bool = False) -> TreeFile
     return TreeFile(tuple(sentences), name, "phrase", {})
 
 
-def read_tree_dirs(directories: list[str | os.PathLike[str]], *, roots: str = "one",
-                   cycles: str = "error") -> dict[str, dict[str, TreeFile]]:
-    """``prefix -> annotator directory name -> file`` for several annotators' directories."""
+def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str = "one",
+                   cycles: str = "error", words: bool = False, encoding: str | None = None,
+                   names: Sequence[str] | None = None) -> dict[str, dict[str, TreeFile]]:
+    """``prefix -> annotator -> file`` for several annotators' directories.
+
+    Files are matched across directories by the prefix of their name before the first ``-``.
+    Annotators are named by ``names`` or the directories' names (made unique as files are by
+    :func:`~clusteragree.model.unique_labels`). Two files of one prefix in one directory, a
+    path that is not a readable directory, or one directory alone are refused.
+    """
+    if isinstance(directories, (str, bytes, os.PathLike)):
+        raise ParameterTypeError("directories must be a list of directories, one per annotator")
+    dirs = [os.fspath(d) for d in directories]
+    if len(dirs) < 2:
+        raise ParameterError(f"give two or more directories, one per annotator; got {len(dirs)}")
+    labels = list(names) if names is not None else unique_labels(dirs)
+    if len(labels) != len(dirs) or len(set(labels)) != len(labels):
+        raise ParameterError("give one distinct name per directory")
     out: dict[str, dict[str, TreeFile]] = {}
-    for directory in directories:
+    for directory, label in zip(dirs, labels, strict=True):
         folder = Path(directory)
         if not folder.is_dir():
-            raise InputError("not a directory", path=str(folder))
-        for f in sorted(folder.iterdir()):
+            raise InputError("not a directory (give one directory per annotator)",
+                             path=str(folder))
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as err:
+            raise InputError(f"cannot list the directory: {err.strerror}",
+                             path=str(folder)) from None
+        first: dict[str, Path] = {}
+        for f in entries:
             if not f.is_file():
                 continue
             prefix = f.name.split("-")[0]
-            tf = (read_trees(f) if f.suffix == ".tree"
-                  else read_conll_trees(f, roots=roots, cycles=cycles))
-            out.setdefault(prefix, {})[folder.name] = tf
+            if prefix in first:
+                raise InputError(f"two files of prefix {prefix!r} in one directory (also "
+                                 f"{first[prefix].name}); files are matched across directories "
+                                 "by the part of their name before the first '-'", path=str(f))
+            first[prefix] = f
+            tf = (read_trees(f, words=words, encoding=encoding) if f.suffix == ".tree"
+                  else read_conll_trees(f, roots=roots, cycles=cycles, encoding=encoding))
+            out.setdefault(prefix, {})[label] = tf
     return out
 
 
@@ -308,7 +357,8 @@ def check_paired(files: Sequence[TreeFile]) -> None:
 def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
                           dirs: Sequence[str | os.PathLike[str]] = (),
                           names: Sequence[str] | None = None, roots: str = "one",
-                          cycles: str = "error", words: bool = False) -> TreeAnnotations:
+                          cycles: str = "error", words: bool = False,
+                          encoding: str | None = None) -> TreeAnnotations:
     """Paired files of the same sentences (``.tree`` files are bracketed trees, anything else
     CoNLL) or one directory per annotator (``dirs``), as annotator -> {unit: Sentence}.
 
@@ -316,18 +366,26 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     one prefix must too (else :class:`InputError` naming the file). Annotators are named by
     ``names``, or the file names (directory names).
     """
+    if isinstance(files, (str, bytes, os.PathLike)) or isinstance(dirs, (str, bytes,
+                                                                        os.PathLike)):
+        raise ParameterTypeError("files and dirs must be lists of paths, not one path")
     if bool(files) == bool(dirs):
         raise ParameterError("give two or more paired files, or directories (dirs), not both")
     read: dict[str, dict[str, TreeFile]] = {}
     if dirs:
-        read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles)
+        read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles, words=words,
+                              encoding=encoding, names=names)
     else:
         if len(files) < 2:
             raise ParameterError("give two or more paired files of the same sentences")
         labels = (list(names) if names is not None
                   else unique_labels([os.fspath(f) for f in files]))
-        read = {"": {label: (read_trees(f, words=words) if Path(f).suffix == ".tree"
-                             else read_conll_trees(f, roots=roots, cycles=cycles))
+        if len(labels) != len(files):
+            raise ParameterError("give one name per file")
+        read = {"": {label: (read_trees(f, words=words, encoding=encoding)
+                             if Path(f).suffix == ".tree"
+                             else read_conll_trees(f, roots=roots, cycles=cycles,
+                                                   encoding=encoding))
                      for label, f in zip(labels, files, strict=True)}}
     sentences: dict[str, dict[Any, Sentence]] = {}
     skipped: dict[str, dict[str, int]] = {}
