@@ -13,8 +13,10 @@ precisely.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 __all__ = ["SCU", "Contributor", "Part", "PeerAnnotation", "Pyramid", "Summary"]
 
@@ -121,11 +123,12 @@ class Pyramid:
 
     def summary_at(self, pos: int) -> int | None:
         """Index of the summary whose header or body contains ``pos`` (None before the first)."""
-        found = None
-        for i, s in enumerate(self.summaries):
-            if s.header[0] <= pos:
-                found = i
-        return found
+        k = bisect.bisect_right(self._summary_starts, pos)
+        return k - 1 if k else None
+
+    @cached_property
+    def _summary_starts(self) -> list[int]:
+        return [s.header[0] for s in self.summaries]
 
     def weights(self, by: str = "contributors") -> dict[int, int]:
         """SCU weights: ``"contributors"`` (DUCView) or ``"summaries"`` (distinct summaries)."""
