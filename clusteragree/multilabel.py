@@ -16,19 +16,42 @@ Examples
 
 from __future__ import annotations
 
-import csv
-import json
+import math
 import os
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from .errors import InputError, ParameterTypeError, notify
+from .inputs import csv_rows, decode, load_json, parse_int, read_bytes
 
 __all__ = ["MultiLabel", "measures_table", "read_multilabel"]
+
+
+def _missing(value: Any) -> bool:
+    """None, NaN and pd.NA mean missing."""
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _rank(rank: Any, where: dict[str, Any]) -> int | None:
+    """1 (primary), 2 (secondary) or None; ``1.0`` is 1, ``1.7`` is refused, not truncated."""
+    if _missing(rank) or (isinstance(rank, str) and not rank.strip()):
+        return None
+    value: Any = rank
+    if isinstance(rank, str):
+        value = parse_int(rank, what="rank", path=where["path"], line=where["line"])
+    elif isinstance(rank, (float, np.floating)) and float(rank).is_integer():
+        value = int(rank)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value not in (1, 2):
+        shown = value if isinstance(rank, str) else rank
+        raise InputError(f"rank {shown!r} is not 1 (primary) or 2 (secondary)", **where)
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -94,7 +117,16 @@ class MultiLabel:
         ``annotators`` declares the annotators expected (each must label some item); by
         default they are the annotators found in the records.
         """
+        if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
+                records, Iterable):
+            raise ParameterTypeError(
+                "records must be an iterable of (item, annotator, label[, rank]) tuples. Got "
+                f"{type(records).__name__}"
+                + ("; for a DataFrame use MultiLabel.from_dataframe"
+                   if isinstance(records, pd.DataFrame) else "") + ".")
         line_of = iter(lines) if lines is not None else None
+        missing_labels = 0
+        first_missing: int | None = None
         got: dict[tuple[Hashable, Hashable], list[tuple[int, Hashable, int | None]]] = {}
         items: dict[Hashable, None] = {}
         declared = dict.fromkeys(annotators) if annotators is not None else {}
@@ -103,21 +135,25 @@ class MultiLabel:
         for pos, record in enumerate(records, start=1):
             line = next(line_of) if line_of is not None else None
             where: dict[str, Any] = {"path": source, "line": line}
-            if len(record) not in (3, 4):
-                raise InputError(f"record {pos}: expected item, annotator, label[, rank]", **where)
+            if not isinstance(record, (tuple, list)) or len(record) not in (3, 4):
+                raise InputError(f"record {pos}: expected item, annotator, label[, rank]; got "
+                                 f"{str(record)[:60]}", **where)
             item, annotator, label = record[0], record[1], record[2]
-            rank = record[3] if len(record) == 4 else None
-            if rank is not None and not (isinstance(rank, float) and pd.isna(rank)):
+            for what, value in (("item", item), ("annotator", annotator), ("label", label)):
                 try:
-                    rank = int(rank)
-                except (TypeError, ValueError):
-                    raise InputError(f"rank {rank!r} is not 1 (primary) or 2 (secondary)",
-                                     **where) from None
-                if rank not in (1, 2):
-                    raise InputError(f"rank {rank} is not 1 (primary) or 2 (secondary)", **where)
+                    hash(value)
+                except TypeError:
+                    raise InputError(f"record {pos}: the {what} {str(value)[:40]} is not a "
+                                     "single value (str or number)", **where) from None
+            if _missing(item) or _missing(annotator):
+                raise InputError(f"record {pos}: the item or the annotator is missing", **where)
+            if _missing(label):  # a missing label gives no label
+                missing_labels += 1
+                first_missing = first_missing or line or pos
+                continue
+            rank = _rank(record[3] if len(record) == 4 else None, where)
+            if rank is not None:
                 ranked = True
-            else:
-                rank = None
             key = " ".join(str(label).split()).casefold()
             if key in spelled and spelled[key][0] != label:
                 raise InputError(
@@ -139,6 +175,9 @@ class MultiLabel:
             if ranked and len(cell) > 2:
                 raise InputError(f"annotator {annotator!r} gives item {item!r} {len(cell)} "
                                  "ranked labels; a primary and a secondary at most", **where)
+        if missing_labels:
+            notify("skipped", "rows with a missing label (None, NaN or NA) give no label",
+                   path=source, line=first_missing, count=missing_labels)
         cells = {k: tuple(lab for _, lab, _ in sorted(v, key=lambda x: (x[0], str(x[1]))))
                  for k, v in got.items()}
         labelled = {a for a, _ in cells}
@@ -151,6 +190,8 @@ class MultiLabel:
     @classmethod
     def from_dataframe(cls, df: pd.DataFrame) -> MultiLabel:
         """Build from a DataFrame with columns item, annotator, label[, rank]."""
+        if not isinstance(df, pd.DataFrame):
+            raise ParameterTypeError(f"df must be a pandas DataFrame. Got {type(df).__name__}.")
         cols = [c for c in ("item", "annotator", "label", "rank") if c in df.columns]
         if cols[:3] != ["item", "annotator", "label"]:
             raise InputError(f"the DataFrame needs the columns item, annotator and label (and "
@@ -167,38 +208,66 @@ class MultiLabel:
         return [i for i in self.items if all((a, i) in self.cells for a in who)]
 
 
-def read_multilabel(path: str | os.PathLike[str]) -> MultiLabel:
-    """Read a long CSV with the header ``item,annotator,label[,rank]``, or a JSON list of
-    objects with those keys (``.json``)."""
+def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
+                    ) -> MultiLabel:
+    """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
+    ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
+
+    A missing label (an empty JSON ``null``) gives no label and is reported; ranks are the
+    integers 1 and 2 (``1.0`` reads as 1, ``1.7`` is refused); numbers in JSON must be finite
+    and of at most 18 digits; keys or columns the format does not use are reported
+    (``ignored``). Data with fewer than two annotators is refused: there is nothing to compare.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=name) from None
-    if name.endswith(".json"):
-        try:
-            objects = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not JSON: {err.msg}", path=name, line=err.lineno) from None
-        if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
-            raise InputError("expected a JSON list of objects with item, annotator, label",
-                             path=name, line=1)
-        try:
-            records = [(o["item"], o["annotator"], o["label"], o.get("rank")) for o in objects]
-        except KeyError as err:
-            raise InputError(f"an object lacks the key {err.args[0]!r}", path=name) from None
-        return MultiLabel.from_records(records, source=name)
-    rows = csv.reader(text.splitlines())
-    header = [h.strip().lower() for h in next(rows, [])]
+    text = decode(read_bytes(name), name, encoding=encoding)
+    data = _read_json(text, name) if name.endswith(".json") else _read_csv(text, name)
+    if len(data.annotators) < 2:
+        raise InputError(
+            f"nothing to compare: {len(data.annotators)} annotator(s) "
+            f"({', '.join(map(str, data.annotators))}); agreement needs the labels of two or "
+            "more annotators on the same items", path=name)
+    return data
+
+
+_KEYS = ("item", "annotator", "label", "rank")
+
+
+def _read_json(text: str, name: str) -> MultiLabel:
+    objects = load_json(text, name)
+    if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
+        raise InputError("expected a JSON list of objects with item, annotator, label",
+                         path=name, line=1)
+    extra: set[str] = set()
+    records = []
+    for pos, o in enumerate(objects, start=1):
+        missing = [k for k in _KEYS[:3] if k not in o]
+        if missing:
+            raise InputError(f"object {pos} lacks the key {missing[0]!r}", path=name)
+        for k in ("item", "annotator", "label"):
+            if isinstance(o[k], (list, dict)):
+                raise InputError(f"object {pos}: the {k} is a JSON {type(o[k]).__name__}; "
+                                 "give one string or number", path=name)
+        extra |= set(o) - set(_KEYS)
+        records.append((o["item"], o["annotator"], o["label"], o.get("rank")))
+    if extra:
+        notify("ignored", f"keys not used: {', '.join(sorted(map(repr, extra)))} (a record "
+               "reads item, annotator, label and rank)", path=name)
+    return MultiLabel.from_records(records, source=name)
+
+
+def _read_csv(text: str, name: str) -> MultiLabel:
+    rows = csv_rows(text, name)
+    first = next(rows, None)
+    header = [h.strip().lower() for h in first[1]] if first else []
     if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"],
                                                                             ["weight"]):
         raise InputError(f"the header is {header}; expected item,annotator,label[,rank] or "
-                         "item,annotator,label,weight", path=name, line=1)
+                         "item,annotator,label,weight", path=name, line=first[0] if first else 1)
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
-    for number, row in enumerate(rows, start=2):
-        if not row or not any(c.strip() for c in row):
-            continue
+    for number, row in rows:
         if len(row) != len(header):
             raise InputError(f"{len(row)} fields, expected {len(header)}", path=name,
                              line=number)

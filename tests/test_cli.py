@@ -99,7 +99,7 @@ BAD = [
      "bad.csv:4: coder 'A' coded unit '1' twice (first at line 2)"),
     ("coder,unit,labels\nA,1,x;;y\nB,1,x\n", "bad.csv:2: empty label in 'x;;y'"),
     ("coder,unit,labels\n", "bad.csv:1: no codings after the header"),
-    ("coder,unit,labels\nA,1,x\nB,1,\xe9\n", "bad.csv:3: byte 28 is not UTF-8 (0xe9)"),
+    ("coder,unit,labels\nA,1,x\nB,1,\xe9\n", "bad.csv:3:5: byte 0xe9 is not UTF-8"),
 ]
 
 
@@ -124,7 +124,7 @@ def test_repairs_are_reported(tmp_path, cli) -> None:
     path = tmp_path / "r.csv"
     path.write_text("coder,unit,labels\nA,1,x;x\nB,1,x\n")
     code, _, err = cli("table", str(path))
-    assert code == 0 and "r.csv: merged: cells with a label given twice (counted once)" in err
+    assert code == 0 and "r.csv:2: merged: a label given twice in one cell is counted once" in err
 
 
 @pytest.mark.parametrize(

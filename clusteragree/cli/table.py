@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..distances import DISTANCES, get_distance
-from ..errors import ParameterError, notify
+from ..errors import ParameterError
 from ..multilabel import measures_table, read_multilabel
 from ..readers.table import read_long_table
 from ..report import alpha_report, json_object, render
@@ -72,7 +72,7 @@ def _is_multilabel(path: str) -> bool:
 
 
 def _run_multilabel(args: argparse.Namespace) -> int:
-    data = read_multilabel(args.file)
+    data = read_multilabel(args.file, encoding=args.encoding)
     wanted = {m.strip().lower() for m in args.measures.split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
     if not wanted <= known:
@@ -111,9 +111,8 @@ def _run_table(args: argparse.Namespace) -> int:
         )
     source: Any = sys.stdin if args.file == "-" else args.file
     data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
-                           path="<stdin>" if args.file == "-" else args.file)
-    for what, count in data.repairs.items():
-        notify("merged", what, path=data.path, count=count)
+                           path="<stdin>" if args.file == "-" else args.file,
+                           encoding=args.encoding)
     tables: Any = data.tables
     if list(tables) == [None]:
         tables = tables[None]

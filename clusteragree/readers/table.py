@@ -19,14 +19,18 @@ Examples
 
 from __future__ import annotations
 
-import csv
-import io
+import math
 import os
+import re
+from array import array
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..errors import InputError
+import numpy as np
+
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
 from ..model import CodingTable
 
 __all__ = ["LongTable", "read_long_table"]
@@ -44,32 +48,53 @@ class LongTable:
     path: str = "<input>"
 
 
-def _open_text(source: str | os.PathLike[str] | IO[str], path: str) -> IO[str]:
-    if not isinstance(source, (str, os.PathLike)):
-        return source
-    try:
-        raw = open(source, "rb").read()  # noqa: SIM115 - closed by the read
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=path) from None
-    try:
-        return io.StringIO(raw.decode("utf-8-sig"), newline="")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise InputError(
-            f"byte {err.start} is not UTF-8 (0x{raw[err.start]:02x}); save the file as UTF-8",
-            path=path, line=line,
-        ) from None
+def _source_text(source: str | os.PathLike[str] | IO[str], path: str,
+                 encoding: str | None) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        raw = read_bytes(source)
+        return decode(raw, path, encoding=encoding)
+    if not hasattr(source, "read"):
+        raise ParameterTypeError(f"source must be a path or a text stream. Got "
+                                 f"{type(source).__name__}.")
+    text = source.read()
+    if not isinstance(text, str):
+        raise ParameterTypeError("source must be a text stream (open the file in text mode)")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def _number(text: str) -> int | float | None:
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
+    """An ASCII decimal number, finite; None for anything else (``nan``, ``inf``, ``1,5``...)."""
+    if not _NUMBER.fullmatch(text):
         return None
+    if _INTEGER.fullmatch(text):
+        if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            return None
+        return int(text)
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _canonical(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else repr(value)
+
+
+class _Codes:
+    """Distinct strings as small integers, in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.names: list[str] = []
+
+    def __call__(self, text: str) -> int:
+        k = self.ids.get(text)
+        if k is None:
+            k = self.ids[text] = len(self.names)
+            self.names.append(text)
+        return k
 
 
 def read_long_table(
@@ -79,6 +104,7 @@ def read_long_table(
     scalar: bool = False,
     numeric: bool = False,
     path: str | None = None,
+    encoding: str | None = None,
 ) -> LongTable:
     """Read a long CSV of codings.
 
@@ -93,78 +119,165 @@ def read_long_table(
         With ``scalar``: every value must be a number.
     path : str, optional
         Name used in messages (defaults to ``source`` when it is a path).
+    encoding : str, optional
+        The file's encoding (default UTF-8, with or without a byte-order mark).
+
+    With ``scalar``, a field that is an ASCII decimal number (``3``, ``-0.5``, ``1e3``) is that
+    number; anything else, ``nan`` and ``inf`` included, stays a text label (and is refused
+    when ``numeric``). Numbers written in several ways that read as one value (``01`` and
+    ``1``, ``1.0`` and ``1``) are reported (``converted``), as are columns the table does
+    not use (``ignored``) and labels given twice in one cell (``merged``); strict reading
+    refuses them.
+
+    Rows are streamed into integer codes (coders, units, documents and distinct fields), so
+    memory grows with the number of rows by a few dozen bytes, not by Python objects per cell.
 
     Raises
     ------
     InputError
-        With the file and line: empty file, missing columns, wrong number of fields, empty
-        coder or unit, a coder coding a unit twice, an empty label between separators,
-        an empty or non-numeric scalar value.
+        With the file and line: empty file, missing columns, wrong number of fields, a quote
+        left open, a bare carriage return, empty coder or unit, a coder coding a unit twice,
+        an empty label between separators, an empty or non-numeric scalar value, no unit
+        coded by two coders (nothing to compare).
     """
-    if not sep:
-        raise InputError("the label separator must not be empty")
+    if not isinstance(sep, str) or not sep:
+        raise ParameterError("the label separator must be a non-empty string")
     name = path or (os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<input>")
-    reader = csv.reader(_open_text(source, name))
-    header = next(reader, None)
-    if header is None:
+    rows_iter = csv_rows(_source_text(source, name, encoding), name)
+    first = next(rows_iter, None)
+    if first is None:
         raise InputError("empty file; expected a header coder,unit,labels", path=name, line=1)
+    header_line, header = first
     columns = [h.strip().lower() for h in header]
     value_col = next((c for c in VALUE_COLUMNS if c in columns), None)
     if "coder" not in columns or "unit" not in columns or value_col is None:
         raise InputError(
             f"the header has the columns {header}; expected coder, unit and labels "
-            "(and optionally document)", path=name, line=reader.line_num,
+            "(and optionally document)", path=name, line=header_line,
         )
     ic, iu, iv = columns.index("coder"), columns.index("unit"), columns.index(value_col)
     idoc = columns.index("document") if "document" in columns else None
-    records: dict[Hashable, list[tuple[str, str, Any]]] = {}
-    seen: dict[tuple[Hashable, str, str], int] = {}
-    duplicated_labels = 0
-    rows = 0
-    for fields in reader:
-        line = reader.line_num
-        if not fields or all(not f.strip() for f in fields):
-            continue
-        if len(fields) != len(header):
+    used = {ic, iu, iv} | ({idoc} if idoc is not None else set())
+    extra = [header[k] for k in range(len(header)) if k not in used]
+    if extra:
+        notify("ignored", f"columns not used: {', '.join(repr(c) for c in extra)} (the table "
+               "reads coder, unit, document and one of labels, value, label)",
+               path=name, line=header_line)
+    coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
+    cols: dict[str, array] = {k: array("q") for k in ("doc", "coder", "unit", "value", "line")}
+    for line, row in rows_iter:
+        if len(row) != len(header):
             raise InputError(
-                f"{len(fields)} fields, expected {len(header)} as in the header; quote a field "
+                f"{len(row)} fields, expected {len(header)} as in the header; quote a field "
                 "that contains a comma", path=name, line=line,
             )
-        coder, unit, text = fields[ic].strip(), fields[iu].strip(), fields[iv].strip()
-        doc = fields[idoc].strip() if idoc is not None else None
+        coder, unit, text = row[ic].strip(), row[iu].strip(), row[iv].strip()
         for what, val in (("coder", coder), ("unit", unit)):
             if not val:
                 raise InputError(f"empty {what}", path=name, line=line)
-        key = (doc, coder, unit)
-        if key in seen:
-            raise InputError(
-                f"coder {coder!r} coded unit {unit!r} twice (first at line {seen[key]}); keep "
-                "one row per coder and unit", path=name, line=line,
-            )
-        seen[key] = line
-        value: Any
+        if scalar and not text:
+            raise InputError("empty value; leave the row out for a missing value", path=name,
+                             line=line)
+        cols["doc"].append(docs(row[idoc].strip()) if idoc is not None else 0)
+        cols["coder"].append(coders(coder))
+        cols["unit"].append(units(unit))
+        k = fields.ids.get(text)
+        if k is None:
+            k = fields(text)
+            cols.setdefault("first", array("q")).append(line)
+        cols["value"].append(k)
+        cols["line"].append(line)
+    n = len(cols["line"])
+    if n == 0:
+        raise InputError("no codings after the header", path=name, line=header_line)
+    arrays = {k: np.frombuffer(v, dtype=np.int64) if len(v) else np.zeros(0, np.int64)
+              for k, v in cols.items()}
+    del cols
+    _refuse_duplicates(arrays, coders, units, name)
+    values, merged = _parse_values(fields.names, arrays["first"], scalar, numeric, sep, name)
+    doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
+    tables: dict[Hashable, CodingTable] = {}
+    order = np.argsort(arrays["doc"], kind="stable")
+    bounds = np.flatnonzero(np.diff(arrays["doc"][order])) + 1
+    for rows in np.split(order, bounds):
+        doc = doc_names[int(arrays["doc"][rows[0]])]
+        c_ids, c_inv = np.unique(arrays["coder"][rows], return_inverse=True)
+        u_ids, u_inv = np.unique(arrays["unit"][rows], return_inverse=True)
+        v_ids, v_inv = np.unique(arrays["value"][rows], return_inverse=True)
+        codes = np.full((len(c_ids), len(u_ids)), -1, dtype=np.int64)
+        codes[c_inv, u_inv] = v_inv
+        tables[doc] = CodingTable([coders.names[k] for k in c_ids],
+                                  [units.names[k] for k in u_ids], codes=codes,
+                                  values=[values[k] for k in v_ids.tolist()])
+    repairs = {"cells with a label given twice (counted once)": merged} if merged else {}
+    _check_pairable(tables, name)
+    return LongTable(tables, n, repairs, name)
+
+
+def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Codes,
+                       name: str) -> None:
+    """A coder coding a unit twice in one document: refused, naming both lines."""
+    order = np.lexsort((arrays["line"], arrays["unit"], arrays["coder"], arrays["doc"]))
+    d, c, u = arrays["doc"][order], arrays["coder"][order], arrays["unit"][order]
+    same = np.flatnonzero((d[1:] == d[:-1]) & (c[1:] == c[:-1]) & (u[1:] == u[:-1]))
+    if not len(same):
+        return
+    k = int(same[np.argmin(arrays["line"][order[same + 1]])])
+    coder = coders.names[int(c[k])]
+    unit = units.names[int(u[k])]
+    raise InputError(
+        f"coder {coder!r} coded unit {unit!r} twice (first at line "
+        f"{int(arrays['line'][order[k]])}); keep one row per coder and unit",
+        path=name, line=int(arrays["line"][order[k + 1]]))
+
+
+def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bool, sep: str,
+                  name: str) -> tuple[list[Any], int]:
+    """Each distinct field parsed once: a number or text (scalar), or a set of labels."""
+    values: list[Any] = []
+    merged = 0
+    first_merged: tuple[int, str] | None = None
+    converted: dict[Any, list[str]] = {}
+    for text, line in zip(texts, lines.tolist(), strict=True):
         if scalar:
-            if not text:
-                raise InputError(
-                    "empty value; leave the row out for a missing value", path=name, line=line
-                )
             number = _number(text)
             if numeric and number is None:
-                raise InputError(f"value {text!r} is not a number", path=name, line=line)
-            value = text if number is None else number
-        else:
-            labels = [piece.strip() for piece in text.split(sep)] if text else []
-            if any(not label for label in labels):
-                raise InputError(
-                    f"empty label in {text!r} (separator {sep!r}); remove the extra separator",
-                    path=name, line=line,
-                )
-            value = frozenset(labels)
-            duplicated_labels += len(labels) != len(value)
-        records.setdefault(doc, []).append((coder, unit, value))
-        rows += 1
-    if rows == 0:
-        raise InputError("no codings after the header", path=name, line=reader.line_num)
-    tables = {doc: CodingTable.from_records(recs, source=name) for doc, recs in records.items()}
-    repairs = {"cells with a label given twice (counted once)": duplicated_labels}
-    return LongTable(tables, rows, {k: v for k, v in repairs.items() if v}, name)
+                raise InputError(f"value {text!r} is not a number",
+                                 path=name, line=line)
+            if number is not None and text != _canonical(number):
+                converted.setdefault(number, []).append(text)
+            values.append(text if number is None else number)
+            continue
+        labels = [piece.strip() for piece in text.split(sep)] if text else []
+        if any(not label for label in labels):
+            raise InputError(
+                f"empty label in {text!r} (separator {sep!r}); remove the extra separator",
+                path=name, line=line,
+            )
+        value = frozenset(labels)
+        if len(value) != len(labels):
+            merged += 1
+            first_merged = first_merged or (line, text)
+        values.append(value)
+    if first_merged is not None:
+        notify("merged", f"a label given twice in one cell is counted once (e.g. "
+               f"{first_merged[1]!r}; distinct cells of this kind)", path=name,
+               line=first_merged[0], count=merged)
+    if converted:
+        examples = "; ".join(f"{', '.join(repr(t) for t in ts[:3])} read as {n!r}"
+                             for n, ts in list(converted.items())[:3])
+        notify("converted", f"numbers written in another form read as the same value "
+               f"({examples})", path=name, count=sum(len(t) for t in converted.values()))
+    return values, merged
+
+
+def _check_pairable(tables: dict[Hashable, CodingTable], name: str) -> None:
+    """Nothing to compare when no unit of any document was coded by two coders."""
+    for table in tables.values():
+        if (table.present.sum(axis=0) >= 2).any():
+            return
+    coders = {c for t in tables.values() for c in t.coders}
+    raise InputError(
+        f"nothing to compare: no unit was coded by two coders ({len(coders)} coder(s)); "
+        "agreement needs the same units coded by at least two coders (check the coder and "
+        "unit columns, and the document column if there is one)", path=name)
