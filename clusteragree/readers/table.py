@@ -164,7 +164,8 @@ def read_long_table(
                "reads coder, unit, document and one of labels, value, label)",
                path=name, line=header_line)
     coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
-    cols: dict[str, array] = {k: array("q") for k in ("doc", "coder", "unit", "value", "line")}
+    cols: dict[str, array] = {k: array("l" if k == "line" else "i")
+                              for k in ("doc", "coder", "unit", "value", "line")}
     for line, row in rows_iter:
         if len(row) != len(header):
             raise InputError(
@@ -184,26 +185,29 @@ def read_long_table(
         k = fields.ids.get(text)
         if k is None:
             k = fields(text)
-            cols.setdefault("first", array("q")).append(line)
+            cols.setdefault("first", array("l")).append(line)
         cols["value"].append(k)
         cols["line"].append(line)
     n = len(cols["line"])
     if n == 0:
         raise InputError("no codings after the header", path=name, line=header_line)
-    arrays = {k: np.frombuffer(v, dtype=np.int64) if len(v) else np.zeros(0, np.int64)
+    arrays = {k: np.frombuffer(v, dtype=np.int32 if v.typecode == "i" else np.int64)
               for k, v in cols.items()}
     del cols
     _refuse_duplicates(arrays, coders, units, name)
     values, merged = _parse_values(fields.names, arrays["first"], scalar, numeric, sep, name)
     doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
     tables: dict[Hashable, CodingTable] = {}
-    order = np.argsort(arrays["doc"], kind="stable")
-    bounds = np.flatnonzero(np.diff(arrays["doc"][order])) + 1
-    for rows in np.split(order, bounds):
-        doc = doc_names[int(arrays["doc"][rows[0]])]
-        c_ids, c_inv = np.unique(arrays["coder"][rows], return_inverse=True)
-        u_ids, u_inv = np.unique(arrays["unit"][rows], return_inverse=True)
-        v_ids, v_inv = np.unique(arrays["value"][rows], return_inverse=True)
+    if len(doc_names) == 1:
+        groups: list[Any] = [slice(None)]
+    else:
+        order = np.argsort(arrays["doc"], kind="stable")
+        groups = np.split(order, np.flatnonzero(np.diff(arrays["doc"][order])) + 1)
+    for rows in groups:
+        doc = doc_names[int(arrays["doc"][rows][0])]
+        c_ids, c_inv = _dense(arrays["coder"], rows, len(coders.names))
+        u_ids, u_inv = _dense(arrays["unit"], rows, len(units.names))
+        v_ids, v_inv = _dense(arrays["value"], rows, len(values))
         codes = np.full((len(c_ids), len(u_ids)), -1, dtype=np.int64)
         codes[c_inv, u_inv] = v_inv
         tables[doc] = CodingTable([coders.names[k] for k in c_ids],
@@ -214,21 +218,43 @@ def read_long_table(
     return LongTable(tables, n, repairs, name)
 
 
+def _dense(codes: np.ndarray, rows: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The codes used by ``rows`` (in order of first appearance in the file) and each row's
+    position among them, by counting, without sorting."""
+    sub = codes[rows]
+    used = np.flatnonzero(np.bincount(sub, minlength=n))
+    if len(used) == n:
+        return used, sub
+    remap = np.full(n, -1, dtype=np.int32)
+    remap[used] = np.arange(len(used), dtype=np.int32)
+    return used, remap[sub]
+
+
 def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Codes,
                        name: str) -> None:
     """A coder coding a unit twice in one document: refused, naming both lines."""
-    order = np.lexsort((arrays["line"], arrays["unit"], arrays["coder"], arrays["doc"]))
-    d, c, u = arrays["doc"][order], arrays["coder"][order], arrays["unit"][order]
-    same = np.flatnonzero((d[1:] == d[:-1]) & (c[1:] == c[:-1]) & (u[1:] == u[:-1]))
+    n_c, n_u = len(coders.names), len(units.names)
+    n_d = int(arrays["doc"].max(initial=0)) + 1
+    if n_d * n_c * n_u < 2**62:  # one packed key: one sort
+        key = (arrays["doc"].astype(np.int64) * n_c + arrays["coder"]) * n_u + arrays["unit"]
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        same = np.flatnonzero(key[1:] == key[:-1])
+        del key
+    else:
+        order = np.lexsort((arrays["unit"], arrays["coder"], arrays["doc"]))
+        d, c, u = arrays["doc"][order], arrays["coder"][order], arrays["unit"][order]
+        same = np.flatnonzero((d[1:] == d[:-1]) & (c[1:] == c[:-1]) & (u[1:] == u[:-1]))
     if not len(same):
         return
-    k = int(same[np.argmin(arrays["line"][order[same + 1]])])
-    coder = coders.names[int(c[k])]
-    unit = units.names[int(u[k])]
+    lines = arrays["line"]
+    k = int(same[np.argmin(lines[order[same + 1]])])  # stable: rows of one key in file order
+    first, again = int(order[k]), int(order[k + 1])
     raise InputError(
-        f"coder {coder!r} coded unit {unit!r} twice (first at line "
-        f"{int(arrays['line'][order[k]])}); keep one row per coder and unit",
-        path=name, line=int(arrays["line"][order[k + 1]]))
+        f"coder {coders.names[int(arrays['coder'][first])]!r} coded unit "
+        f"{units.names[int(arrays['unit'][first])]!r} twice (first at line "
+        f"{int(lines[first])}); keep one row per coder and unit", path=name,
+        line=int(lines[again]))
 
 
 def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bool, sep: str,
