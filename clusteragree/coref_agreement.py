@@ -26,7 +26,7 @@ from .convert import memberships_table
 from .coref_metrics import METRICS, add, score
 from .coref_model import CorefCorpus, CorefDocument
 from .distances import DistanceLike
-from .errors import InputError, ParameterError
+from .errors import InputError, ParameterError, notify
 from .model import CodingTable, unique_labels
 from .report import alpha_report
 from .units import first_difference
@@ -51,6 +51,18 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
         raise InputError(f"document {n} is in {', '.join(has)} but not in {', '.join(lacks)}; "
                          "give every annotator the same documents (lenient reading skips it)",
                          path=lacks[0])
+    if skipped:
+        shown = ", ".join(skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5
+                                          else "")
+        notify("skipped", f"documents not in every annotator's file left out: {shown}",
+               path=next(c.path for c in corpora if skipped[0] in c.documents),
+               count=len(skipped))
+    if not common:
+        raise InputError(
+            "nothing to compare: the annotators share no document (document names: "
+            + "; ".join(f"{c.path}: {', '.join(list(c.documents)[:3]) or 'none'}"
+                        for c in corpora[:3])
+            + "); give annotations of the same documents, named alike")
     for n in common:
         first = corpora[0].documents[n]
         for other in corpora[1:]:

@@ -45,7 +45,7 @@ def test_head_policy_and_agreement_between_fixtures() -> None:
      ("# newdoc id = x\n1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)\n", 2,
       "Entity= annotations but no # global.Entity header"),
      ("# newdoc id = x\n# global.Entity = eid-etype-head-other\n"
-      "1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-h-)\n", 3, "head 'h' of e1 is not a number"),
+      "1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-h-)\n", 3, "head of e1 'h' is not a whole number"),
      ("# newdoc id = x\n1\ta\t_\n", 2, "3 columns, expected the 10 TAB-separated columns"),
      ("# newdoc id = x\n# global.Entity = eid-etype-head-other\n"
       "1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)(e2-x-1-)\n", 3,

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..coref_agreement import coref_alpha, coref_metrics
 from ..coref_metrics import METRICS
-from ..errors import ParameterError, notify
+from ..errors import ParameterError
 from ..model import unique_labels
 from ..readers.brat import read_brat_dir
 from ..readers.conll import read_conll
@@ -49,6 +49,12 @@ def register(sub: Any) -> None:
                        "any other file CoNLL (default: %(default)s)")
     coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
                        "beside the .ann files)")
+    coref.add_argument("--types", type=_names, default=None,
+                       help="BRAT: comma-separated entity types read as mentions (default: "
+                       "every type; the others are counted in the warnings)")
+    coref.add_argument("--relations", type=_names, default=(),
+                       help="BRAT: comma-separated relation types whose two arguments corefer "
+                       "(joined to the * chains; other relations are counted)")
     coref.add_argument("--lenient", action="store_true",
                        help="repair what can be repaired (each repair is reported)")
     coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
@@ -56,6 +62,13 @@ def register(sub: Any) -> None:
                        help="with three or more annotators, alpha for every pair as well")
     add_common(coref, format_flags=("-f",))
     coref.set_defaults(run=_run_coref)
+
+
+def _names(text: str) -> tuple[str, ...]:
+    names = tuple(t.strip() for t in text.split(",") if t.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one name")
+    return names
 
 
 def _metric_list(text: str) -> list[str]:
@@ -70,10 +83,9 @@ def _metric_list(text: str) -> list[str]:
 def _run_coref(args: argparse.Namespace) -> int:
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
+    if args.lenient and args.strict:
+        raise ParameterError("--lenient repairs what --strict refuses: choose one")
     corpora = [_read_coref(f, args) for f in args.files]
-    for c in corpora:
-        for what, count in c.repairs.items():
-            notify("repaired", what, path=c.path, count=count)
     names = unique_labels(args.files)
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
@@ -108,7 +120,8 @@ def _read_coref(path: str, args: argparse.Namespace) -> Any:
         kind = ("brat" if os.path.isdir(path)
                 else "corefud" if path.endswith(".conllu") else "conll")
     if kind == "brat":
-        return read_brat_dir(path, args.text_dir)
+        return read_brat_dir(path, args.text_dir, types=args.types, relations=args.relations,
+                             encoding=args.encoding)
     if kind == "corefud":
-        return read_corefud(path, lenient=args.lenient)
-    return read_conll(path, lenient=args.lenient)
+        return read_corefud(path, lenient=args.lenient, encoding=args.encoding)
+    return read_conll(path, lenient=args.lenient, encoding=args.encoding)

@@ -23,17 +23,19 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 
 from ..coref_model import CorefCorpus, CorefDocument, Mention, unique_mentions
-from ..errors import InputError
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import decode, iter_lines, read_bytes
 
 __all__ = ["parse_conll", "read_conll"]
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 _END = re.compile(r"^#\s*end document")
-_CHUNK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)|\|")
+_CHUNK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)|\|", re.ASCII)
 _DOUBLE = re.compile(r"\(\d+\+\d+\)")
+_ID = re.compile(r"[0-9]+")
+_NOT_SPACE = re.compile(r"\S")
 
 
 def _fields(line: str) -> list[str]:
@@ -56,8 +58,19 @@ class _Doc:
 def parse_conll(
     lines: Iterable[str], path: str = "<conll>", *, lenient: bool = False
 ) -> CorefCorpus:
-    """Parse CoNLL coreference lines (see the module docstring)."""
+    """Parse CoNLL coreference lines (see the module docstring). Every repair made under
+    lenient reading is reported (:func:`clusteragree.errors.notify`, kind ``repaired``) with
+    its first line and count, and kept in :attr:`CorefCorpus.repairs`."""
+    if isinstance(lines, (str, bytes)):
+        raise ParameterTypeError("lines must be an iterable of lines (str.splitlines()), not "
+                                 "one string")
     repairs: Counter[str] = Counter()
+    first_line: dict[str, int] = {}
+    number = 0
+
+    def repair(what: str, n: int = 1, line: int | None = None) -> None:
+        repairs[what] += n
+        first_line.setdefault(what, line if line is not None else number)
     docs: dict[str, CorefDocument] = {}
     doc: _Doc | None = None
 
@@ -73,7 +86,7 @@ def parse_conll(
                 raise fail(f"document {d.name}: {len(still)} mention(s) still open {where}, the "
                            f"first of entity {e} opened at line {ln}; close them (or use "
                            "lenient reading to drop them)", line)
-            repairs["unclosed mentions dropped"] += len(still)
+            repair("unclosed mentions dropped", len(still), still[0][2])
         if d.name in docs:
             raise fail(f"document {d.name} occurs twice in the file (first at line "
                        f"{docs[d.name].line}); give each part its own name", d.line)
@@ -84,7 +97,6 @@ def parse_conll(
         docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, path, d.line,
                                      tuple(d.token_lines))
 
-    number = 0
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\n").rstrip("\r")
         begin = _BEGIN.match(line)
@@ -93,7 +105,7 @@ def parse_conll(
                 if not lenient:
                     raise fail(f"#begin document inside document {doc.name} (opened at line "
                                f"{doc.line}); end it with #end document first", number)
-                repairs["missing #end document supplied"] += 1
+                repair("missing #end document supplied")
                 finish(doc, number, False)
             doc = _Doc(begin.group(1), number)
             continue
@@ -115,11 +127,11 @@ def parse_conll(
                 raise fail(f"comment line inside document {doc.name}; the official scorer reads "
                            "it as a token, which shifts every later mention. Remove it (lenient "
                            "reading skips it)", number)
-            repairs["comment lines inside documents skipped"] += 1
+            repair("comment lines inside documents skipped")
             continue
         fields = _fields(line)
         cell = fields[-1].strip() if fields else ""
-        if fields[0].isdigit() and len(fields) >= 3:  # SemEval-2010: ID TOKEN LEMMA ...
+        if _ID.fullmatch(fields[0]) and len(fields) >= 3:  # SemEval-2010: ID TOKEN LEMMA ...
             word = fields[1]
         else:  # CoNLL-2012: DOC PART NUMBER WORD ...
             word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
@@ -132,7 +144,7 @@ def parse_conll(
             if not lenient:
                 raise fail(f"coreference cell {cell!r} has a SemEval double-antecedent chunk "
                            "(N+M); lenient reading ignores it", number)
-            repairs["double-antecedent chunks ignored"] += len(_DOUBLE.findall(cell))
+            repair("double-antecedent chunks ignored", len(_DOUBLE.findall(cell)))
             cell = _DOUBLE.sub("", cell)
         pos = 0
         for m in _CHUNK.finditer(cell):
@@ -153,7 +165,7 @@ def parse_conll(
                     if not lenient:
                         raise fail(f"entity {closed} closes here ({cell!r}) but no mention of "
                                    "it is open", number)
-                    repairs["closes without an open ignored"] += 1
+                    repair("closes without an open ignored")
                     continue
                 start, line_no, order = stack.pop()
                 doc.mentions.append(Mention(((start, token + 1),), closed, line_no))
@@ -167,27 +179,24 @@ def parse_conll(
     if doc is not None:
         if not lenient:
             raise fail(f"document {doc.name} (line {doc.line}) has no #end document", number)
-        repairs["missing #end document supplied"] += 1
+        repair("missing #end document supplied")
         finish(doc, number, True)
+    for what, n in repairs.items():
+        notify("repaired", what, path=path, line=first_line.get(what), count=n)
     return CorefCorpus(docs, path, dict(repairs), "conll")
 
 
-def read_conll(path: str | os.PathLike[str], *, lenient: bool = False) -> CorefCorpus:
-    """Read a CoNLL-2011/2012 or SemEval-2010 coreference file."""
+def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
+               encoding: str | None = None) -> CorefCorpus:
+    """Read a CoNLL-2011/2012 or SemEval-2010 coreference file (UTF-8 unless ``encoding``
+    names another), line by line."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=name) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise InputError(f"byte {err.start} is not UTF-8; save the file as UTF-8", path=name,
-                         line=line) from None
-    if not text.strip():
+    text = decode(read_bytes(name), name, encoding=encoding)
+    if not _NOT_SPACE.search(text):
         raise InputError("empty file", path=name, line=1)
-    corpus = parse_conll(text.splitlines(), name, lenient=lenient)
+    corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
     if not corpus.documents:
         raise InputError("no #begin document line: not a CoNLL coreference file", path=name,
                          line=1)

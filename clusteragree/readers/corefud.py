@@ -21,12 +21,15 @@ from collections import Counter
 from pathlib import Path
 
 from ..coref_model import CorefCorpus, CorefDocument, Mention, unique_mentions
-from ..errors import InputError
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import decode, iter_lines, parse_int, read_bytes
 
 __all__ = ["read_corefud"]
 
 _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>\d+)/(?P<n>\d+)\])?$")
+_RANGE = re.compile(r"[0-9]+-[0-9]+")
+_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+_PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
 
 
 class _Doc:
@@ -44,20 +47,22 @@ class _Doc:
         self.has_entities = False
 
 
-def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> CorefCorpus:
+def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
+                 encoding: str | None = None) -> CorefCorpus:
     """Read a CorefUD CoNLL-U file (see the module docstring).
 
     With ``lenient``, a mention marked twice keeps its first occurrence (counted in
-    ``repairs``); every other problem is an error.
+    ``repairs`` and reported); every other problem is an error: a ``# newdoc id`` given twice,
+    word ids and heads that are not ASCII numbers among them. Multiword-token lines
+    (``3-4``) are recognised by their form and are not tokens; empty nodes (``5.1``, the
+    zeros of pro-drop languages) are tokens, since mentions may be made of them.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror}", path=name) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8; save the file as UTF-8", path=name) from None
+    text = decode(read_bytes(name), name, encoding=encoding)
     docs: dict[str, CorefDocument] = {}
+    doc_lines: dict[str, int] = {}
     repairs: Counter[str] = Counter()
     doc: _Doc | None = None
     global_fields: list[str] | None = None
@@ -84,14 +89,18 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> Core
                                      tuple(d.token_lines))
 
     last = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, line in iter_lines(text):
         last = number
-        line = raw.rstrip("\r")
         if line.startswith("#"):
             m = re.match(r"#\s*newdoc\s+id\s*=\s*(.*?)\s*$", line)
             if m:
                 if doc is not None:
                     finish(doc, number)
+                if m.group(1) in doc_lines:
+                    raise fail(f"# newdoc id = {m.group(1)} again (first at line "
+                               f"{doc_lines[m.group(1)]}); give each document its own id",
+                               number)
+                doc_lines[m.group(1)] = number
                 doc = _Doc(m.group(1), number)
                 doc.fields = global_fields
                 continue
@@ -107,8 +116,10 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> Core
         if len(cols) != 10:
             raise fail(f"{len(cols)} columns, expected the 10 TAB-separated columns of CoNLL-U",
                        number)
-        if "-" in cols[0]:
-            continue  # multiword token: its words follow
+        if _RANGE.fullmatch(cols[0]):
+            continue  # a multiword token: its words follow
+        if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
+            parse_int(cols[0], what="word id", path=name, line=number, lo=0)
         if doc is None:
             doc = _Doc(Path(name).stem, number)
             doc.fields = global_fields
@@ -134,9 +145,8 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> Core
                 head = info.get("head")
                 head_n = None
                 if head:
-                    if not head.isdigit():
-                        raise fail(f"head {head!r} of {eid} is not a number", number)
-                    head_n = int(head)
+                    head_n = parse_int(head, what=f"head of {eid}", path=name, line=number,
+                                       lo=1)
                 doc.counter += 1
                 if chunk.endswith(")"):
                     _close(doc, eid, token, number, head_n, token, doc.counter)
@@ -153,6 +163,8 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False) -> Core
         finish(doc, last)
     if not docs:
         raise InputError("no token lines: not a CoNLL-U file", path=name, line=1)
+    for what, n in repairs.items():
+        notify("repaired", what, path=name, count=n)
     return CorefCorpus(docs, name, dict(repairs), "corefud")
 
 
