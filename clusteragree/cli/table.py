@@ -58,17 +58,20 @@ def _separator(text: str) -> str:
     return text
 
 
-def _is_multilabel(path: str) -> bool:
+def _is_multilabel(path: str, encoding: str | None) -> bool:
+    """Whether the file is multi-label data: JSON, or a CSV whose header starts with
+    item,annotator,label (read leniently here; the reader decodes strictly)."""
     if path.endswith(".json"):
         return True
     if path == "-":
         return False
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            head = handle.readline().strip().lower().replace(" ", "")
-    except (OSError, UnicodeDecodeError):
+        with open(path, "rb") as handle:
+            head = handle.readline(4096)
+    except OSError:
         return False
-    return head.startswith("item,annotator,label")
+    text = head.decode(encoding or "utf-8-sig", errors="replace").lstrip("\ufeff")
+    return text.strip().lower().replace(" ", "").startswith("item,annotator,label")
 
 
 def _run_multilabel(args: argparse.Namespace) -> int:
@@ -101,7 +104,7 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
-    if _is_multilabel(args.file):
+    if _is_multilabel(args.file, args.encoding):
         return _run_multilabel(args)
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
     numeric = bool(numeric_names)

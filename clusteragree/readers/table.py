@@ -195,7 +195,9 @@ def read_long_table(
               for k, v in cols.items()}
     del cols
     _refuse_duplicates(arrays, coders, units, name)
-    values, merged = _parse_values(fields.names, arrays["first"], scalar, numeric, sep, name)
+    values, of_field, merged = _parse_values(fields.names, arrays["first"], scalar, numeric,
+                                             sep, name)
+    arrays["value"] = of_field[arrays["value"]]
     doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
     tables: dict[Hashable, CodingTable] = {}
     if len(doc_names) == 1:
@@ -258,43 +260,65 @@ def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Co
 
 
 def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bool, sep: str,
-                  name: str) -> tuple[list[Any], int]:
-    """Each distinct field parsed once: a number or text (scalar), or a set of labels."""
+                  name: str) -> tuple[list[Any], np.ndarray, int]:
+    """Each distinct field parsed once: a number or text (scalar), or a set of labels.
+
+    Returns the distinct values, the value of each field (fields written differently may be
+    one value: ``x;y`` and ``y;x``, ``1`` and ``1.0``) and the number of cells with a label
+    given twice.
+    """
     values: list[Any] = []
+    index: dict[Any, int] = {}
+    of_field = np.empty(len(texts), dtype=np.int32)
     merged = 0
     first_merged: tuple[int, str] | None = None
-    converted: dict[Any, list[str]] = {}
-    for text, line in zip(texts, lines.tolist(), strict=True):
+    spellings: dict[Any, list[str]] = {}
+    words: list[tuple[int, str]] = []
+    for k, (text, line) in enumerate(zip(texts, lines.tolist(), strict=True)):
+        value: Any
         if scalar:
             number = _number(text)
             if numeric and number is None:
-                raise InputError(f"value {text!r} is not a number",
-                                 path=name, line=line)
-            if number is not None and text != _canonical(number):
-                converted.setdefault(number, []).append(text)
-            values.append(text if number is None else number)
-            continue
-        labels = [piece.strip() for piece in text.split(sep)] if text else []
-        if any(not label for label in labels):
-            raise InputError(
-                f"empty label in {text!r} (separator {sep!r}); remove the extra separator",
-                path=name, line=line,
-            )
-        value = frozenset(labels)
-        if len(value) != len(labels):
-            merged += 1
-            first_merged = first_merged or (line, text)
-        values.append(value)
+                raise InputError(f"value {text!r} is not a number", path=name, line=line)
+            if number is None:
+                value = text
+                words.append((line, text))
+            else:
+                value = int(number) if float(number).is_integer() else number
+                spellings.setdefault(value, []).append(text)
+        else:
+            labels = [piece.strip() for piece in text.split(sep)] if text else []
+            if any(not label for label in labels):
+                raise InputError(
+                    f"empty label in {text!r} (separator {sep!r}); remove the extra separator",
+                    path=name, line=line,
+                )
+            value = frozenset(labels)
+            if len(value) != len(labels):
+                merged += 1
+                first_merged = first_merged or (line, text)
+        j = index.get(value)
+        if j is None:
+            j = index[value] = len(values)
+            values.append(value)
+        of_field[k] = j
     if first_merged is not None:
         notify("merged", f"a label given twice in one cell is counted once (e.g. "
                f"{first_merged[1]!r}; distinct cells of this kind)", path=name,
                line=first_merged[0], count=merged)
+    converted = {v: ts for v, ts in spellings.items()
+                 if len(ts) > 1 or ts[0] != _canonical(v)}
     if converted:
-        examples = "; ".join(f"{', '.join(repr(t) for t in ts[:3])} read as {n!r}"
-                             for n, ts in list(converted.items())[:3])
-        notify("converted", f"numbers written in another form read as the same value "
+        examples = "; ".join(f"{', '.join(repr(t) for t in ts[:3])} read as {v!r}"
+                             for v, ts in list(converted.items())[:3])
+        notify("converted", f"numbers written in another form read as one value "
                f"({examples})", path=name, count=sum(len(t) for t in converted.values()))
-    return values, merged
+    if words and spellings:
+        shown = ", ".join(repr(t) for _, t in words[:3])
+        notify("converted", f"fields that are not numbers kept as text labels beside the "
+               f"numbers ({shown}); a numeric distance refuses them", path=name,
+               line=min(line for line, _ in words), count=len(words))
+    return values, of_field, merged
 
 
 def _check_pairable(tables: dict[Hashable, CodingTable], name: str) -> None:
