@@ -94,6 +94,16 @@ def test_any_stored_pattern_is_used_ignored_or_refused(pattern: str) -> None:
         read_or_refuse(lambda: read_ducview(root / "x.pyr"))
 
 
+@pytest.mark.parametrize("pattern", ["a{99999999999}", "(-|-)+X", "(?P<a>", "\\", "[",
+                                     "(?<=a+)b", "(a|a)+$", "x{2,1}", "(?P<a>x)(?P=b)"])
+def test_known_bad_stored_patterns_are_ignored_or_refused(pattern: str) -> None:
+    data = PYR.replace(rb"[-]*\nD[0-9]*\.M\.[0-9]*\.[A-Z]\.[A-Z]\n[-]*\n",
+                       pattern.encode("utf-8"), 1)
+    data = data.replace(b"</text>", b" <line>" + b"-" * 60 + b"</line>\n </text>", 1)
+    with files({"x.pyr": data}) as root:
+        read_or_refuse(lambda: read_ducview(root / "x.pyr"))
+
+
 @pytest.mark.parametrize("depth", [100, 10_000, 100_000])
 def test_deep_markup_inside_a_line_is_read_or_refused(depth: int) -> None:
     deep = b"<b>" * depth + b"x" + b"</b>" * depth
