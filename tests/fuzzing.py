@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import signal
 import tempfile
 import warnings
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from mutations import OPERATORS, mutate
 
 from clusteragree.cli import EXIT_INTERNAL, main
 from clusteragree.errors import ClusterAgreeError
@@ -29,62 +29,13 @@ from clusteragree.errors import ClusterAgreeError
 #: Seconds after which one reader call or command counts as a hang.
 HANG_SECONDS = 60
 
-_NUMBER = re.compile(rb"\d+")
-NUMBERS = [b"0", b"-1", b"-7", b"99999999999999999999999999999", b"1e999", b"\xc2\xb2",
-           b"\xd9\xa1", b"1.7", b"NaN", b"Infinity", b"", b"007"]
-JUNK = [b"\xff", b"\xe9", b"\x00", b"\r", b"\r\n", b"\xef\xbb\xbf", b'"', b"'", b",", b";",
-        b"\t", b"(", b")", b"[", b"]", b"{", b"}", b"<", b">", b"&", b"#", b"*", b"_", b"-",
-        b"|", b"=", b"\\", b" ", b"\n", b"x" * 200_000]
-
-
-def _mutate(data: bytes, op: str, rnd: Any) -> bytes:
-    lines = data.split(b"\n")
-    pos = rnd.randrange(len(data) + 1) if data else 0
-    if op == "flip" and data:
-        i = rnd.randrange(len(data))
-        return data[:i] + bytes([data[i] ^ (1 << rnd.randrange(8))]) + data[i + 1:]
-    if op == "insert":
-        return data[:pos] + rnd.choice(JUNK) + data[pos:]
-    if op == "delete" and data:
-        return data[:pos] + data[pos + rnd.randrange(1, 20):]
-    if op == "truncate":
-        return data[:pos]
-    if op == "drop-line" and len(lines) > 1:
-        del lines[rnd.randrange(len(lines))]
-        return b"\n".join(lines)
-    if op == "repeat-line":
-        i = rnd.randrange(len(lines))
-        lines.insert(i, lines[i])
-        return b"\n".join(lines)
-    if op == "swap-lines" and len(lines) > 1:
-        i, j = rnd.randrange(len(lines)), rnd.randrange(len(lines))
-        lines[i], lines[j] = lines[j], lines[i]
-        return b"\n".join(lines)
-    if op == "number":
-        found = list(_NUMBER.finditer(data))
-        if found:
-            m = rnd.choice(found)
-            return data[:m.start()] + rnd.choice(NUMBERS) + data[m.end():]
-    if op == "crlf":
-        return data.replace(b"\n", rnd.choice([b"\r\n", b"\r"]))
-    if op == "bom":
-        return b"\xef\xbb\xbf" + data
-    if op == "latin1":
-        return data[:pos] + b"\xe9" + data[pos:]
-    return data
-
-
-OPERATORS = ["flip", "insert", "delete", "truncate", "drop-line", "repeat-line", "swap-lines",
-             "number", "crlf", "bom", "latin1"]
-
-
 @st.composite
 def mutated(draw: st.DrawFn, seed: bytes) -> bytes:
     """``seed`` with one to four mutations."""
     rnd = draw(st.randoms(use_true_random=False))
     data = seed
     for op in draw(st.lists(st.sampled_from(OPERATORS), min_size=1, max_size=4)):
-        data = _mutate(data, op, rnd)
+        data = mutate(data, op, rnd)
     return data
 
 
