@@ -17,7 +17,7 @@ __all__ = ["CorefCorpus", "CorefDocument", "Mention", "unique_mentions"]
 Span = tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """A mention: its token spans (sorted, end exclusive), entity id, head token and source line."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable
 
@@ -136,7 +137,7 @@ def parse_conll(
         else:  # CoNLL-2012: DOC PART NUMBER WORD ...
             word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
         token = len(doc.tokens)
-        doc.tokens.append(word)
+        doc.tokens.append(sys.intern(word))
         doc.token_lines.append(number)
         if cell in ("", "-", "_"):
             continue

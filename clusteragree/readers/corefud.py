@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -124,7 +125,7 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
             doc = _Doc(Path(name).stem, number)
             doc.fields = global_fields
         token = len(doc.tokens)
-        doc.tokens.append(cols[1])
+        doc.tokens.append(sys.intern(cols[1]))
         doc.token_lines.append(number)
         entity = next((a[len("Entity="):] for a in cols[9].split("|")
                        if a.startswith("Entity=")), None)
