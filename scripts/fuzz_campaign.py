@@ -126,7 +126,8 @@ READERS: dict[str, Reader] = {
                              ("trees", "a.tree", "b.tree", "--words"))),
     "trees-dirs": Reader(lambda: {"A/doc1-x.conllu": CONLLU_TREES,
                                   "B/doc1-x.conllu": CONLLU_TREES,
-                                  "A/doc2-x.tree": BRACKETS, "B/doc2-x.tree": BRACKETS},
+                                  "A/doc2-x.conllu": CONLLU_TREES,
+                                  "B/doc2-y.conllu": CONLLU_TREES},
                          "A/doc1-x.conllu", (("trees", "--dirs", "A", "B", "--acc"),)),
 }
 

@@ -400,6 +400,6 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
             for k, sentence in enumerate(tf.sentences):
                 target[(prefix, k) if dirs else k] = sentence
     if len(kinds) > 1:
-        raise ParameterError("dependency and bracketed files mixed: compare one kind at a "
-                             "time")
+        raise InputError("dependency and bracketed files mixed: compare one kind at a "
+                         "time")
     return TreeAnnotations(sentences, kinds.pop() if kinds else "dependency", skipped)
