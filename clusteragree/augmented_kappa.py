@@ -37,13 +37,16 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .errors import InputError, ParameterError
-from .multilabel import MultiLabel
+from .errors import InputError, ParameterError, ParameterTypeError
+from .multilabel import MultiLabel, require_multilabel
 
 __all__ = ["AugmentedKappa", "augmented_kappa", "item_classes", "kappa_sweep", "weight_matrix"]
 
 
 def _check_p(p: float) -> None:
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.number)):
+        raise ParameterTypeError(f"The primary weight p must be a number in [0.5, 1]. Got "
+                                 f"{p!r}.")
     if not 0.5 <= p <= 1.0:
         raise ParameterError(f"The primary weight p must be in [0.5, 1]. Got {p!r}.")
 
@@ -104,6 +107,7 @@ def _pair(data: MultiLabel, a: Hashable, b: Hashable, p: float):
 def augmented_kappa(data: MultiLabel, p: float = 0.6,
                     annotators: Sequence[Hashable] | None = None) -> AugmentedKappa:
     """Rosenberg & Binkowski's K' (mean over pairs of annotators)."""
+    require_multilabel(data)
     who = list(annotators) if annotators is not None else list(data.annotators)
     if len(who) < 2:
         raise ParameterError("augmented kappa needs at least two annotators")
@@ -135,6 +139,7 @@ def item_classes(data: MultiLabel, *, high: float = 0.6, delta: float = 0.05) ->
     is "better at p = 1" or "better at p = 0.5"; otherwise it is "constant high" when their mean
     is at least ``high`` and "constant low" when not.
     """
+    require_multilabel(data)
     per: dict[float, dict[Hashable, list[float]]] = {0.5: {}, 1.0: {}}
     for p in per:
         for a, b in combinations(data.annotators, 2):

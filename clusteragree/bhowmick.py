@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .errors import ParameterError
-from .multilabel import MultiLabel
+from .multilabel import MultiLabel, require_multilabel
 
 __all__ = ["AmResult", "a_m", "a_m_pairwise", "agreement_bins", "category_confusion",
            "category_disagreement", "gold_standard"]
@@ -73,6 +73,7 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     ``categories`` is the category set of the scheme (default: the labels used); unused
     categories add ``[0 0]`` agreements to both Po and Pe, as in the paper.
     """
+    require_multilabel(data)
     who = list(annotators) if annotators is not None else list(data.annotators)
     cats = list(categories) if categories is not None else list(data.categories)
     if len(who) < 2 or len(cats) < 2:
@@ -117,6 +118,7 @@ def agreement_bins(result: AmResult, edges: Sequence[float] = (0, 0.2, 0.4, 0.7,
 def category_disagreement(data: MultiLabel) -> pd.DataFrame:
     """Per annotator pair and category: items on which one has the category and the other not
     (the paper's Table 4), with a Total row."""
+    require_multilabel(data)
     cats = list(data.categories)
     rows = {}
     for a, b in combinations(data.annotators, 2):
@@ -130,6 +132,7 @@ def category_disagreement(data: MultiLabel) -> pd.DataFrame:
 def category_confusion(data: MultiLabel) -> pd.DataFrame:
     """For categories a < b: items where one annotator has a but not b and another has b but not
     a, counted over annotator pairs (the paper's Table 5)."""
+    require_multilabel(data)
     cats = list(data.categories)
     out = pd.DataFrame(0, index=cats, columns=cats)
     for a, b in combinations(data.annotators, 2):
@@ -152,6 +155,7 @@ def gold_standard(data: MultiLabel, *, update_on_ties: bool = False) -> tuple[
     tie is resolved, which ``update_on_ties=True`` does. Returns the labels per item and the
     final expert indices.
     """
+    require_multilabel(data)
     index = dict.fromkeys(data.annotators, 0)
     gold: dict[Hashable, set[Hashable]] = {}
     for item in data.items:

@@ -26,12 +26,24 @@ from .convert import memberships_table
 from .coref_metrics import METRICS, add, score
 from .coref_model import CorefCorpus, CorefDocument
 from .distances import DistanceLike
-from .errors import InputError, ParameterError, notify
+from .errors import InputError, ParameterError, ParameterTypeError, notify
 from .model import CodingTable, unique_labels
 from .report import alpha_report
 from .units import first_difference
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
+
+
+def check_corpora(corpora: object) -> None:
+    """Two or more :class:`CorefCorpus` objects, or a precise refusal."""
+    if isinstance(corpora, (str, bytes)) or not isinstance(corpora, Sequence) or not all(
+            isinstance(c, CorefCorpus) for c in corpora):
+        raise ParameterTypeError(
+            "corpora must be a list of CorefCorpus objects, one per annotator (read_conll, "
+            f"read_corefud, read_brat_dir). Got {type(corpora).__name__}.")
+    if len(corpora) < 2:
+        raise ParameterError(f"give the annotations of two or more annotators; got "
+                             f"{len(corpora)}")
 
 
 def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
@@ -41,6 +53,7 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
     Raises :class:`InputError` for a document in some files only (``lenient``: it is left out
     and named in the returned list of skipped documents) and for the first token that differs.
     """
+    check_corpora(corpora)
     names = [list(c.documents) for c in corpora]
     common = [n for n in names[0] if all(n in c.documents for c in corpora)]
     skipped = sorted({n for ns in names for n in ns} - set(common))
@@ -135,6 +148,7 @@ def coref_tables(
     lenient: bool = False,
 ) -> dict[str, CodingTable]:
     """One coding table per document shared by all annotators."""
+    check_corpora(corpora)
     if len(corpora) < 2:
         raise ParameterError("give the coreference annotations of at least two annotators")
     if units not in ("mentions", "words"):
@@ -170,6 +184,7 @@ def coref_alpha(
 ) -> pd.DataFrame:
     """Alpha per document and pooled (TOTAL); with ``pairwise``, also for every pair of
     annotators (column ``pair``; the joint rows have pair ``all``)."""
+    check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     tables = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
                           coders=names, lenient=lenient)
@@ -195,6 +210,7 @@ def coref_metrics(
 ) -> pd.DataFrame:
     """Recall, precision and F1 of each metric for every ordered pair (key, response), with
     the summed numerators and denominators (micro-average over the shared documents)."""
+    check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     rows = []

@@ -29,7 +29,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .errors import ParameterError
+from .errors import ParameterError, ParameterTypeError
 
 __all__ = ["METRICS", "BlancCounts", "Counts", "score"]
 
@@ -109,9 +109,15 @@ def _pairs(n: np.ndarray) -> np.ndarray:
 def _index(entities: Iterable[Iterable[Hashable]], side: str
            ) -> tuple[dict[Hashable, int], list[int]]:
     """Mention -> entity number, and the entity sizes; a mention in two entities is refused."""
+    if isinstance(entities, (str, bytes)) or not isinstance(entities, Iterable):
+        raise ParameterTypeError(f"the {side} must be a list of entities, each a list of "
+                                 f"mentions. Got {type(entities).__name__}.")
     entity_of: dict[Hashable, int] = {}
     sizes = []
     for i, entity in enumerate(entities):
+        if isinstance(entity, (str, bytes)) or not isinstance(entity, Iterable):
+            raise ParameterTypeError(f"{side} entity {i} must be a collection of mentions. "
+                                     f"Got {type(entity).__name__}.")
         ms = set(entity)
         sizes.append(len(ms))
         for m in ms:

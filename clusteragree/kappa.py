@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import InputError, ParameterError
+from .errors import InputError, ParameterError, ParameterTypeError
 from .model import CodingTable
 
 __all__ = [
@@ -50,6 +50,12 @@ def _matrix(data: Labels) -> tuple[npt.NDArray[np.int64], int]:
             raise InputError("the kappa family needs complete data: every coder labels every "
                              "item; use alpha for data with missing values")
         return data.codes, len(data.values)
+    if isinstance(data, (str, bytes)) or not isinstance(data, (Sequence, np.ndarray)) or not all(
+            isinstance(r, (Sequence, np.ndarray)) and not isinstance(r, (str, bytes))
+            for r in data):
+        raise ParameterTypeError(
+            "data must be a CodingTable or one sequence of labels per coder (a list of lists). "
+            f"Got {type(data).__name__}.")
     rows = [list(r) for r in data]
     if len(rows) < 2:
         raise ParameterError("give the labels of at least two coders")

@@ -31,6 +31,14 @@ from .inputs import csv_rows, decode, load_json, parse_int, read_bytes
 __all__ = ["MultiLabel", "measures_table", "read_multilabel"]
 
 
+def require_multilabel(data: Any, what: str = "data") -> None:
+    """Refuse anything but a :class:`MultiLabel` (with a message naming the argument)."""
+    if not isinstance(data, MultiLabel):
+        raise ParameterTypeError(
+            f"{what} must be MultiLabel data (MultiLabel.from_records, from_dataframe or "
+            f"read_multilabel). Got {type(data).__name__}.")
+
+
 def _missing(value: Any) -> bool:
     """None, NaN and pd.NA mean missing."""
     if value is None or value is pd.NA:
@@ -295,6 +303,7 @@ def measures_table(
 
     Returns a DataFrame with the columns ``measure, value, observed, expected, note``.
     """
+    require_multilabel(data)
     from .alpha import alpha_many
     from .augmented_kappa import augmented_kappa
     from .bhowmick import a_m

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import prod
 
-from .errors import ParameterError
+from .errors import ParameterError, ParameterTypeError
 
 __all__ = ["MvAlpha", "mv_alpha"]
 
@@ -64,6 +64,11 @@ def mv_alpha(units: Mapping[Hashable, Mapping[Hashable, Iterable[Hashable] | Non
         When the label universe makes the enumeration of expected pairs too large (more than
         10**7 pairs of sets).
     """
+    if not isinstance(units, Mapping) or not all(isinstance(v, Mapping)
+                                                   for v in units.values()):
+        raise ParameterTypeError(
+            "units must be a mapping unit -> (coder -> set of labels). Got "
+            f"{type(units).__name__}.")
     pairable = []
     for unit in units.values():
         values = [frozenset(v) for v in unit.values() if v is not None]

@@ -246,3 +246,35 @@ def test_junk_values_end_in_a_result_or_a_package_error(values: list[object]) ->
                 alpha(CodingTable.from_records(records), distance)
         except ClusterAgreeError:
             pass
+
+
+# ---------------------------------------------------------------- the other domains
+def test_other_public_functions_name_what_they_accept() -> None:
+    from clusteragree import kappa
+    from clusteragree.augmented_kappa import augmented_kappa
+    from clusteragree.bhowmick import a_m
+    from clusteragree.coref_agreement import coref_alpha, coref_metrics
+    from clusteragree.coref_metrics import score
+    from clusteragree.multilabel import MultiLabel, measures_table
+    from clusteragree.mvalpha import mv_alpha
+    from clusteragree.pyramid_agreement import pan_agreement, pyramid_agreement
+    from clusteragree.readers.pyramid import read_pyramid
+    from clusteragree.treealpha import tree_alpha
+
+    calls = [
+        (lambda: coref_alpha(None), "CorefCorpus"), (lambda: coref_alpha("a.conll"), "CorefCorpus"),
+        (lambda: coref_metrics([3, 4]), "CorefCorpus"), (lambda: score(None, []), "key"),
+        (lambda: measures_table(3), "MultiLabel"), (lambda: a_m(None), "MultiLabel"),
+        (lambda: mv_alpha(3), "mapping"), (lambda: kappa.cohen_kappa(None), "CodingTable"),
+        (lambda: pyramid_agreement("a.pyr"), "list of files"),
+        (lambda: pan_agreement(None), "list of files"), (lambda: read_pyramid(3), "path"),
+        (lambda: tree_alpha(3), "CodingTable"),
+    ]
+    for call, words in calls:
+        with pytest.raises(ParameterTypeError, match=words):
+            call()
+    data = MultiLabel.from_records([("i1", "A", "x"), ("i1", "B", "x")])
+    with pytest.raises(ParameterTypeError, match="primary weight"):
+        augmented_kappa(data, p="x")  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="two or more annotators"):
+        coref_alpha([])

@@ -399,6 +399,12 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
             target = sentences.setdefault(annotator, {})
             for k, sentence in enumerate(tf.sentences):
                 target[(prefix, k) if dirs else k] = sentence
+    per_unit: Counter[Any] = Counter(u for by_unit in sentences.values() for u in by_unit)
+    if not any(n >= 2 for n in per_unit.values()):
+        raise InputError(
+            "nothing to compare: no sentence was annotated by two annotators (with --dirs, "
+            "files are matched across directories by the part of their name before the first "
+            "'-'); give the annotations of the same sentences")
     if len(kinds) > 1:
         raise InputError("dependency and bracketed files mixed: compare one kind at a "
                          "time")
