@@ -21,23 +21,40 @@ import pandas as pd
 
 from .errors import InputError, ParameterError, ParameterTypeError
 
-__all__ = ["CodingTable", "unique_labels"]
+__all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
 
 IntArray = npt.NDArray[np.int64]
 _SET_TYPES = (set, frozenset, list)
 
 
-def _is_missing(value: Any) -> bool:
+def is_missing(value: Any) -> bool:
+    """None, NaN and ``pd.NA`` mean a missing value.
+
+    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
+    (True, True, True, False)
+    """
     if value is None or value is pd.NA:
         return True
     return isinstance(value, float) and math.isnan(value)
+
+
+def require_records(records: Any, shape: str, builder: str) -> None:
+    """Refuse anything but an iterable of records (a string, a mapping, a DataFrame)."""
+    if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
+            records, Iterable):
+        raise ParameterTypeError(
+            f"records must be an iterable of {shape} tuples. Got {type(records).__name__}"
+            + (f"; for a DataFrame use {builder}.from_dataframe"
+               if isinstance(records, pd.DataFrame) else "") + ".")
+
+
 
 
 def _normalise(value: Any) -> tuple[Any, str]:
     """The stored form of a value and its kind (``"set"`` or ``"scalar"``)."""
     if isinstance(value, _SET_TYPES):
         for label in value:
-            if _is_missing(label):
+            if is_missing(label):
                 raise InputError(
                     f"label set {value!r} holds a missing label ({label!r}); a missing label "
                     "cannot be compared: leave it out of the set, or make the whole cell "
@@ -145,13 +162,7 @@ class CodingTable:
             If a (coder, unit) pair occurs twice, a value is unhashable, or sets and scalars
             are mixed. The record's position (1-based) is named; ``source`` names the data.
         """
-        if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
-                records, Iterable):
-            raise ParameterTypeError(
-                "records must be an iterable of (coder, unit, value) triples. Got "
-                f"{type(records).__name__}"
-                + ("; for a DataFrame use CodingTable.from_dataframe"
-                   if isinstance(records, pd.DataFrame) else "") + ".")
+        require_records(records, "(coder, unit, value)", "CodingTable")
         coder_ix: dict[Hashable, int] = {}
         unit_ix: dict[Hashable, int] = {}
         value_ix: dict[Any, int] = {}
@@ -172,7 +183,7 @@ class CodingTable:
                 raise InputError(
                     f"record {pos}: coder {coder!r} or unit {unit!r} is not hashable; coders "
                     "and units are labels (str, int, ...)", path=source) from None
-            if _is_missing(coder) or _is_missing(unit):
+            if is_missing(coder) or is_missing(unit):
                 raise InputError(
                     f"record {pos}: the coder or the unit is missing ({coder!r}, {unit!r})",
                     path=source)
@@ -182,7 +193,7 @@ class CodingTable:
                     "per coder and unit (a set value holds several labels)",
                     path=source,
                 )
-            if _is_missing(raw):
+            if is_missing(raw):
                 cells[c, u] = -1
                 continue
             try:
@@ -515,7 +526,7 @@ def _class_codes(raw: np.ndarray) -> IntArray:
         codes, _ = pd.factorize(np.where(missing, -1, ids))
         return np.where(missing, -1, codes).astype(np.int64)
     obj = raw.astype(object)
-    missing = np.fromiter((_is_missing(x) for x in obj), dtype=bool, count=len(obj))
+    missing = np.fromiter((is_missing(x) for x in obj), dtype=bool, count=len(obj))
     if raw.dtype.kind == "f":
         missing |= raw < 0
     for x in obj[~missing]:

@@ -16,9 +16,8 @@ Examples
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ import pandas as pd
 
 from .errors import InputError, ParameterTypeError, notify
 from .inputs import csv_rows, decode, load_json, parse_int, read_bytes
+from .model import is_missing, require_records
 
 __all__ = ["MultiLabel", "measures_table", "read_multilabel"]
 
@@ -39,16 +39,9 @@ def require_multilabel(data: Any, what: str = "data") -> None:
             f"read_multilabel). Got {type(data).__name__}.")
 
 
-def _missing(value: Any) -> bool:
-    """None, NaN and pd.NA mean missing."""
-    if value is None or value is pd.NA:
-        return True
-    return isinstance(value, float) and math.isnan(value)
-
-
 def _rank(rank: Any, where: dict[str, Any]) -> int | None:
     """1 (primary), 2 (secondary) or None; ``1.0`` is 1, ``1.7`` is refused, not truncated."""
-    if _missing(rank) or (isinstance(rank, str) and not rank.strip()):
+    if is_missing(rank) or (isinstance(rank, str) and not rank.strip()):
         return None
     value: Any = rank
     if isinstance(rank, str):
@@ -125,13 +118,7 @@ class MultiLabel:
         ``annotators`` declares the annotators expected (each must label some item); by
         default they are the annotators found in the records.
         """
-        if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
-                records, Iterable):
-            raise ParameterTypeError(
-                "records must be an iterable of (item, annotator, label[, rank]) tuples. Got "
-                f"{type(records).__name__}"
-                + ("; for a DataFrame use MultiLabel.from_dataframe"
-                   if isinstance(records, pd.DataFrame) else "") + ".")
+        require_records(records, "(item, annotator, label[, rank])", "MultiLabel")
         line_of = iter(lines) if lines is not None else None
         missing_labels = 0
         first_missing: int | None = None
@@ -153,9 +140,9 @@ class MultiLabel:
                 except TypeError:
                     raise InputError(f"record {pos}: the {what} {str(value)[:40]} is not a "
                                      "single value (str or number)", **where) from None
-            if _missing(item) or _missing(annotator):
+            if is_missing(item) or is_missing(annotator):
                 raise InputError(f"record {pos}: the item or the annotator is missing", **where)
-            if _missing(label):  # a missing label gives no label
+            if is_missing(label):  # a missing label gives no label
                 missing_labels += 1
                 first_missing = first_missing or line or pos
                 continue
