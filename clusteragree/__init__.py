@@ -13,10 +13,11 @@ Examples
 """
 
 from ._version import __version__
-from .alpha import AlphaResult, alpha, alpha_many, alpha_stats
-from .distances import DISTANCES, Distance, get_distance, set_distance
+from .core.alpha import AlphaResult, alpha, alpha_many, alpha_stats
+from .core.distances import DISTANCES, Distance, get_distance, set_distance
+from .core.frames import alpha_report
+from .core.model import CodingTable
 from .errors import AlphaUndefinedWarning, ClusterAgreeError, InputError, ParameterError
-from .model import CodingTable
 
 __all__ = [
     "DISTANCES",
@@ -30,6 +31,7 @@ __all__ = [
     "__version__",
     "alpha",
     "alpha_many",
+    "alpha_report",
     "alpha_stats",
     "get_distance",
     "set_distance",

@@ -99,8 +99,7 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    from clusteragree.coref_agreement import coref_alpha, coref_metrics
-    from clusteragree.readers.conll import read_conll
+    from clusteragree.coref import coref_alpha, coref_metrics, read_conll
 
     with tempfile.TemporaryDirectory() as tmp:
         times: dict[str, float] = {}

@@ -136,11 +136,11 @@ def write_conll(path: Path, size: int, rng: np.random.Generator) -> None:
 
 #: format -> (file suffix, writer, import line, reading expression, summary expression)
 FORMATS: dict[str, tuple[str, Callable[[Path, int, np.random.Generator], None], str, str, str]] = {
-    "pyr": (".pyr", write_pyramid, "from clusteragree.readers.pyramid import read_pyramid",
+    "pyr": (".pyr", write_pyramid, "from clusteragree.pyramids import read_pyramid",
             "read_pyramid(PATH)", "f'{len(obj.scus)} SCUs'"),
-    "csv": (".csv", write_csv, "from clusteragree.readers.table import read_long_table",
+    "csv": (".csv", write_csv, "from clusteragree.labels import read_long_table",
             "read_long_table(PATH)", "f'{obj.rows} rows'"),
-    "conll": (".conll", write_conll, "from clusteragree.readers.conll import read_conll",
+    "conll": (".conll", write_conll, "from clusteragree.coref import read_conll",
               "read_conll(PATH)", "f'{len(obj.documents)} documents'"),
 }
 

@@ -199,7 +199,7 @@ def campaign(names: list[str], n: int, seed: int, timeout: float, jobs: int, mem
     import clusteragree.cli  # noqa: F401 - imported once, inherited by every child
 
     with contextlib.suppress(Exception):  # compile the numba kernel once, before forking
-        from clusteragree.ted import ted
+        from clusteragree.trees import ted
 
         ted(("a", (("b", ()),)), ("a", ()))
     rnd = random.Random(seed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from clusteragree.writers import build_pyramid, pan_xml, pyramid_xml
+from clusteragree.pyramids import build_pyramid, pan_xml, pyramid_xml
 
 ROOT = Path(__file__).resolve().parent.parent / "corpora_fixtures"
 

@@ -18,8 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from clusteragree import __version__
-from clusteragree.coref_agreement import coref_alpha, coref_metrics
-from clusteragree.readers.brat import read_brat_dir
+from clusteragree.coref import coref_alpha, coref_metrics, read_brat_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "coref-multi-annotator" / "participant-analysis"
@@ -107,7 +106,7 @@ def main() -> None:
 
 
 def _only(corpus, name):
-    from clusteragree.coref_model import CorefCorpus
+    from clusteragree.coref import CorefCorpus
 
     return CorefCorpus({name: corpus.documents[name]}, corpus.path, {}, corpus.format)
 

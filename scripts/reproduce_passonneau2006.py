@@ -22,8 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from clusteragree import CodingTable, __version__, alpha, get_distance
-from clusteragree.pyramid_agreement import pyramid_table
-from clusteragree.readers.pyramid import read_pyramid
+from clusteragree.pyramids import pyramid_table, read_pyramid
 
 ROOT = Path(__file__).resolve().parent.parent
 FIG = ROOT / "corpora_fixtures" / "passonneau2006"

@@ -23,11 +23,18 @@ from pathlib import Path
 import numpy as np
 
 from clusteragree import __version__
-from clusteragree.model import CodingTable
-from clusteragree.readers.trees import TreeAnnotations, read_conll_trees, read_tree_annotations
-from clusteragree.ted import TreeCache, ted
-from clusteragree.tree_accuracy import accuracies, mean_pairwise_accuracy
-from clusteragree.treealpha import tree_alpha, tree_table
+from clusteragree.core import CodingTable
+from clusteragree.trees import (
+    TreeAnnotations,
+    TreeCache,
+    accuracies,
+    mean_pairwise_accuracy,
+    read_conll_trees,
+    read_tree_annotations,
+    ted,
+    tree_alpha,
+    tree_table,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "syntax"

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from clusteragree import __version__
-from clusteragree.multilabel import MultiLabel, measures_table
+from clusteragree.labels import MultiLabel, measures_table
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "reproduction"

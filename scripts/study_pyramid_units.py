@@ -2,8 +2,8 @@
 
 The DUC 2003 duplicate pyramids of the paper are not public. This script takes the 73 DUC
 2006/2007 pyramids in ../shared/corpora/duc-pyramids/, makes a second annotator for each with
-clusteragree.simulate (seeded; moves, splits, merges, trims, extends), and computes alpha with
-words and with spans as coding units, for nominal, Jaccard, MASI (1 - J*M, the paper's
+clusteragree.pyramids.simulate (seeded; moves, splits, merges, trims, extends), and computes
+alpha with words and with spans as coding units, for nominal, Jaccard, MASI (1 - J*M, the paper's
 definition) and DKPro's (1 - J)(1 - M), at several noise levels. It writes
 docs/reproduction/pyramid-units-study.md (Table 2-shaped, per docset, and the checks of the
 paper's qualitative claims), pyramid-units-study.csv (every value) and pyramid-units-study.png.
@@ -22,9 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from clusteragree import __version__, alpha_many
-from clusteragree.pyramid_agreement import pyramid_table
-from clusteragree.readers.pyramid import read_pyramid
-from clusteragree.simulate import Noise, second_annotator
+from clusteragree.pyramids import Noise, pyramid_table, read_pyramid, second_annotator
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "corpora" / "duc-pyramids"
@@ -180,7 +178,7 @@ def main() -> None:
         "# Pyramid agreement with words and spans: a study with a simulated second annotator",
         "", f"Written by `scripts/study_pyramid_units.py` (clusteragree {__version__}) in "
         f"{time.perf_counter() - start:.0f} s. {df['docset'].nunique()} DUC 2006/2007 pyramids; "
-        "for each, a second annotator from `clusteragree.simulate.second_annotator` (seed "
+        "for each, a second annotator from `clusteragree.pyramids.simulate.second_annotator` (seed "
         "1000 + index) at noise levels " + ", ".join(f"{x:g}" for x in levels) + " (moves, "
         "trims and extensions at the level, splits and merges at half of it), plus a "
         "monotonic-only and a non-monotonic-only experiment at level " + f"{ref:g}. Words: "

@@ -22,9 +22,8 @@ import numpy as np
 import pandas as pd
 
 from clusteragree import __version__
-from clusteragree.readers.trees import _tree_from_heads, read_conll_trees
-from clusteragree.ted import TreeCache
-from clusteragree.treealpha import tree_alpha, tree_table
+from clusteragree.trees import TreeCache, tree_alpha, tree_table
+from clusteragree.trees.readers import _tree_from_heads, read_conll_trees
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "syntax" / "ndt"

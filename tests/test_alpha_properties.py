@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from reference import SET_DISTANCES, brute_alpha, scalar_distance
 
 from clusteragree import AlphaUndefinedWarning, CodingTable, InputError, alpha, alpha_stats
-from clusteragree.alpha_classes import class_stats
-from clusteragree.alpha_generic import value_stats
+from clusteragree.core.alpha_classes import class_stats
+from clusteragree.core.alpha_generic import value_stats
 
 DISTANCES = sorted(SET_DISTANCES)
 
@@ -172,7 +172,7 @@ def test_class_ids_as_integer_arrays_match_mappings() -> None:
 
 
 def test_contingency_without_packing_equals_packed_keys() -> None:
-    from clusteragree.alpha_classes import _contingency
+    from clusteragree.core.alpha_classes import _contingency
 
     rng = np.random.default_rng(1)
     ci, cj = rng.integers(0, 50, 1000), rng.integers(0, 50, 1000)
@@ -216,7 +216,7 @@ def test_scalar_levels_equal_brute_force(cells, name) -> None:
 @settings(max_examples=60, deadline=None)
 @given(label_sets(), st.sampled_from(DISTANCES))
 def test_sparse_and_dense_intersections_agree(cells, name) -> None:
-    import clusteragree.alpha_generic as generic
+    import clusteragree.core.alpha_generic as generic
 
     assume(cells)
     table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())

@@ -27,7 +27,7 @@ from clusteragree import (
     alpha,
     alpha_many,
 )
-from clusteragree.distances import DISTANCES, Distance
+from clusteragree.core.distances import DISTANCES, Distance
 from clusteragree.errors import ClusterAgreeError, ParameterTypeError
 
 SETS = [("A", 1, {"x"}), ("B", 1, {"x", "y"}), ("A", 2, {"z"}), ("B", 2, {"z"})]
@@ -250,16 +250,11 @@ def test_junk_values_end_in_a_result_or_a_package_error(values: list[object]) ->
 
 # ---------------------------------------------------------------- the other domains
 def test_other_public_functions_name_what_they_accept() -> None:
-    from clusteragree import kappa
-    from clusteragree.augmented_kappa import augmented_kappa
-    from clusteragree.bhowmick import a_m
-    from clusteragree.coref_agreement import coref_alpha, coref_metrics
-    from clusteragree.coref_metrics import score
-    from clusteragree.multilabel import MultiLabel, measures_table
-    from clusteragree.mvalpha import mv_alpha
-    from clusteragree.pyramid_agreement import pan_agreement, pyramid_agreement
-    from clusteragree.readers.pyramid import read_pyramid
-    from clusteragree.treealpha import tree_alpha
+    from clusteragree.core import kappa
+    from clusteragree.coref import coref_alpha, coref_metrics, score
+    from clusteragree.labels import MultiLabel, a_m, augmented_kappa, measures_table, mv_alpha
+    from clusteragree.pyramids import pan_agreement, pyramid_agreement, read_pyramid
+    from clusteragree.trees import tree_alpha
 
     calls = [
         (lambda: coref_alpha(None), "CorefCorpus"), (lambda: coref_alpha("a.conll"), "CorefCorpus"),

@@ -9,9 +9,8 @@ from reference import SET_DISTANCES, brute_alpha
 
 from clusteragree import alpha
 from clusteragree.cli import main
-from clusteragree.coref_agreement import coref_alpha, coref_metrics, coref_tables
+from clusteragree.coref import coref_alpha, coref_metrics, coref_tables, read_brat, read_brat_dir
 from clusteragree.errors import InputError
-from clusteragree.readers.brat import read_brat, read_brat_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures" / "coref" / "brat"

@@ -12,10 +12,16 @@ from reference import SET_DISTANCES, brute_alpha
 
 from clusteragree import alpha, alpha_many
 from clusteragree.cli import main
-from clusteragree.coref_agreement import coref_alpha, coref_metrics, coref_tables
-from clusteragree.coref_metrics import add, score
+from clusteragree.coref import (
+    add,
+    coref_alpha,
+    coref_metrics,
+    coref_tables,
+    parse_conll,
+    read_conll,
+    score,
+)
 from clusteragree.errors import InputError
-from clusteragree.readers.conll import parse_conll, read_conll
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures" / "coref"
@@ -282,7 +288,7 @@ def test_coref_metrics_frame_has_both_directions_and_counts() -> None:
 
 
 def _random_corpus(rng, name: str, n_tokens: int, docs: int):
-    from clusteragree.coref_model import CorefCorpus, CorefDocument, Mention
+    from clusteragree.coref import CorefCorpus, CorefDocument, Mention
 
     out = {}
     for d in range(docs):

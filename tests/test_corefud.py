@@ -7,10 +7,8 @@ from pathlib import Path
 import pytest
 
 from clusteragree.cli import main
-from clusteragree.coref_agreement import coref_tables
+from clusteragree.coref import coref_tables, read_conll, read_corefud
 from clusteragree.errors import InputError
-from clusteragree.readers.conll import read_conll
-from clusteragree.readers.corefud import read_corefud
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures" / "coref" / "corefud"

@@ -10,7 +10,7 @@ import pytest
 from reference import SET_DISTANCES
 
 from clusteragree import DISTANCES, Distance, ParameterError, get_distance, set_distance
-from clusteragree.distances import interval, ratio
+from clusteragree.core.distances import interval, ratio
 
 
 @pytest.mark.parametrize(

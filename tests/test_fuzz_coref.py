@@ -8,9 +8,7 @@ from fuzzing import files, mutated, read_or_refuse, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusteragree.readers.brat import read_brat, read_brat_dir
-from clusteragree.readers.conll import read_conll
-from clusteragree.readers.corefud import read_corefud
+from clusteragree.coref import read_brat, read_brat_dir, read_conll, read_corefud
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "coref"
 CONLL_A = (FIXTURES / "annotator-a.conll").read_bytes()

@@ -9,8 +9,7 @@ from fuzzing import files, mutated, read_or_refuse, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusteragree.multilabel import MultiLabel, read_multilabel
-from clusteragree.readers.table import read_long_table
+from clusteragree.labels import MultiLabel, read_long_table, read_multilabel
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora_fixtures"
 CODINGS = (FIXTURES / "multilabel_example.csv").read_bytes()

@@ -9,7 +9,7 @@ from fuzzing import files, mutated, read_or_refuse, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusteragree.readers.pyramid import _TextIndex, read_ducview
+from clusteragree.pyramids.reader import _TextIndex, read_ducview
 
 FIXTURES = Path(__file__).resolve().parent.parent / "corpora_fixtures"
 SEEDS = {name: (FIXTURES / name).read_bytes() for name in [

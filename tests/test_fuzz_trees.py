@@ -12,16 +12,19 @@ from fuzzing import files, mutated, read_or_refuse, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusteragree import ted as ted_module
+import clusteragree.trees.edit_distance as ted_module
 from clusteragree.errors import InputError, ParameterError, PerformanceWarning
-from clusteragree.readers.trees import (
+from clusteragree.trees import (
+    Tree,
+    TreeCache,
     parse_brackets,
     read_conll_trees,
     read_tree_annotations,
     read_trees,
+    ted,
+    tree_alpha,
+    tree_table,
 )
-from clusteragree.ted import Tree, TreeCache, ted
-from clusteragree.treealpha import tree_alpha, tree_table
 
 DEPTH = 100_000
 CONLLU = (

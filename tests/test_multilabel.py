@@ -12,17 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clusteragree.augmented_kappa import augmented_kappa, item_classes, kappa_sweep, weight_matrix
-from clusteragree.bhowmick import (
-    a_m,
-    a_m_pairwise,
-    agreement_bins,
-    category_confusion,
-    category_disagreement,
-    gold_standard,
-)
-from clusteragree.errors import InputError, ParameterError
-from clusteragree.kappa import (
+from clusteragree.core.kappa import (
     bennett_s,
     cohen_kappa,
     fleiss_pi,
@@ -31,8 +21,23 @@ from clusteragree.kappa import (
     pairwise,
     scott_pi,
 )
-from clusteragree.multilabel import MultiLabel, measures_table, read_multilabel
-from clusteragree.mvalpha import mv_alpha
+from clusteragree.errors import InputError, ParameterError
+from clusteragree.labels import (
+    MultiLabel,
+    a_m,
+    a_m_pairwise,
+    agreement_bins,
+    augmented_kappa,
+    category_confusion,
+    category_disagreement,
+    gold_standard,
+    item_classes,
+    kappa_sweep,
+    measures_table,
+    mv_alpha,
+    read_multilabel,
+    weight_matrix,
+)
 
 
 # ---------------------------------------------------------------------------- kappa family

@@ -13,16 +13,17 @@ import pytest
 from reference import SET_DISTANCES, brute_alpha
 
 from clusteragree import CodingTable, alpha
-from clusteragree.convert import memberships_table
-from clusteragree.pyramid_agreement import (
+from clusteragree.core.convert import memberships_table
+from clusteragree.pyramids import (
+    build_pyramid,
     pan_agreement,
     pan_scores,
+    pan_xml,
     pyramid_agreement,
     pyramid_score,
     pyramid_table,
+    read_pyramid,
 )
-from clusteragree.readers.pyramid import read_pyramid
-from clusteragree.writers import build_pyramid, pan_xml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIG = ROOT / "corpora_fixtures" / "passonneau2006"

@@ -12,8 +12,7 @@ import pytest
 
 from clusteragree import InputError
 from clusteragree.errors import InputWarning
-from clusteragree.readers.pyramid import read_ducview, read_pan, read_pyramid
-from clusteragree.units import word_units
+from clusteragree.pyramids import read_ducview, read_pan, read_pyramid, word_units
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIRKS = ROOT / "corpora_fixtures" / "pyramid-quirks"

@@ -9,11 +9,9 @@ import numpy as np
 import pytest
 
 from clusteragree import alpha, alpha_many
-from clusteragree.distances import get_distance
+from clusteragree.core.distances import get_distance
 from clusteragree.errors import ParameterError
-from clusteragree.pyramid_agreement import pyramid_table
-from clusteragree.readers.pyramid import read_pyramid
-from clusteragree.simulate import Noise, second_annotator
+from clusteragree.pyramids import Noise, pyramid_table, read_pyramid, second_annotator
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIRKS = ROOT / "corpora_fixtures" / "pyramid-quirks"

@@ -12,16 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import AlphaUndefinedWarning, InputError, ParameterError
-from clusteragree.readers.trees import (
+from clusteragree.trees import (
     Sentence,
+    TreeCache,
+    accuracies,
+    mean_pairwise_accuracy,
     parse_brackets,
     read_conll_trees,
     read_tree_annotations,
     read_tree_dirs,
+    size,
+    ted,
+    tree_alpha,
+    tree_table,
 )
-from clusteragree.ted import TreeCache, size, ted
-from clusteragree.tree_accuracy import accuracies, mean_pairwise_accuracy
-from clusteragree.treealpha import tree_alpha, tree_table
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "syntax"
 

@@ -9,7 +9,7 @@ import math
 import os
 from typing import Any
 
-from ..distances import get_distance
+from ..core.distances import get_distance
 from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
 from ..report import FORMATS

@@ -6,14 +6,15 @@ import argparse
 import os
 from typing import Any
 
-from ..coref_agreement import coref_alpha, coref_metrics
-from ..coref_metrics import METRICS
+from ..core.frames import pooled_rows
+from ..core.model import unique_labels
+from ..coref.agreement import coref_alpha, coref_metrics
+from ..coref.brat import read_brat_dir
+from ..coref.conll import read_conll
+from ..coref.corefud import read_corefud
+from ..coref.metrics import METRICS
 from ..errors import ParameterError
-from ..model import unique_labels
-from ..readers.brat import read_brat_dir
-from ..readers.conll import read_conll
-from ..readers.corefud import read_corefud
-from ..report import json_object, pooled_rows, render
+from ..report import json_object, render
 from ._common import add_common, distance_list, print_json
 
 

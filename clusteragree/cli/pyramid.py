@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from ..errors import ParameterError
-from ..pyramid_agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
+from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
+from ..pyramids.units import TOKENIZERS
 from ..report import json_object, render
-from ..units import TOKENIZERS
 from ._common import add_common, distance_list, print_json
 
 

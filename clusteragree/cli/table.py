@@ -6,12 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from ..distances import DISTANCES, get_distance
+from ..core.distances import DISTANCES, get_distance
+from ..core.frames import alpha_report
+from ..core.result import format_signature
 from ..errors import ParameterError
-from ..multilabel import measures_table, read_multilabel
-from ..readers.table import read_long_table
-from ..report import alpha_report, json_object, render
-from ..result import format_signature
+from ..labels.measures import measures_table
+from ..labels.reader import read_multilabel
+from ..labels.table import read_long_table
+from ..report import json_object, render
 from ._common import add_common, distance_list, print_json
 
 

@@ -8,10 +8,10 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ParameterError, notify
-from ..readers.trees import read_tree_annotations
-from ..ted import TreeCache
-from ..tree_accuracy import accuracies, mean_pairwise_accuracy
-from ..treealpha import SIZES, tree_alpha, tree_table
+from ..trees.accuracy import accuracies, mean_pairwise_accuracy
+from ..trees.alpha import SIZES, tree_alpha, tree_table
+from ..trees.edit_distance import TreeCache
+from ..trees.readers import read_tree_annotations
 from ._common import add_common, print_json
 
 

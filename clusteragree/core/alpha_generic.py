@@ -1,0 +1,279 @@
+"""The generic alpha engine: statistics over distinct value types.
+
+:class:`ValueStats` holds, for the pairable values of a table, the count of each distinct value
+(the marginals ``n_v``) and the coincidences ``o_vw`` of Krippendorff (2011): ordered pairs of
+values inside a unit, each weighted ``1 / (m_u - 1)``. Both add across documents, merging equal
+values, so the statistics of a corpus are the sum of those of its documents, whatever the values.
+
+Distances are applied at the end, vectorised:
+
+* set distances go through a sparse incidence matrix ``V`` (value types x labels): ``V @ V.T``
+  holds every intersection size at once and only intersecting pairs are materialised
+  (:class:`~clusteragree.core.alpha_classes.CardinalityStats` does the rest);
+* a distance that declares ``equality`` (``nominal``) compares value types; one that declares an
+  ``embedding`` (``interval``, and ``ordinal`` bound to the mid-ranks of the marginals) has a
+  closed form linear in the number of types; other vectorised scalar distances (``ratio``) are
+  summed over blocks of type pairs;
+* any callable ``f(x, y)`` is called once per distinct pair of value types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import scipy.sparse as sp
+
+from ..errors import ParameterError
+from .alpha_classes import CardinalityStats
+from .distances import Distance, as_numbers, get_distance
+from .result import AlphaResult, alpha_from_sums
+
+__all__ = ["ValueStats", "value_stats"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Intersections by a dense product when the incidence matrix and the product have at most this
+#: many cells and at least this share of the incidence cells are filled; sparse otherwise.
+DENSE_MAX_CELLS = 4e7
+DENSE_MIN_FILL = 0.02
+
+
+def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntArray, FloatArray]:
+    """Sum the weights of equal (v, w) pairs."""
+    if len(pairs) == 0:
+        return pairs.reshape(0, 2), weights
+    codes, uniq = pd.factorize(pairs[:, 0] * max(n_types, 1) + pairs[:, 1])
+    summed = np.bincount(codes, weights=weights, minlength=len(uniq)).astype(np.float64)
+    keys = np.asarray(uniq, dtype=np.int64)
+    width = max(n_types, 1)
+    return np.column_stack([keys // width, keys % width]).astype(np.int64), summed
+
+
+@dataclass(frozen=True)
+class ValueStats:
+    """Marginals and coincidences of the pairable values; they add across documents.
+
+    Attributes
+    ----------
+    values : tuple
+        The distinct pairable values.
+    counts : ndarray of float, shape (L,)
+        How many pairable values equal each of ``values``.
+    pairs : ndarray of int, shape (P, 2)
+        Pairs of indices into ``values`` that coincide in some unit.
+    weights : ndarray of float, shape (P,)
+        The coincidence ``o_vw`` of each pair.
+    units, coders : int
+        Pairable units; coders with at least one value.
+
+    Examples
+    --------
+    >>> from clusteragree import CodingTable
+    >>> t = CodingTable.from_records([("A", 1, "a"), ("B", 1, "a"), ("A", 2, "a"), ("B", 2, "b")])
+    >>> s = value_stats(t)
+    >>> s.n, round(s.compute("nominal").alpha, 6)
+    (4, 0.0)
+    """
+
+    values: tuple[Any, ...] = ()
+    counts: FloatArray = field(default_factory=lambda: np.zeros(0))
+    pairs: IntArray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    weights: FloatArray = field(default_factory=lambda: np.zeros(0))
+    units: int = 0
+    coders: int = 0
+    meta: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        """Number of pairable values."""
+        return round(float(self.counts.sum()))
+
+    def __add__(self, other: ValueStats) -> ValueStats:
+        if not isinstance(other, ValueStats):
+            return NotImplemented
+        index = {v: k for k, v in enumerate(self.values)}
+        values = list(self.values)
+        remap = np.empty(len(other.values), dtype=np.int64)
+        for k, v in enumerate(other.values):
+            if v not in index:
+                index[v] = len(values)
+                values.append(v)
+            remap[k] = index[v]
+        counts = np.zeros(len(values))
+        counts[: len(self.values)] = self.counts
+        counts[remap] += other.counts
+        pairs = np.vstack([self.pairs, remap[other.pairs]])
+        weights = np.concatenate([self.weights, other.weights])
+        pairs, weights = _aggregate(pairs, weights, len(values))
+        meta = dict(self.meta) if dict(self.meta) == dict(other.meta) else {}
+        return ValueStats(tuple(values), counts, pairs, weights, self.units + other.units,
+                          max(self.coders, other.coders), meta)
+
+    def __radd__(self, other: object) -> ValueStats:
+        if other == 0:  # support sum()
+            return self
+        return NotImplemented
+
+    @property
+    def value_kind(self) -> str:
+        """``"set"`` if the values are frozensets, else ``"scalar"``."""
+        if self.values and not isinstance(self.values[0], frozenset):
+            return "scalar"
+        return "set"
+
+    # ------------------------------------------------------------------ sums per distance
+    def to_cardinality(self) -> CardinalityStats:
+        """The same statistics as cardinality histograms (set values only; computed once)."""
+        if self.value_kind != "set":
+            raise ParameterError("cardinality statistics need set values; these are scalars")
+        return self._cardinality
+
+    @cached_property
+    def _cardinality(self) -> CardinalityStats:
+        sizes_of = np.fromiter((len(v) for v in self.values), dtype=np.int64,
+                               count=len(self.values))
+        indptr = np.concatenate([[0], np.cumsum(sizes_of)])
+        flat = pd.Series(list(chain.from_iterable(self.values)), dtype=object)
+        codes, labels = pd.factorize(flat, use_na_sentinel=False)
+        if len(codes) and codes.min() < 0:  # never index the incidence matrix out of range
+            raise ParameterError("a label set holds a label that cannot be indexed")
+        incidence = sp.csr_matrix(
+            (np.ones(len(codes)), codes.astype(np.int64), indptr),
+            shape=(len(self.values), len(labels)),
+        )
+        size = sizes_of.astype(np.float64)
+        n_types, n_labels = incidence.shape
+        pi, pj = self.pairs[:, 0], self.pairs[:, 1]
+        dense = (n_types * n_labels <= DENSE_MAX_CELLS and n_types * n_types <= DENSE_MAX_CELLS
+                 and len(codes) > DENSE_MIN_FILL * n_types * n_labels)
+        if dense:  # heavily overlapping values: one BLAS product beats the sparse one
+            matrix = incidence.toarray()
+            product = matrix @ matrix.T
+            rows, cols = np.nonzero(product)
+            r, c = rows.astype(np.int64), cols.astype(np.int64)
+            data = product[r, c]
+            shared = product[pi, pj]
+        else:
+            inter = (incidence @ incidence.T).tocsr()
+            coo = inter.tocoo()
+            r, c, data = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+            shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
+        count = self.counts[r] * self.counts[c] - np.where(r == c, self.counts[r], 0.0)
+        expected = np.column_stack([size[r], size[c], data, count])
+        observed = np.column_stack([size[pi], size[pj], shared, self.weights])
+        sizes = np.column_stack([size, self.counts])
+        return CardinalityStats.build(self.n, self.units, self.coders, [observed], [expected],
+                                      [sizes], meta=dict(self.meta), engine="generic")
+
+    def sums(self, distance: Distance) -> tuple[float, float]:
+        """Observed and expected disagreement sums (see :func:`alpha_from_sums`).
+
+        The path follows what the distance declares (:class:`~clusteragree.Distance`), never
+        its name: set distances on sets use the cardinality statistics, ``equality`` counts
+        unequal pairs, an ``embedding`` gives the expected sum in closed form, a marginal
+        distance is first bound to these values and counts.
+        """
+        pi, pj, w, n_v = self.pairs[:, 0], self.pairs[:, 1], self.weights, self.counts
+        if distance.marginal:
+            distance = distance.bind(self.values, n_v)
+        if distance.kind == "set" and self.value_kind == "set":
+            return self.to_cardinality().sums(distance)
+        if distance.equality:
+            total = float(n_v.sum())
+            return float(w[pi != pj].sum()), total * total - float(n_v @ n_v)
+        if distance.kind == "set":
+            raise ParameterError(
+                f"The {distance.name!r} distance compares sets; the table holds scalar values "
+                "(nominal compares any values).")
+        if distance.embedding is not None:
+            x = self._floats(distance, distance.embedding)
+            observed = float(w @ (x[pi] - x[pj]) ** 2) if len(w) else 0.0
+            total = float(n_v.sum())
+            mean = float(n_v @ x) / total if total else 0.0
+            return observed, 2.0 * total * float(n_v @ (x - mean) ** 2)
+        if distance.kind == "scalar":
+            x = self._floats(distance, as_numbers)
+            func = distance.func
+            observed = float(w @ np.asarray(func(x[pi], x[pj]), dtype=np.float64)) \
+                if len(w) else 0.0
+            return observed, self._expected_by_blocks(lambda i, j: func(x[i], x[j]))
+        cache = [float(distance.func(self.values[i], self.values[j])) for i, j in zip(
+            pi.tolist(), pj.tolist(), strict=True)]
+        observed = float(np.dot(w, cache)) if cache else 0.0
+        return observed, self._expected_pairwise(distance)
+
+    def _floats(self, distance: Distance, embed: Any) -> FloatArray:
+        if self.value_kind == "set" and self.values:
+            raise ParameterError(
+                f"The {distance.name!r} distance needs single numeric values; the table holds "
+                f"sets such as {set(self.values[0]) or '{}'}.")
+        try:
+            return np.asarray(embed(self.values), dtype=np.float64)
+        except ParameterError as err:
+            raise ParameterError(f"The {distance.name!r} distance: {err}") from None
+
+    def _expected_by_blocks(self, dist: Any) -> float:
+        n_v = self.counts
+        idx = np.arange(len(n_v))
+        total = -float(n_v @ dist(idx, idx))
+        for start in range(0, len(n_v), 1024):
+            block = idx[start : start + 1024]
+            total += float(n_v[block] @ dist(block[:, None], idx[None, :]) @ n_v)
+        return total
+
+    def _expected_pairwise(self, distance: Distance) -> float:
+        """Sum of a Python callable over pairs of types (assumed symmetric)."""
+        n_v, values = self.counts, self.values
+        total = 0.0
+        for i in range(len(values)):
+            total += n_v[i] * (n_v[i] - 1.0) * float(distance.func(values[i], values[i]))
+            for j in range(i + 1, len(values)):
+                total += 2.0 * n_v[i] * n_v[j] * float(distance.func(values[i], values[j]))
+        return total
+
+    def compute(self, distance: str | Distance = "masi") -> AlphaResult:
+        """Alpha for one distance."""
+        dist = get_distance(distance)
+        observed, expected = self.sums(dist)
+        return alpha_from_sums(observed, expected, self.n, self.units, self.coders, dist,
+                               "generic", self.meta)
+
+
+def value_stats(table: Any) -> ValueStats:
+    """Marginals and coincidences of a :class:`~clusteragree.CodingTable`.
+
+    Units with fewer than two values are not pairable and contribute nothing.
+    """
+    codes = table.codes
+    present = codes >= 0
+    m = present.sum(axis=0)
+    pairable = m >= 2
+    coders = int(present.any(axis=1).sum())
+    sub = codes[:, pairable]
+    unit_ix, coder_ix = np.nonzero(sub.T >= 0)  # unit-major, so each unit's values are adjacent
+    vals = sub[coder_ix, unit_ix]
+    type_codes, inverse = np.unique(vals, return_inverse=True)
+    inverse = inverse.ravel()
+    counts = np.bincount(inverse, minlength=len(type_codes)).astype(np.float64)
+    m_unit = m[pairable]
+    starts = np.concatenate([[0], np.cumsum(m_unit)[:-1]]).astype(np.int64)
+    rep = m_unit[unit_ix]
+    first = np.repeat(np.arange(len(vals)), rep)
+    offsets = np.arange(len(first)) - np.repeat(np.cumsum(rep) - rep, rep)
+    second = np.repeat(starts[unit_ix], rep) + offsets
+    keep = first != second
+    first, second = first[keep], second[keep]
+    pairs = np.column_stack([inverse[first], inverse[second]]).astype(np.int64)
+    weights = 1.0 / (rep[first] - 1.0)
+    pairs, weights = _aggregate(pairs, weights, len(type_codes))
+    values = tuple(table.values[k] for k in type_codes.tolist())
+    return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
+                      dict(getattr(table, "meta", {})))

@@ -1,0 +1,139 @@
+"""Results as DataFrames: alpha per document and distance, with pooled rows.
+
+A report has one row per document and distance, then a pooled row per distance (labelled
+``TOTAL``, marked by the column ``pooled``) computed from the summed statistics (pooled, not the
+mean of document alphas). :mod:`clusteragree.report` renders it.
+
+Examples
+--------
+>>> from clusteragree import CodingTable
+>>> docs = {"d1": CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"),
+...                                          ("B", 2, "y")]),
+...         "d2": CodingTable.from_records([("A", 1, "x"), ("B", 1, "x")])}
+>>> df = alpha_report(docs, ["nominal"])
+>>> list(df["document"]), [round(a, 4) for a in df["alpha"]]
+(['d1', 'd2', 'TOTAL'], [0.0, nan, 0.4444])
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..errors import AlphaUndefinedWarning, ParameterError
+from .alpha import Engine, alpha_stats, choose_engine
+from .distances import DistanceLike, get_distance
+from .model import CodingTable
+from .result import AlphaResult
+
+__all__ = ["COLUMNS", "TOTAL", "alpha_report", "pooled_rows", "results_frame"]
+
+COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
+           "signature", "pooled"]
+TOTAL = "TOTAL"
+
+
+def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]],
+                  pooled: Iterable[tuple[Hashable, AlphaResult]] = ()) -> pd.DataFrame:
+    """A DataFrame with one row per ``(document, result)``, then the ``pooled`` rows.
+
+    The column ``pooled`` tells the two apart (a document may well be called ``TOTAL``).
+    """
+    data = [{"document": doc, **result.as_dict(), "pooled": False} for doc, result in rows]
+    data += [{"document": doc, **result.as_dict(), "pooled": True} for doc, result in pooled]
+    return pd.DataFrame(data, columns=COLUMNS)
+
+
+def pooled_rows(frame: pd.DataFrame) -> pd.Series:
+    """Boolean mask of a report's pooled rows (by the ``pooled`` column, else by name)."""
+    if "pooled" in frame.columns:
+        return frame["pooled"].astype(bool)
+    return frame["document"] == TOTAL
+
+
+def _warn_undefined(dist: str, undefined: list[tuple[Hashable, str]]) -> None:
+    """One warning for all the documents whose alpha is undefined for a distance."""
+    if not undefined:
+        return
+    shown = ", ".join(repr(doc) for doc, _ in undefined[:3])
+    more = f" and {len(undefined) - 3} more" if len(undefined) > 3 else ""
+    causes = sorted({cause for _, cause in undefined})
+    warnings.warn(AlphaUndefinedWarning(
+        f"alpha ({dist}) is undefined for {len(undefined)} document(s) ({shown}{more}): "
+        + "; ".join(causes)), stacklevel=3)
+
+
+def alpha_report(
+    tables: CodingTable | Mapping[Any, CodingTable],
+    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    *,
+    engine: Engine = "auto",
+    per_document: bool = True,
+) -> pd.DataFrame:
+    """Alpha per document and pooled over all documents, for several distances.
+
+    Parameters
+    ----------
+    tables : CodingTable or mapping document -> CodingTable
+        Documents must be independent: a class never spans two documents.
+    distances : sequence of distance names, Distances or callables
+    engine : {"auto", "classes", "generic"}
+    per_document : bool, default=True
+        Include a row per document before the ``TOTAL`` rows.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``document, distance, alpha, D_o, D_e, n, units, coders, engine, signature``.
+        The column ``pooled`` marks the pooled rows (labelled ``TOTAL``). Undefined alphas of
+        single documents give one warning per distance naming the documents; the pooled
+        ones are issued as they are.
+    """
+    if isinstance(tables, CodingTable):
+        tables = {TOTAL: tables}
+        per_document = False
+    if not tables:
+        raise ParameterError("alpha_report needs at least one table")
+    dists = [get_distance(d) for d in distances]
+    rows: list[tuple[Hashable, AlphaResult]] = []
+    totals: list[tuple[Hashable, AlphaResult]] = []
+    engines = {}
+    for dist in dists:
+        chosen = {choose_engine(t, dist, engine) for t in tables.values()}
+        engines[dist.name] = "classes" if chosen == {"classes"} else "generic"
+    for kind in sorted(set(engines.values())):
+        stats = {doc: alpha_stats(t, engine=kind) for doc, t in tables.items()}  # type: ignore[arg-type]
+        pooled = sum(stats.values())
+        for dist in (d for d in dists if engines[d.name] == kind):
+            if per_document:
+                undefined: list[tuple[Hashable, str]] = []
+                for doc, s in stats.items():
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always", AlphaUndefinedWarning)
+                        rows.append((doc, s.compute(dist)))
+                    undefined += [(doc, _cause(w.message)) for w in caught
+                                  if issubclass(w.category, AlphaUndefinedWarning)]
+                    for w in caught:
+                        if not issubclass(w.category, AlphaUndefinedWarning):
+                            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                _warn_undefined(dist.name, undefined)
+            totals.append((TOTAL, pooled.compute(dist)))  # type: ignore[union-attr]
+    order = {d.name: i for i, d in enumerate(dists)}
+    rows.sort(key=lambda r: order[r[1].distance])
+    totals.sort(key=lambda r: order[r[1].distance])
+    frame = results_frame(rows, totals)
+    frame.attrs["distances"] = [d.name for d in dists]
+    return frame
+
+
+def _cause(message: Warning | str) -> str:
+    """The cause of an undefined alpha, in a few words."""
+    text = str(message)
+    if "pairable values" in text:
+        return "fewer than two pairable values"
+    if "D_e is 0" in text:
+        return "no expected disagreement (every pairable value the same)"
+    return text.split(": ", 1)[1] if ": " in text else text

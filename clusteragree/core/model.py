@@ -1,0 +1,540 @@
+"""The coding table: coders x units, each cell a value or missing.
+
+A value is a frozenset (a set of labels, or a unit's class minus the unit itself) or a scalar
+(a label, a number); one table holds one kind. ``None`` (and NaN) mean missing: the coder did not
+code that unit, which is not the same as coding it with the empty set.
+
+A table built from clusterings keeps each coder's class ids instead of materialised sets, so the
+linear-time alpha engine can use them directly; the sets are built only when asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..errors import InputError, ParameterError, ParameterTypeError
+
+__all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
+
+IntArray = npt.NDArray[np.int64]
+_SET_TYPES = (set, frozenset, list)
+
+
+def is_missing(value: Any) -> bool:
+    """None, NaN and ``pd.NA`` mean a missing value.
+
+    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
+    (True, True, True, False)
+    """
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def require_records(records: Any, shape: str, builder: str) -> None:
+    """Refuse anything but an iterable of records (a string, a mapping, a DataFrame)."""
+    if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
+            records, Iterable):
+        raise ParameterTypeError(
+            f"records must be an iterable of {shape} tuples. Got {type(records).__name__}"
+            + (f"; for a DataFrame use {builder}.from_dataframe"
+               if isinstance(records, pd.DataFrame) else "") + ".")
+
+
+
+
+def _normalise(value: Any) -> tuple[Any, str]:
+    """The stored form of a value and its kind (``"set"`` or ``"scalar"``)."""
+    if isinstance(value, _SET_TYPES):
+        for label in value:
+            if is_missing(label):
+                raise InputError(
+                    f"label set {value!r} holds a missing label ({label!r}); a missing label "
+                    "cannot be compared: leave it out of the set, or make the whole cell "
+                    "None (missing)")
+            try:
+                hash(label)
+            except TypeError:
+                raise InputError(
+                    f"label set {value!r} holds the unhashable label {label!r}; labels are "
+                    "str or numbers") from None
+        return frozenset(value), "set"
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        value = value.item()
+    try:
+        hash(value)
+    except TypeError:
+        raise InputError(
+            f"value {value!r} of type {type(value).__name__} is not hashable; "
+            "give label sets as set, frozenset or list and labels as str or numbers"
+        ) from None
+    return value, "scalar"
+
+
+class CodingTable:
+    """Coders x units table of coding values, with missing cells.
+
+    Build one with :meth:`from_records`, :meth:`from_dataframe` or :meth:`from_clusterings`
+    rather than with the constructor.
+
+    Parameters
+    ----------
+    coders, units : sequence
+        Coder and unit labels, in order.
+    codes : ndarray of int, shape (n_coders, n_units), optional
+        Index into ``values`` for each cell, -1 where missing.
+    values : sequence, optional
+        The distinct values (value types) that ``codes`` points to.
+    classes : ndarray of int, shape (n_coders, n_units), optional
+        For class-derived tables: each coder's class id per unit (ids are per coder), -1 where
+        missing. The value of a unit is its class minus the unit itself.
+    meta : mapping, optional
+        Provenance (``units``, ``tok``, ...) echoed in result signatures.
+
+    Examples
+    --------
+    >>> t = CodingTable.from_records([("A", 1, {"x"}), ("B", 1, {"x", "y"}), ("A", 2, None)])
+    >>> t.n_coders, t.n_units, t.value_kind
+    (2, 2, 'set')
+    >>> sorted(t.value("B", 1)), t.value("A", 2)
+    (['x', 'y'], None)
+    """
+
+    def __init__(
+        self,
+        coders: Sequence[Hashable] | pd.Index,
+        units: Sequence[Hashable] | pd.Index,
+        *,
+        codes: npt.ArrayLike | None = None,
+        values: Sequence[Any] | None = None,
+        classes: npt.ArrayLike | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
+        self.coders = pd.Index(coders)
+        self.units = pd.Index(units)
+        self.meta: dict[str, str] = dict(meta or {})
+        shape = (len(self.coders), len(self.units))
+        if (codes is None) == (classes is None):
+            raise ParameterError("give exactly one of codes (with values) and classes")
+        if classes is not None:
+            self._classes: IntArray | None = np.asarray(classes, dtype=np.int64)
+            if self._classes.shape != shape:
+                raise ParameterError(f"classes has shape {self._classes.shape}, expected {shape}")
+        else:
+            self._classes = None
+            codes_arr = np.asarray(codes, dtype=np.int64)
+            if codes_arr.shape != shape:
+                raise ParameterError(f"codes has shape {codes_arr.shape}, expected {shape}")
+            vals = tuple(values or ())
+            if codes_arr.size and codes_arr.max(initial=-1) >= len(vals):
+                raise ParameterError("codes point past the end of values")
+            self.__dict__["codes"] = codes_arr
+            self.__dict__["values"] = vals
+        if not self.coders.is_unique:
+            raise ParameterError("coder labels must be unique")
+        if not self.units.is_unique:
+            raise ParameterError("unit labels must be unique")
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[tuple[Hashable, Hashable, Any]],
+        *,
+        meta: Mapping[str, str] | None = None,
+        source: str | None = None,
+    ) -> CodingTable:
+        """Build a table from ``(coder, unit, value)`` records.
+
+        Sets, frozensets and lists become frozensets of labels; other values are scalars.
+        ``None`` or NaN is a missing value, as is a (coder, unit) pair that never occurs.
+
+        Raises
+        ------
+        InputError
+            If a (coder, unit) pair occurs twice, a value is unhashable, or sets and scalars
+            are mixed. The record's position (1-based) is named; ``source`` names the data.
+        """
+        require_records(records, "(coder, unit, value)", "CodingTable")
+        coder_ix: dict[Hashable, int] = {}
+        unit_ix: dict[Hashable, int] = {}
+        value_ix: dict[Any, int] = {}
+        cells: dict[tuple[int, int], int] = {}
+        kind: str | None = None
+        for pos, record in enumerate(records, start=1):
+            try:
+                coder, unit, raw = record
+            except (TypeError, ValueError):
+                raise InputError(
+                    f"record {pos} is {record!r}; expected a (coder, unit, value) triple",
+                    path=source,
+                ) from None
+            try:
+                c = coder_ix.setdefault(coder, len(coder_ix))
+                u = unit_ix.setdefault(unit, len(unit_ix))
+            except TypeError:
+                raise InputError(
+                    f"record {pos}: coder {coder!r} or unit {unit!r} is not hashable; coders "
+                    "and units are labels (str, int, ...)", path=source) from None
+            if is_missing(coder) or is_missing(unit):
+                raise InputError(
+                    f"record {pos}: the coder or the unit is missing ({coder!r}, {unit!r})",
+                    path=source)
+            if (c, u) in cells:
+                raise InputError(
+                    f"record {pos}: coder {coder!r} coded unit {unit!r} twice; keep one record "
+                    "per coder and unit (a set value holds several labels)",
+                    path=source,
+                )
+            if is_missing(raw):
+                cells[c, u] = -1
+                continue
+            try:
+                value, this_kind = _normalise(raw)
+            except InputError as err:
+                raise InputError(f"record {pos}: {err.message}", path=source) from None
+            if kind is None:
+                kind = this_kind
+            elif kind != this_kind:
+                raise InputError(
+                    f"record {pos}: coder {coder!r}, unit {unit!r} has a {this_kind} value "
+                    f"{raw!r} but earlier values are {kind}s; a table holds one kind of value",
+                    path=source,
+                )
+            cells[c, u] = value_ix.setdefault(value, len(value_ix))
+        codes = np.full((len(coder_ix), len(unit_ix)), -1, dtype=np.int64)
+        if cells:
+            (cs, us), vs = zip(*cells.keys(), strict=True), list(cells.values())
+            codes[np.array(cs), np.array(us)] = vs
+        return cls(list(coder_ix), list(unit_ix), codes=codes, values=list(value_ix), meta=meta)
+
+    @classmethod
+    def from_matrix(
+        cls,
+        data: Any,
+        *,
+        coders: Sequence[Hashable] | None = None,
+        units: Sequence[Hashable] | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> CodingTable:
+        """Build a table from reliability data: one row per coder, one column per unit.
+
+        This is Krippendorff's layout (and the ``krippendorff`` package's): ``data[i][j]`` is
+        coder ``i``'s value for unit ``j``; None, NaN and pd.NA are missing. A cell may hold a
+        set (or list) of labels; a table holds sets or scalars, not both.
+
+        Parameters
+        ----------
+        data : 2-D array-like
+            A list of equally long rows, or a 2-D numpy array.
+        coders, units : sequence, optional
+            Labels of the rows and columns (default: 0, 1, ...).
+
+        Examples
+        --------
+        >>> t = CodingTable.from_matrix([[1, 2, None], [1, 3, 3]], coders=["A", "B"])
+        >>> t.n_coders, t.n_units, t.value("A", 2)
+        (2, 3, None)
+        """
+        if isinstance(data, pd.DataFrame):
+            raise ParameterTypeError(
+                "from_matrix takes a 2-D list or numpy array; for a DataFrame use "
+                "CodingTable.from_dataframe(df, layout='long' or 'wide')")
+        if isinstance(data, np.ndarray):
+            if data.ndim != 2:
+                raise ParameterError(
+                    f"reliability data must be 2-D (coders x units); got shape {data.shape}")
+            rows: list[Sequence[Any]] = [list(r) for r in data.tolist()]
+        elif isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+            rows = []
+            for i, row in enumerate(data):
+                if isinstance(row, (str, bytes, Mapping)) or not isinstance(
+                        row, (Sequence, np.ndarray)):
+                    raise ParameterTypeError(
+                        f"row {i} of the reliability data is {type(row).__name__}; each row "
+                        "is one coder's values, a list")
+                rows.append(list(row))
+        else:
+            raise ParameterTypeError(
+                "reliability data must be a 2-D list (one row per coder) or a 2-D numpy "
+                f"array. Got {type(data).__name__}.")
+        widths = {len(r) for r in rows}
+        if len(widths) > 1:
+            raise ParameterError(
+                f"the rows of the reliability data have different lengths {sorted(widths)}; "
+                "give every coder one entry per unit (None where missing)")
+        width = widths.pop() if widths else 0
+        coder_labels = list(range(len(rows))) if coders is None else list(coders)
+        unit_labels = list(range(width)) if units is None else list(units)
+        if len(coder_labels) != len(rows) or len(unit_labels) != width:
+            raise ParameterError(
+                f"{len(coder_labels)} coder and {len(unit_labels)} unit labels for data of "
+                f"shape ({len(rows)}, {width})")
+        table = cls.from_records(
+            ((coder_labels[i], unit_labels[j], v) for i, row in enumerate(rows)
+             for j, v in enumerate(row)), meta=meta)
+        if table.n_coders != len(rows) or table.n_units != width:  # labels were not unique
+            raise ParameterError("coder and unit labels must be unique")
+        return table
+
+    @classmethod
+    def from_dataframe(
+        cls,
+        df: pd.DataFrame,
+        *,
+        layout: str = "auto",
+        meta: Mapping[str, str] | None = None,
+    ) -> CodingTable:
+        """Build a table from a DataFrame, long or wide.
+
+        Parameters
+        ----------
+        df : DataFrame
+            Long layout: columns ``coder``, ``unit`` and one of ``value``, ``labels``,
+            ``label``, one row per coded cell. Wide layout: one row per coder (the index) and
+            one column per unit, missing cells as None or NaN (Krippendorff's reliability data).
+        layout : {"auto", "long", "wide"}, default="auto"
+            ``auto`` is long when the columns ``coder`` and ``unit`` exist.
+
+        Examples
+        --------
+        >>> wide = pd.DataFrame({"u1": [1, 1], "u2": [2, None]}, index=["A", "B"])
+        >>> CodingTable.from_dataframe(wide).value("B", "u2") is None
+        True
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise ParameterTypeError(f"df must be a pandas DataFrame. Got {type(df).__name__}.")
+        if layout not in ("auto", "long", "wide"):
+            raise ParameterError(f"layout must be 'auto', 'long' or 'wide'. Got {layout!r}.")
+        cols = set(map(str, df.columns))
+        if layout == "long" or (layout == "auto" and {"coder", "unit"} <= cols):
+            value_col = next((c for c in ("value", "labels", "label") if c in cols), None)
+            if value_col is None or not {"coder", "unit"} <= cols:
+                raise InputError(
+                    "a long DataFrame needs the columns coder, unit and value (or labels); "
+                    f"it has {sorted(cols)}"
+                )
+            long = zip(df["coder"], df["unit"], df[value_col], strict=True)
+            return cls.from_records(long, meta=meta)
+        recs = (
+            (coder, unit, value)
+            for coder, row in zip(df.index, df.itertuples(index=False, name=None), strict=True)
+            for unit, value in zip(df.columns, row, strict=True)
+        )
+        return cls.from_records(recs, meta=meta)
+
+    @classmethod
+    def from_clusterings(
+        cls,
+        clusterings: Mapping[Hashable, Any],
+        *,
+        meta: Mapping[str, str] | None = None,
+    ) -> CodingTable:
+        """Build a class-derived table: each unit's value is its class minus itself.
+
+        Parameters
+        ----------
+        clusterings : mapping
+            Coder -> clustering, where a clustering is either a mapping unit -> class id
+            (units absent, or mapped to None, are missing for that coder), a pandas Series
+            indexed by unit, or an array-like of class ids for units ``0..n-1`` in which
+            a negative id (or None/NaN) is missing. Class ids are per coder: class 1 of one
+            coder has nothing to do with class 1 of another.
+
+        Examples
+        --------
+        >>> t = CodingTable.from_clusterings({"A": {"x": 1, "y": 1, "z": 2},
+        ...                                   "B": {"x": 7, "y": 8, "z": 8}})
+        >>> sorted(t.value("A", "x")), sorted(t.value("B", "z"))
+        (['y'], ['y'])
+        >>> CodingTable.from_clusterings({"A": [0, 0, 1], "B": [5, -1, 5]}).value("B", 1) is None
+        True
+        """
+        if not isinstance(clusterings, Mapping):
+            raise ParameterTypeError(
+                "clusterings must be a mapping coder -> clustering (a dict unit -> class id, a "
+                f"Series, or an array of class ids). Got {type(clusterings).__name__}.")
+        if not clusterings:
+            raise InputError("from_clusterings needs at least one coder")
+        series: dict[Hashable, pd.Series] = {}
+        arrays: dict[Hashable, np.ndarray] = {}
+        for coder, clustering in clusterings.items():
+            if isinstance(clustering, pd.Series):
+                series[coder] = clustering
+            elif isinstance(clustering, Mapping):
+                series[coder] = pd.Series(list(clustering.values()),
+                                          index=list(clustering.keys()), dtype=object)
+            elif isinstance(clustering, (str, bytes)) or not hasattr(clustering, "__len__"):
+                raise ParameterTypeError(
+                    f"the clustering of coder {coder!r} must be a mapping unit -> class id, a "
+                    f"Series or an array of class ids. Got {type(clustering).__name__}.")
+            else:
+                arrays[coder] = np.asarray(clustering)
+                if arrays[coder].ndim != 1:
+                    raise ParameterError(
+                        f"the class ids of coder {coder!r} must be one-dimensional; got shape "
+                        f"{arrays[coder].shape}")
+        if arrays and not series:
+            lengths = {len(a) for a in arrays.values()}
+            if len(lengths) != 1:
+                raise InputError(
+                    f"class-id arrays of the coders have different lengths {sorted(lengths)}; "
+                    "arrays must cover the same units 0..n-1"
+                )
+            units: pd.Index = pd.RangeIndex(lengths.pop())
+            rows = [_class_codes(arrays[c]) for c in clusterings]
+        else:
+            for coder, arr in arrays.items():
+                series[coder] = pd.Series(arr)
+            units = pd.Index([])
+            for coder in clusterings:
+                s = series[coder]
+                if not s.index.is_unique:
+                    dup = s.index[s.index.duplicated()][0]
+                    raise InputError(f"coder {coder!r} gives unit {dup!r} more than one class")
+                units = units.append(s.index[~s.index.isin(units)])
+            rows = [_class_codes(series[c].reindex(units).to_numpy()) for c in clusterings]
+        classes = np.vstack(rows) if rows else np.empty((0, len(units)), dtype=np.int64)
+        return cls(list(clusterings), units, classes=classes, meta=meta)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n_coders(self) -> int:
+        """Number of coders."""
+        return len(self.coders)
+
+    @property
+    def n_units(self) -> int:
+        """Number of units."""
+        return len(self.units)
+
+    @property
+    def classes(self) -> IntArray | None:
+        """Per-coder class ids (n_coders x n_units, -1 missing) for class-derived tables."""
+        return self._classes
+
+    @property
+    def is_class_derived(self) -> bool:
+        """True when every value is a unit's class minus the unit itself."""
+        return self._classes is not None
+
+    @property
+    def present(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask (n_coders x n_units) of the cells that hold a value."""
+        if self._classes is not None:
+            return self._classes >= 0
+        return self.codes >= 0
+
+    @cached_property
+    def codes(self) -> IntArray:
+        """Value-type index per cell (n_coders x n_units), -1 where missing."""
+        self._materialise()
+        return self.__dict__["codes"]
+
+    @cached_property
+    def values(self) -> tuple[Any, ...]:
+        """The distinct values that :attr:`codes` points to."""
+        self._materialise()
+        return self.__dict__["values"]
+
+    @cached_property
+    def value_kind(self) -> str:
+        """``"set"`` when values are frozensets, ``"scalar"`` otherwise (``"set"`` if empty)."""
+        if self._classes is not None or not self.values:
+            return "set"
+        return "set" if isinstance(self.values[0], frozenset) else "scalar"
+
+    def value(self, coder: Hashable, unit: Hashable) -> Any:
+        """The value of one cell, or None when it is missing."""
+        code = self.codes[self.coders.get_loc(coder), self.units.get_loc(unit)]
+        return None if code < 0 else self.values[code]
+
+    def records(self) -> Iterable[tuple[Hashable, Hashable, Any]]:
+        """The non-missing cells as ``(coder, unit, value)`` records."""
+        cs, us = np.nonzero(self.codes >= 0)
+        for c, u in zip(cs.tolist(), us.tolist(), strict=True):
+            yield self.coders[c], self.units[u], self.values[self.codes[c, u]]
+
+    def to_frame(self) -> pd.DataFrame:
+        """Wide DataFrame, coders as rows and units as columns, None where missing."""
+        vals = np.empty(len(self.values) + 1, dtype=object)
+        vals[:-1] = self.values
+        vals[-1] = None
+        return pd.DataFrame(vals[self.codes], index=self.coders, columns=self.units)
+
+    def __repr__(self) -> str:
+        kind = "class-derived" if self.is_class_derived else self.value_kind
+        return f"<CodingTable {self.n_coders} coders x {self.n_units} units, {kind} values>"
+
+    # ------------------------------------------------------------------ internals
+    def _materialise(self) -> None:
+        """Build class-minus-unit frozensets from class ids (class-derived tables only)."""
+        if "codes" in self.__dict__:
+            return
+        assert self._classes is not None
+        labels = self.units.to_numpy()
+        value_ix: dict[frozenset[Any], int] = {}
+        codes = np.full(self._classes.shape, -1, dtype=np.int64)
+        for c, row in enumerate(self._classes):
+            idx = np.flatnonzero(row >= 0)
+            order = idx[np.argsort(row[idx], kind="stable")]
+            ids = row[order]
+            bounds = np.flatnonzero(np.diff(ids)) + 1
+            for members in np.split(order, bounds):
+                whole = frozenset(labels[members].tolist())
+                for t in members.tolist():
+                    value = whole - {labels[t]}
+                    codes[c, t] = value_ix.setdefault(value, len(value_ix))
+        self.__dict__["codes"] = codes
+        self.__dict__["values"] = tuple(value_ix)
+
+
+def unique_labels(paths: Sequence[str]) -> list[str]:
+    """Short unique coder labels for files: base names, else full paths, else numbered.
+
+    >>> unique_labels(["a/x.pyr", "b/y.pyr"]), unique_labels(["a/x.pyr", "b/x.pyr"])
+    (['x.pyr', 'y.pyr'], ['a/x.pyr', 'b/x.pyr'])
+    >>> unique_labels(["x.pyr", "x.pyr"])
+    ['x.pyr#1', 'x.pyr#2']
+    """
+    import os
+
+    names = [os.path.basename(os.path.normpath(p)) for p in paths]
+    if len(set(names)) < len(names):
+        names = list(paths)
+    if len(set(names)) < len(names):
+        names = [f"{n}#{i + 1}" for i, n in enumerate(names)]
+    return names
+
+
+def _class_codes(raw: np.ndarray) -> IntArray:
+    """Class ids of one coder as non-negative ints, -1 for missing."""
+    if raw.dtype.kind in "iu" and (raw.dtype.kind == "i" or not len(raw)
+                                   or int(raw.max()) <= np.iinfo(np.int64).max):
+        ids = raw.astype(np.int64, copy=False)
+        missing = ids < 0
+        top = int(ids.max(initial=-1))
+        if top < 4 * len(ids) + 16:
+            return np.where(missing, -1, ids)
+        codes, _ = pd.factorize(np.where(missing, -1, ids))
+        return np.where(missing, -1, codes).astype(np.int64)
+    obj = raw.astype(object)
+    missing = np.fromiter((is_missing(x) for x in obj), dtype=bool, count=len(obj))
+    if raw.dtype.kind == "f":
+        missing |= raw < 0
+    for x in obj[~missing]:
+        try:
+            hash(x)
+        except TypeError:
+            raise InputError(f"class id {x!r} is not hashable; class ids are ints or str") \
+                from None
+    obj[missing] = None
+    codes, _ = pd.factorize(obj, use_na_sentinel=True)
+    return np.where(missing, -1, codes).astype(np.int64)

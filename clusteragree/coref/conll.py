@@ -1,0 +1,204 @@
+"""CoNLL-2011/2012 and SemEval-2010 coreference files.
+
+Columns may be TAB- or space-aligned; the coreference cell is the last field (an empty last
+field after a trailing TAB, ``-`` and ``_`` mean none). Documents run from
+``#begin document NAME`` to ``#end document``; the name is everything after ``begin document``
+(``(id); part NNN`` for CoNLL-2012), so every part is its own document. A cell is read left to
+right: ``(N`` opens a mention of entity N, ``N)`` closes the most recent open mention of N,
+``(N)`` is a one-token mention, ``|`` separates chunks (optional). So ``1)(1`` closes a mention and
+opens the next one of the same entity, and same-entity nesting (``(1|(1`` ... ``1)|1)``) closes
+innermost first.
+
+Strict by default: every problem is an :class:`InputError` naming the file and line. With
+``lenient=True`` what can be repaired is repaired and counted in :attr:`CorefCorpus.repairs`:
+a close without an open is ignored, mentions still open at the end of a document are dropped,
+a missing ``#end document`` is supplied, a comment line inside a document is skipped, a repeated
+mention (same tokens) keeps its first occurrence, SemEval's ``(N+M)`` chunks are ignored.
+Non-numeric entity ids are never repaired.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import decode, iter_lines, read_bytes
+from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
+
+__all__ = ["parse_conll", "read_conll"]
+
+_BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
+_END = re.compile(r"^#\s*end document")
+_CHUNK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)|\|", re.ASCII)
+_DOUBLE = re.compile(r"\(\d+\+\d+\)")
+_ID = re.compile(r"[0-9]+")
+_NOT_SPACE = re.compile(r"\S")
+
+
+def _fields(line: str) -> list[str]:
+    if "\t" in line:
+        return line.split("\t")
+    return line.split()
+
+
+class _Doc:
+    def __init__(self, name: str, line: int) -> None:
+        self.name, self.line = name, line
+        self.tokens: list[str] = []
+        self.token_lines: list[int] = []
+        self.mentions: list[Mention] = []
+        self.open: dict[str, list[tuple[int, int, int]]] = {}  # entity -> [(start, line, order)]
+        self.order: list[int] = []
+        self.counter = 0
+
+
+def parse_conll(
+    lines: Iterable[str], path: str = "<conll>", *, lenient: bool = False
+) -> CorefCorpus:
+    """Parse CoNLL coreference lines (see the module docstring). Every repair made under
+    lenient reading is reported (:func:`clusteragree.errors.notify`, kind ``repaired``) with
+    its first line and count, and kept in :attr:`CorefCorpus.repairs`."""
+    if isinstance(lines, (str, bytes)):
+        raise ParameterTypeError("lines must be an iterable of lines (str.splitlines()), not "
+                                 "one string")
+    repairs: Counter[str] = Counter()
+    first_line: dict[str, int] = {}
+    number = 0
+
+    def repair(what: str, n: int = 1, line: int | None = None) -> None:
+        repairs[what] += n
+        first_line.setdefault(what, line if line is not None else number)
+    docs: dict[str, CorefDocument] = {}
+    doc: _Doc | None = None
+
+    def fail(message: str, line: int) -> InputError:
+        return InputError(message, path=path, line=line)
+
+    def finish(d: _Doc, line: int, at_end: bool) -> None:
+        still = [(e, s, ln) for e, stack in d.open.items() for s, ln, _ in stack]
+        if still:
+            if not lenient:
+                e, _, ln = still[0]
+                where = "at the end of the file" if at_end else "at #end document"
+                raise fail(f"document {d.name}: {len(still)} mention(s) still open {where}, the "
+                           f"first of entity {e} opened at line {ln}; close them (or use "
+                           "lenient reading to drop them)", line)
+            repair("unclosed mentions dropped", len(still), still[0][2])
+        if d.name in docs:
+            raise fail(f"document {d.name} occurs twice in the file (first at line "
+                       f"{docs[d.name].line}); give each part its own name", d.line)
+        ordered = [m for _, m in sorted(zip(d.order, d.mentions, strict=True),
+                                        key=lambda x: x[0])]
+        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=path,
+                               line=d.line)
+        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, path, d.line,
+                                     tuple(d.token_lines))
+
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\n").rstrip("\r")
+        begin = _BEGIN.match(line)
+        if begin:
+            if doc is not None:
+                if not lenient:
+                    raise fail(f"#begin document inside document {doc.name} (opened at line "
+                               f"{doc.line}); end it with #end document first", number)
+                repair("missing #end document supplied")
+                finish(doc, number, False)
+            doc = _Doc(begin.group(1), number)
+            continue
+        if _END.match(line):
+            if doc is None:
+                raise fail("#end document without #begin document", number)
+            finish(doc, number, False)
+            doc = None
+            continue
+        if not line.strip():
+            continue
+        if doc is None:
+            if line.lstrip().startswith("#"):
+                continue  # comments between documents
+            raise fail("a token line outside any document; start documents with "
+                       "#begin document NAME", number)
+        if line.lstrip().startswith("#"):
+            if not lenient:
+                raise fail(f"comment line inside document {doc.name}; the official scorer reads "
+                           "it as a token, which shifts every later mention. Remove it (lenient "
+                           "reading skips it)", number)
+            repair("comment lines inside documents skipped")
+            continue
+        fields = _fields(line)
+        cell = fields[-1].strip() if fields else ""
+        if _ID.fullmatch(fields[0]) and len(fields) >= 3:  # SemEval-2010: ID TOKEN LEMMA ...
+            word = fields[1]
+        else:  # CoNLL-2012: DOC PART NUMBER WORD ...
+            word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
+        token = len(doc.tokens)
+        doc.tokens.append(sys.intern(word))
+        doc.token_lines.append(number)
+        if cell in ("", "-", "_"):
+            continue
+        if _DOUBLE.search(cell):
+            if not lenient:
+                raise fail(f"coreference cell {cell!r} has a SemEval double-antecedent chunk "
+                           "(N+M); lenient reading ignores it", number)
+            repair("double-antecedent chunks ignored", len(_DOUBLE.findall(cell)))
+            cell = _DOUBLE.sub("", cell)
+        pos = 0
+        for m in _CHUNK.finditer(cell):
+            if m.start() != pos:
+                break
+            pos = m.end()
+            single, opened, closed = m.groups()
+            if single is not None:
+                doc.mentions.append(Mention(((token, token + 1),), single, number))
+                doc.order.append(doc.counter)
+                doc.counter += 1
+            elif opened is not None:
+                doc.open.setdefault(opened, []).append((token, number, doc.counter))
+                doc.counter += 1
+            elif closed is not None:
+                stack = doc.open.get(closed)
+                if not stack:
+                    if not lenient:
+                        raise fail(f"entity {closed} closes here ({cell!r}) but no mention of "
+                                   "it is open", number)
+                    repair("closes without an open ignored")
+                    continue
+                start, line_no, order = stack.pop()
+                doc.mentions.append(Mention(((start, token + 1),), closed, line_no))
+                doc.order.append(order)
+        if pos != len(cell):
+            bad = cell[pos:]
+            kind = ("a non-numeric entity id" if re.match(r"\(?[^\d()|]", bad)
+                    else "an unreadable chunk")
+            raise fail(f"coreference cell {cell!r} has {kind} at {bad!r}; ids must be numbers "
+                       "as in (12, 12) or (12)", number)
+    if doc is not None:
+        if not lenient:
+            raise fail(f"document {doc.name} (line {doc.line}) has no #end document", number)
+        repair("missing #end document supplied")
+        finish(doc, number, True)
+    for what, n in repairs.items():
+        notify("repaired", what, path=path, line=first_line.get(what), count=n)
+    return CorefCorpus(docs, path, dict(repairs), "conll")
+
+
+def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
+               encoding: str | None = None) -> CorefCorpus:
+    """Read a CoNLL-2011/2012 or SemEval-2010 coreference file (UTF-8 unless ``encoding``
+    names another), line by line."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
+    name = os.fspath(path)
+    text = decode(read_bytes(name), name, encoding=encoding)
+    if not _NOT_SPACE.search(text):
+        raise InputError("empty file", path=name, line=1)
+    corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
+    if not corpus.documents:
+        raise InputError("no #begin document line: not a CoNLL coreference file", path=name,
+                         line=1)
+    return corpus

@@ -1,0 +1,183 @@
+"""CorefUD: CoNLL-U with coreference in the MISC column (``Entity=``).
+
+A document starts at ``# newdoc id = ...``; ``# global.Entity = eid-etype-head-other`` declares
+the dash-separated fields of an opening chunk (``eid`` or the legacy ``GRP`` names the entity).
+In MISC, ``Entity=`` holds chunks without separators: ``(e1-person-2-`` opens a mention (with its
+fields), ``e1)`` closes it (id only), ``(e1-person-1-)`` is a one-word mention.
+Discontinuous mentions are written as parts ``e3[1/2]``, ``e3[2/2]`` and joined. ``head`` is the
+1-based position of the head word within the mention. Multiword-token lines (``3-4``) are skipped;
+empty nodes (``5.1``) are tokens, since zero mentions live on them.
+
+Errors, each with the file and line: a close without an open, mentions open at the end of a
+document, a missing ``# global.Entity`` in a document that has ``Entity=`` annotations, a
+non-integer head, a chunk that cannot be read, a line that is not ten TAB-separated columns.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import decode, iter_lines, parse_int, read_bytes
+from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
+
+__all__ = ["read_corefud"]
+
+_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
+_RANGE = re.compile(r"[0-9]+-[0-9]+")
+_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+_PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
+
+
+class _Doc:
+    def __init__(self, name: str, line: int) -> None:
+        self.name, self.line = name, line
+        self.fields: list[str] | None = None
+        self.tokens: list[str] = []
+        self.token_lines: list[int] = []
+        self.open: dict[str, list[tuple[int, int, int | None, int]]] = {}
+        self.order: dict[int, int] = {}  # id of a Mention object -> order of its opening
+        self.counter = 0
+        self.parts: dict[str, list[tuple[tuple[int, int], int, int | None]]] = {}
+        self.expected: dict[str, int] = {}
+        self.mentions: list[Mention] = []
+        self.has_entities = False
+
+
+def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
+                 encoding: str | None = None) -> CorefCorpus:
+    """Read a CorefUD CoNLL-U file (see the module docstring).
+
+    With ``lenient``, a mention marked twice keeps its first occurrence (counted in
+    ``repairs`` and reported); every other problem is an error: a ``# newdoc id`` given twice,
+    word ids and heads that are not ASCII numbers among them. Multiword-token lines
+    (``3-4``) are recognised by their form and are not tokens; empty nodes (``5.1``, the
+    zeros of pro-drop languages) are tokens, since mentions may be made of them.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
+    name = os.fspath(path)
+    text = decode(read_bytes(name), name, encoding=encoding)
+    docs: dict[str, CorefDocument] = {}
+    doc_lines: dict[str, int] = {}
+    repairs: Counter[str] = Counter()
+    doc: _Doc | None = None
+    global_fields: list[str] | None = None
+
+    def fail(message: str, line: int) -> InputError:
+        return InputError(message, path=name, line=line)
+
+    def finish(d: _Doc, line: int) -> None:
+        still = [(e, ln) for e, stack in d.open.items() for _, ln, _, _ in stack]
+        if still:
+            raise fail(f"document {d.name}: mention of {still[0][0]} opened at line "
+                       f"{still[0][1]} is not closed", line)
+        for eid, parts in d.parts.items():
+            if len(parts) != d.expected[eid]:
+                raise fail(f"document {d.name}: discontinuous mention {eid} has {len(parts)} of "
+                           f"{d.expected[eid]} parts", parts[0][1])
+            spans = tuple(sorted(p[0] for p in parts))
+            head = next((h for _, _, h in parts if h is not None), None)
+            d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
+        ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
+        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=name,
+                               line=d.line)
+        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, name, d.line,
+                                     tuple(d.token_lines))
+
+    last = 0
+    for number, line in iter_lines(text):
+        last = number
+        if line.startswith("#"):
+            m = re.match(r"#\s*newdoc\s+id\s*=\s*(.*?)\s*$", line)
+            if m:
+                if doc is not None:
+                    finish(doc, number)
+                if m.group(1) in doc_lines:
+                    raise fail(f"# newdoc id = {m.group(1)} again (first at line "
+                               f"{doc_lines[m.group(1)]}); give each document its own id",
+                               number)
+                doc_lines[m.group(1)] = number
+                doc = _Doc(m.group(1), number)
+                doc.fields = global_fields
+                continue
+            g = re.match(r"#\s*global\.Entity\s*=\s*(\S+)", line)
+            if g:
+                global_fields = g.group(1).split("-")
+                if doc is not None:
+                    doc.fields = global_fields
+            continue
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise fail(f"{len(cols)} columns, expected the 10 TAB-separated columns of CoNLL-U",
+                       number)
+        if _RANGE.fullmatch(cols[0]):
+            continue  # a multiword token: its words follow
+        if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
+            parse_int(cols[0], what="word id", path=name, line=number, lo=0)
+        if doc is None:
+            doc = _Doc(Path(name).stem, number)
+            doc.fields = global_fields
+        token = len(doc.tokens)
+        doc.tokens.append(sys.intern(cols[1]))
+        doc.token_lines.append(number)
+        entity = next((a[len("Entity="):] for a in cols[9].split("|")
+                       if a.startswith("Entity=")), None)
+        if not entity:
+            continue
+        if doc.fields is None:
+            raise fail("Entity= annotations but no # global.Entity header declaring their "
+                       "fields (for example # global.Entity = eid-etype-head-other)", number)
+        chunks = _CHUNK.findall(entity)
+        if "".join(chunks) != entity:
+            raise fail(f"cannot read Entity={entity!r}", number)
+        for chunk in chunks:
+            if chunk.startswith("("):
+                body = chunk[1:-1] if chunk.endswith(")") else chunk[1:]
+                values = body.split("-")
+                info = dict(zip(doc.fields, values, strict=False))
+                eid = info.get("eid") or info.get("GRP") or values[0]
+                head = info.get("head")
+                head_n = None
+                if head:
+                    head_n = parse_int(head, what=f"head of {eid}", path=name, line=number,
+                                       lo=1)
+                doc.counter += 1
+                if chunk.endswith(")"):
+                    _close(doc, eid, token, number, head_n, token, doc.counter)
+                else:
+                    doc.open.setdefault(eid, []).append((token, number, head_n, doc.counter))
+            else:
+                eid = chunk[:-1]
+                stack = doc.open.get(eid)
+                if not stack:
+                    raise fail(f"mention {eid} closes here but was not opened", number)
+                start, opened_at, head_n, order = stack.pop()
+                _close(doc, eid, start, opened_at, head_n, token, order)
+    if doc is not None:
+        finish(doc, last)
+    if not docs:
+        raise InputError("no token lines: not a CoNLL-U file", path=name, line=1)
+    for what, n in repairs.items():
+        notify("repaired", what, path=name, count=n)
+    return CorefCorpus(docs, name, dict(repairs), "corefud")
+
+
+def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: int,
+           order: int) -> None:
+    m = _PART.match(eid)
+    head_token = None if head is None else start + head - 1
+    if m is None or m.group("k") is None:
+        mention = Mention(((start, token + 1),), eid, line, head_token)
+        doc.order[id(mention)] = order
+        doc.mentions.append(mention)
+        return
+    doc.parts.setdefault(eid.split("[")[0] + f"[{m.group('n')}]", []).append(
+        ((start, token + 1), line, head_token))
+    doc.expected[eid.split("[")[0] + f"[{m.group('n')}]"] = int(m.group("n"))

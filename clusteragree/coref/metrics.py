@@ -1,0 +1,242 @@
+"""The standard coreference metrics between a key and a response clustering of mentions.
+
+MUC (Vilain et al. 1995), B-cubed (Bagga & Baldwin 1998), CEAFm and CEAFe (Luo 2005), BLANC
+(Recasens & Hovy 2011; Luo et al. 2014 for predicted mentions) and LEA (Moosavi & Strube 2016),
+as the CoNLL reference scorer v8.01 (and its LEA branch) computes them: every metric is counts
+per document (:class:`Counts`) that add over a corpus, and recall, precision and F1 come from the
+summed counts (micro-average). All of them derive from one contingency table of key against
+response entities; CEAF's assignment is solved per connected component of that table (scipy's
+Hungarian algorithm), so long documents stay fast.
+
+Examples
+--------
+>>> key = [{"a"}, {"b", "c"}, {"d", "e", "f"}]
+>>> response = [{"a"}, {"d", "e"}]
+>>> r = score(key, response)
+>>> [round(x, 4) for x in r["ceafe"].rpf]
+[0.6, 0.9, 0.72]
+>>> [round(x, 4) for x in r["blanc"].rpf]
+[0.2159, 1.0, 0.3538]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, fields
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..errors import ParameterError, ParameterTypeError
+
+__all__ = ["METRICS", "BlancCounts", "Counts", "add", "score"]
+
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def _f1(r: float, p: float) -> float:
+    return 0.0 if r + p == 0 else 2 * r * p / (r + p)
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Recall and precision numerators and denominators of a metric; they add over documents."""
+
+    recall_num: float = 0.0
+    recall_den: float = 0.0
+    precision_num: float = 0.0
+    precision_den: float = 0.0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    @property
+    def rpf(self) -> tuple[float, float, float]:
+        """Recall, precision and F1 (0 where a denominator is 0)."""
+        r = _ratio(self.recall_num, self.recall_den)
+        p = _ratio(self.precision_num, self.precision_den)
+        return r, p, _f1(r, p)
+
+    def swapped(self) -> Counts:
+        """The counts with key and response exchanged."""
+        return Counts(self.precision_num, self.precision_den, self.recall_num, self.recall_den)
+
+
+@dataclass(frozen=True)
+class BlancCounts:
+    """Link counts of BLANC: coreference (c) and non-coreference (n) links of key, response and
+    both. BLANC averages the two kinds, so it is not one ratio."""
+
+    c_key: float = 0.0
+    c_resp: float = 0.0
+    c_both: float = 0.0
+    n_key: float = 0.0
+    n_resp: float = 0.0
+    n_both: float = 0.0
+
+    def __add__(self, other: BlancCounts) -> BlancCounts:
+        return BlancCounts(*(getattr(self, f.name) + getattr(other, f.name)
+                             for f in fields(self)))
+
+    @property
+    def rpf(self) -> tuple[float, float, float]:
+        rc, pc = _ratio(self.c_both, self.c_key), _ratio(self.c_both, self.c_resp)
+        rn, pn = _ratio(self.n_both, self.n_key), _ratio(self.n_both, self.n_resp)
+        fc, fn = _f1(rc, pc), _f1(rn, pn)
+        if self.c_key == 0 and self.n_key == 0:
+            return 0.0, 0.0, 0.0
+        if self.c_key == 0:  # key of singletons only: non-coreference links alone
+            return rn, pn, fn
+        if self.n_key == 0:  # key of one entity: coreference links alone
+            return rc, pc, fc
+        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
+
+    def swapped(self) -> BlancCounts:
+        return BlancCounts(self.c_resp, self.c_key, self.c_both, self.n_resp, self.n_key,
+                           self.n_both)
+
+
+def _pairs(n: np.ndarray) -> np.ndarray:
+    return n * (n - 1) / 2
+
+
+def _index(entities: Iterable[Iterable[Hashable]], side: str
+           ) -> tuple[dict[Hashable, int], list[int]]:
+    """Mention -> entity number, and the entity sizes; a mention in two entities is refused."""
+    if isinstance(entities, (str, bytes)) or not isinstance(entities, Iterable):
+        raise ParameterTypeError(f"the {side} must be a list of entities, each a list of "
+                                 f"mentions. Got {type(entities).__name__}.")
+    entity_of: dict[Hashable, int] = {}
+    sizes = []
+    for i, entity in enumerate(entities):
+        if isinstance(entity, (str, bytes)) or not isinstance(entity, Iterable):
+            raise ParameterTypeError(f"{side} entity {i} must be a collection of mentions. "
+                                     f"Got {type(entity).__name__}.")
+        ms = set(entity)
+        sizes.append(len(ms))
+        for m in ms:
+            if m in entity_of:
+                raise ParameterError(f"mention {m!r} is in two {side} entities")
+            entity_of[m] = i
+    return entity_of, sizes
+
+
+def _table(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]):
+    key_of, key_sizes = _index(key, "key")
+    resp_of, resp_sizes = _index(response, "response")
+    both = [(key_of[m], resp_of[m]) for m in key_of if m in resp_of]
+    if both:
+        ij = np.array(both, dtype=np.int64)
+        pairs, counts = np.unique(ij, axis=0, return_counts=True)
+    else:
+        pairs, counts = np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return (np.array(key_sizes, dtype=np.float64), np.array(resp_sizes, dtype=np.float64),
+            pairs[:, 0], pairs[:, 1], counts.astype(np.float64))
+
+
+def _muc(k, r, ki, rj, n) -> Counts:
+    # Partition of K by the response: one part per intersecting response entity, one per
+    # mention of K in no response entity.
+    hit_k = np.bincount(ki, minlength=len(k)).astype(float)  # response entities meeting K
+    inside_k = np.bincount(ki, weights=n, minlength=len(k))  # mentions of K in the response
+    parts_k = hit_k + (k - inside_k)
+    hit_r = np.bincount(rj, minlength=len(r)).astype(float)
+    inside_r = np.bincount(rj, weights=n, minlength=len(r))
+    parts_r = hit_r + (r - inside_r)
+    return Counts(float((k - parts_k).sum()), float((k - 1).clip(0).sum()),
+                  float((r - parts_r).sum()), float((r - 1).clip(0).sum()))
+
+
+def _bcub(k, r, ki, rj, n) -> Counts:
+    return Counts(float((n * n / k[ki]).sum()), float(k.sum()),
+                  float((n * n / r[rj]).sum()), float(r.sum()))
+
+
+def _ceaf(k, r, ki, rj, n, entity: bool) -> Counts:
+    phi = 2 * n / (k[ki] + r[rj]) if entity else n
+    total = 0.0
+    if len(n):
+        graph = coo_matrix((np.ones(len(n)), (ki, len(k) + rj)), shape=(len(k) + len(r),) * 2)
+        _, comp = connected_components(graph, directed=False)
+        group = comp[ki]
+        order = np.argsort(group, kind="stable")
+        bounds = np.flatnonzero(np.diff(group[order])) + 1
+        for block in np.split(order, bounds):
+            if len(block) == 1:
+                total += float(phi[block[0]])
+                continue
+            rows, ri = np.unique(ki[block], return_inverse=True)
+            cols, ci = np.unique(rj[block], return_inverse=True)
+            w = np.zeros((len(rows), len(cols)))
+            w[ri.ravel(), ci.ravel()] = phi[block]
+            a, b = linear_sum_assignment(w, maximize=True)
+            total += float(w[a, b].sum())
+    if entity:
+        return Counts(total, float(len(k)), total, float(len(r)))
+    return Counts(total, float(k.sum()), total, float(r.sum()))
+
+
+def _blanc(k, r, ki, rj, n) -> BlancCounts:
+    in_k = np.bincount(ki, weights=n, minlength=len(k))  # mentions of K also in the response
+    in_r = np.bincount(rj, weights=n, minlength=len(r))
+    c_key, c_resp = float(_pairs(k).sum()), float(_pairs(r).sum())
+    c_both = float(_pairs(n).sum())
+    mk, mr, mb = float(k.sum()), float(r.sum()), float(n.sum())
+    n_key, n_resp = mk * (mk - 1) / 2 - c_key, mr * (mr - 1) / 2 - c_resp
+    n_both = mb * (mb - 1) / 2 - float(_pairs(in_k).sum()) - float(_pairs(in_r).sum()) + c_both
+    return BlancCounts(c_key, c_resp, c_both, n_key, n_resp, n_both)
+
+
+def _lea(k, r, ki, rj, n) -> Counts:
+    def side(sizes, own, other_sizes, other_index):
+        links = np.where(sizes > 1, _pairs(sizes), 1.0)
+        found = np.bincount(own, weights=_pairs(n), minlength=len(sizes))
+        # A singleton is resolved when the other side has it as a singleton too.
+        alone = (sizes == 1)
+        single = np.zeros(len(sizes))
+        both_single = (sizes[own] == 1) & (other_sizes[other_index] == 1)
+        single[own[both_single]] = 1.0
+        found = np.where(alone, single, found)
+        return float((sizes * found / links).sum()), float(sizes.sum())
+
+    rn, rd = side(k, ki, r, rj)
+    pn, pd = side(r, rj, k, ki)
+    return Counts(rn, rd, pn, pd)
+
+
+def score(
+    key: Iterable[Iterable[Hashable]],
+    response: Iterable[Iterable[Hashable]],
+    metrics: Iterable[str] = METRICS,
+) -> dict[str, Counts | BlancCounts]:
+    """Counts of each metric for one document: key and response are lists of entities, each an
+    iterable of hashable mentions (a mention in two entities of one side is an error)."""
+    k, r, ki, rj, n = _table(key, response)
+    out: dict[str, Counts | BlancCounts] = {}
+    for name in metrics:
+        if name == "muc":
+            out[name] = _muc(k, r, ki, rj, n)
+        elif name == "bcub":
+            out[name] = _bcub(k, r, ki, rj, n)
+        elif name in ("ceafm", "ceafe"):
+            out[name] = _ceaf(k, r, ki, rj, n, entity=name == "ceafe")
+        elif name == "blanc":
+            out[name] = _blanc(k, r, ki, rj, n)
+        elif name == "lea":
+            out[name] = _lea(k, r, ki, rj, n)
+        else:
+            raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
+    return out
+
+
+def add(totals: Mapping[str, Counts | BlancCounts], more: Mapping[str, Counts | BlancCounts]
+        ) -> dict[str, Counts | BlancCounts]:
+    """Sum two dictionaries of counts metric by metric."""
+    return {m: (totals[m] + more[m]) if m in totals else more[m]  # type: ignore[operator]
+            for m in {**totals, **more}}

@@ -1,0 +1,202 @@
+"""Multi-label annotations: each annotator gives each item one or more labels, optionally ranked
+(1 = primary, 2 = secondary), as in Rosenberg & Binkowski (2004) and Bhowmick et al. (2008).
+
+Read from long records ``(item, annotator, label[, rank])``, a DataFrame with those columns, or a
+CSV file with the header ``item,annotator,label[,rank]`` (one row per label). Checked: at most two
+ranked labels per item and annotator, ranks 1 and 2 only and not repeated, every annotator has
+items, and no two labels differ only in case or spaces (a likely typo that would split a category
+in two). Errors name the file and line.
+
+Examples
+--------
+>>> data = MultiLabel.from_records([("m1", "A", "q", 1), ("m1", "A", "a", 2), ("m1", "B", "q", 1)])
+>>> data.cells["A", "m1"], data.categories
+(('q', 'a'), ('a', 'q'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.model import is_missing, require_records
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import parse_int
+
+__all__ = ["MultiLabel", "require_multilabel"]
+
+
+def require_multilabel(data: Any, what: str = "data") -> None:
+    """Refuse anything but a :class:`MultiLabel` (with a message naming the argument)."""
+    if not isinstance(data, MultiLabel):
+        raise ParameterTypeError(
+            f"{what} must be MultiLabel data (MultiLabel.from_records, from_dataframe or "
+            f"read_multilabel). Got {type(data).__name__}.")
+
+
+def _rank(rank: Any, where: dict[str, Any]) -> int | None:
+    """1 (primary), 2 (secondary) or None; ``1.0`` is 1, ``1.7`` is refused, not truncated."""
+    if is_missing(rank) or (isinstance(rank, str) and not rank.strip()):
+        return None
+    value: Any = rank
+    if isinstance(rank, str):
+        value = parse_int(rank, what="rank", path=where["path"], line=where["line"])
+    elif isinstance(rank, (float, np.floating)) and float(rank).is_integer():
+        value = int(rank)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value not in (1, 2):
+        shown = value if isinstance(rank, str) else rank
+        raise InputError(f"rank {shown!r} is not 1 (primary) or 2 (secondary)", **where)
+    return int(value)
+
+
+@dataclass(frozen=True)
+class MultiLabel:
+    """Labels per (annotator, item), primary first.
+
+    Attributes
+    ----------
+    items, annotators, categories : tuple
+        In order of first appearance (categories sorted).
+    cells : dict
+        ``(annotator, item) -> tuple of labels``, ranked labels in rank order, unranked ones sorted.
+    ranked : bool
+        Whether ranks were given.
+    """
+
+    items: tuple[Hashable, ...]
+    annotators: tuple[Hashable, ...]
+    categories: tuple[Hashable, ...]
+    cells: dict[tuple[Hashable, Hashable], tuple[Hashable, ...]]
+    ranked: bool = False
+    weights: dict[tuple[Hashable, Hashable], dict[Hashable, float]] | None = None
+
+    @classmethod
+    def from_weighted_records(
+        cls, records: Iterable[tuple[Any, Any, Any, Any]], *, source: str | None = None,
+        lines: Iterable[int] | None = None,
+    ) -> MultiLabel:
+        """Build from ``(item, annotator, label, weight)``: explicit weights, which must be in
+        (0, 1] and add up to 1 for each item and annotator (Rosenberg & Binkowski's "one
+        annotation divided between categories")."""
+        recs = list(records)
+        line_list = list(lines) if lines is not None else [None] * len(recs)
+        weights: dict[tuple[Hashable, Hashable], dict[Hashable, float]] = {}
+        first_line: dict[tuple[Hashable, Hashable], int | None] = {}
+        for (item, annotator, label, weight), line in zip(recs, line_list, strict=True):
+            try:
+                w = float(weight)
+            except (TypeError, ValueError):
+                raise InputError(f"weight {weight!r} is not a number", path=source,
+                                 line=line) from None
+            if not 0 < w <= 1:
+                raise InputError(f"weight {w} is not in (0, 1]", path=source, line=line)
+            weights.setdefault((annotator, item), {})[label] = w
+            first_line.setdefault((annotator, item), line)
+        for key, cell in weights.items():
+            if abs(sum(cell.values()) - 1) > 1e-9:
+                raise InputError(f"the weights of annotator {key[0]!r} on item {key[1]!r} add "
+                                 f"up to {sum(cell.values()):g}, not 1", path=source,
+                                 line=first_line[key])
+        ranked = [(i, a, lab, 1 + k) for (a, i), cell in weights.items()
+                  for k, (lab, _) in enumerate(sorted(cell.items(), key=lambda x: -x[1]))]
+        base = cls.from_records([(i, a, lab) for i, a, lab, _ in ranked], source=source)
+        return cls(base.items, base.annotators, base.categories, base.cells, False, weights)
+
+    @classmethod
+    def from_records(
+        cls, records: Iterable[tuple[Any, ...]], *, source: str | None = None,
+        lines: Iterable[int] | None = None, annotators: Iterable[Hashable] | None = None,
+    ) -> MultiLabel:
+        """Build from ``(item, annotator, label)`` or ``(item, annotator, label, rank)``.
+
+        ``annotators`` declares the annotators expected (each must label some item); by
+        default they are the annotators found in the records.
+        """
+        require_records(records, "(item, annotator, label[, rank])", "MultiLabel")
+        line_of = iter(lines) if lines is not None else None
+        missing_labels = 0
+        first_missing: int | None = None
+        got: dict[tuple[Hashable, Hashable], list[tuple[int, Hashable, int | None]]] = {}
+        items: dict[Hashable, None] = {}
+        declared = dict.fromkeys(annotators) if annotators is not None else {}
+        spelled: dict[str, tuple[Hashable, int | None]] = {}
+        ranked = False
+        for pos, record in enumerate(records, start=1):
+            line = next(line_of) if line_of is not None else None
+            where: dict[str, Any] = {"path": source, "line": line}
+            if not isinstance(record, (tuple, list)) or len(record) not in (3, 4):
+                raise InputError(f"record {pos}: expected item, annotator, label[, rank]; got "
+                                 f"{str(record)[:60]}", **where)
+            item, annotator, label = record[0], record[1], record[2]
+            for what, value in (("item", item), ("annotator", annotator), ("label", label)):
+                try:
+                    hash(value)
+                except TypeError:
+                    raise InputError(f"record {pos}: the {what} {str(value)[:40]} is not a "
+                                     "single value (str or number)", **where) from None
+            if is_missing(item) or is_missing(annotator):
+                raise InputError(f"record {pos}: the item or the annotator is missing", **where)
+            if is_missing(label):  # a missing label gives no label
+                missing_labels += 1
+                first_missing = first_missing or line or pos
+                continue
+            rank = _rank(record[3] if len(record) == 4 else None, where)
+            if rank is not None:
+                ranked = True
+            key = " ".join(str(label).split()).casefold()
+            if key in spelled and spelled[key][0] != label:
+                raise InputError(
+                    f"label {label!r} differs from {spelled[key][0]!r} (line {spelled[key][1]}) "
+                    "only in case or spaces; write one category one way", **where)
+            spelled.setdefault(key, (label, line or pos))
+            if label is None or (isinstance(label, str) and not label.strip()):
+                raise InputError("empty label; leave the row out instead", **where)
+            items.setdefault(item, None)
+            declared.setdefault(annotator, None)
+            cell = got.setdefault((annotator, item), [])
+            if any(lab == label for _, lab, _ in cell):
+                raise InputError(f"annotator {annotator!r} gives item {item!r} the label "
+                                 f"{label!r} twice", **where)
+            if rank is not None and any(r == rank for r, _, _ in cell):
+                raise InputError(f"annotator {annotator!r} gives item {item!r} two labels of "
+                                 f"rank {rank}", **where)
+            cell.append((rank if rank is not None else 0, label, line))
+            if ranked and len(cell) > 2:
+                raise InputError(f"annotator {annotator!r} gives item {item!r} {len(cell)} "
+                                 "ranked labels; a primary and a secondary at most", **where)
+        if missing_labels:
+            notify("skipped", "rows with a missing label (None, NaN or NA) give no label",
+                   path=source, line=first_missing, count=missing_labels)
+        cells = {k: tuple(lab for _, lab, _ in sorted(v, key=lambda x: (x[0], str(x[1]))))
+                 for k, v in got.items()}
+        labelled = {a for a, _ in cells}
+        for annotator in declared:
+            if annotator not in labelled:
+                raise InputError(f"annotator {annotator!r} has no items", path=source)
+        categories = tuple(sorted({lab for v in cells.values() for lab in v}, key=str))
+        return cls(tuple(items), tuple(declared), categories, cells, ranked)
+
+    @classmethod
+    def from_dataframe(cls, df: pd.DataFrame) -> MultiLabel:
+        """Build from a DataFrame with columns item, annotator, label[, rank]."""
+        if not isinstance(df, pd.DataFrame):
+            raise ParameterTypeError(f"df must be a pandas DataFrame. Got {type(df).__name__}.")
+        cols = [c for c in ("item", "annotator", "label", "rank") if c in df.columns]
+        if cols[:3] != ["item", "annotator", "label"]:
+            raise InputError(f"the DataFrame needs the columns item, annotator and label (and "
+                             f"optionally rank); it has {list(df.columns)}")
+        return cls.from_records(df[cols].itertuples(index=False, name=None))
+
+    def labels(self, annotator: Hashable, item: Hashable) -> tuple[Hashable, ...]:
+        """The labels of a cell (empty when the annotator did not label the item)."""
+        return self.cells.get((annotator, item), ())
+
+    def complete_items(self, annotators: Iterable[Hashable] | None = None) -> list[Hashable]:
+        """Items labelled by every one of ``annotators`` (default: all)."""
+        who = list(annotators) if annotators is not None else list(self.annotators)
+        return [i for i in self.items if all((a, i) in self.cells for a in who)]

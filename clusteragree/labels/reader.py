@@ -1,0 +1,87 @@
+"""Reading multi-label data: a long CSV ``item,annotator,label[,rank]`` (or ``,weight``) or a
+JSON list of objects with those keys."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import csv_rows, decode, load_json, read_bytes
+from .model import MultiLabel
+
+__all__ = ["read_multilabel"]
+
+
+def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
+                    ) -> MultiLabel:
+    """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
+    ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
+
+    A missing label (an empty JSON ``null``) gives no label and is reported; ranks are the
+    integers 1 and 2 (``1.0`` reads as 1, ``1.7`` is refused); numbers in JSON must be finite
+    and of at most 18 digits; keys or columns the format does not use are reported
+    (``ignored``). Data with fewer than two annotators is refused: there is nothing to compare.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
+    name = os.fspath(path)
+    text = decode(read_bytes(name), name, encoding=encoding)
+    data = _read_json(text, name) if name.endswith(".json") else _read_csv(text, name)
+    if len(data.annotators) < 2:
+        raise InputError(
+            f"nothing to compare: {len(data.annotators)} annotator(s) "
+            f"({', '.join(map(str, data.annotators))}); agreement needs the labels of two or "
+            "more annotators on the same items", path=name)
+    return data
+
+
+_KEYS = ("item", "annotator", "label", "rank")
+
+
+def _read_json(text: str, name: str) -> MultiLabel:
+    objects = load_json(text, name)
+    if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
+        raise InputError("expected a JSON list of objects with item, annotator, label",
+                         path=name, line=1)
+    extra: set[str] = set()
+    records = []
+    for pos, o in enumerate(objects, start=1):
+        missing = [k for k in _KEYS[:3] if k not in o]
+        if missing:
+            raise InputError(f"object {pos} lacks the key {missing[0]!r}", path=name)
+        for k in ("item", "annotator", "label"):
+            if isinstance(o[k], (list, dict)):
+                raise InputError(f"object {pos}: the {k} is a JSON {type(o[k]).__name__}; "
+                                 "give one string or number", path=name)
+        extra |= set(o) - set(_KEYS)
+        records.append((o["item"], o["annotator"], o["label"], o.get("rank")))
+    if extra:
+        notify("ignored", f"keys not used: {', '.join(sorted(map(repr, extra)))} (a record "
+               "reads item, annotator, label and rank)", path=name)
+    return MultiLabel.from_records(records, source=name)
+
+
+def _read_csv(text: str, name: str) -> MultiLabel:
+    rows = csv_rows(text, name)
+    first = next(rows, None)
+    header = [h.strip().lower() for h in first[1]] if first else []
+    if header[:3] != ["item", "annotator", "label"] or header[3:] not in ([], ["rank"],
+                                                                            ["weight"]):
+        raise InputError(f"the header is {header}; expected item,annotator,label[,rank] or "
+                         "item,annotator,label,weight", path=name, line=first[0] if first else 1)
+    rows_read: list[tuple[Any, ...]] = []
+    lines: list[int] = []
+    for number, row in rows:
+        if len(row) != len(header):
+            raise InputError(f"{len(row)} fields, expected {len(header)}", path=name,
+                             line=number)
+        values: list[Any] = [c.strip() for c in row]
+        if len(values) == 4 and values[3] == "":
+            values[3] = None
+        rows_read.append(tuple(values))
+        lines.append(number)
+    if header[3:] == ["weight"]:
+        return MultiLabel.from_weighted_records(rows_read, source=name,
+                                                lines=lines)
+    return MultiLabel.from_records(rows_read, source=name, lines=lines)

@@ -1,0 +1,540 @@
+"""DUCView pyramid (``.pyr``) and peer annotation (``.pan``) files.
+
+Reads the XML of DUCView 1.4 and 1.5 and of AutoPan (lxml, with line numbers), rebuilds the text
+exactly as DUCView does (every ``<line>`` followed by ``"\\n"``; offsets are 0-based, end
+exclusive, in UTF-16 units), finds the model summaries with the file's own regular expression
+(falling back to the NIST header pattern when it is missing or finds the wrong number), and checks
+every part's label against the text.
+
+Repairs, each counted in ``Pyramid.repairs`` and refused with ``strict=True``:
+
+* a part whose label is not at its offsets (shifted offsets, start after end, offsets past the
+  text) is re-anchored to the nearest occurrence of its label within ``window`` characters,
+  when that occurrence is unique;
+* a file with several XML documents (DUCView 1.5 appends when it saves) keeps the last one;
+* a file that is not UTF-8 (and declares no encoding) is decoded as cp1252, else latin-1,
+  unless ``encoding`` names its encoding;
+* markup inside a ``<line>`` (which DUCView never writes) is read as its text.
+
+Every repair is reported through :func:`clusteragree.errors.notify` (kind ``repaired``, with the
+file, its first line and a count) and refused under strict reading. The file's own
+``startDocumentRegEx`` is user data: it is matched with a time limit, and one that does not
+compile is reported (``ignored``) and the summaries found with the NIST header patterns.
+
+PyrEval's ``.pyr`` (root ``<Pyramid>``, no text or offsets) and its readable TSV are recognised
+and refused with a message saying what they are. Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import regex
+from lxml import etree
+
+from ..errors import InputError, ParameterTypeError, notify
+from ..inputs import check_encoding, parse_int, read_bytes
+from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
+
+__all__ = ["HEADER_PATTERN", "read_ducview", "read_pan", "read_pyramid"]
+
+#: NIST DUC 2005-2007 model headers: dashes, the model id, dashes.
+HEADER_PATTERN = re.compile(
+    r"(?m)^-+[ \t]*\n[ \t]*D\d+(?:-[A-Z])?\.M\.\d+\.[A-Z]\.[A-Z][ \t]*\n-+[ \t]*\n"
+)
+#: DUCView 1.5 "new pyramid from folder" headers.
+FOLDER_HEADER_PATTERN = re.compile(r"(?m)^-----+ <.*> -----+[ \t]*\n")
+_DASHES_OR_BLANK = re.compile(r"[ \t]*-*[ \t]*\Z")
+_ID = re.compile(r"D\d+\S*|<[^>]*>")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+#: Seconds a stored startDocumentRegEx may take on a text of 10 million characters (at least 2 s).
+REGEX_SECONDS_PER_10M = 5.0
+
+
+class _Repairs(Counter[str]):
+    """Repairs counted by kind, with the first line of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: dict[str, int | None] = {}
+
+    def add(self, what: str, line: int | None, count: int = 1) -> None:
+        self[what] += count
+        self.first.setdefault(what, line)
+
+    def merge(self, other: _Repairs) -> None:
+        for what, n in other.items():
+            self.add(what, other.first.get(what), n)
+
+
+def _fail(message: str, path: str, line: int | None = None) -> InputError:
+    return InputError(message, path=path, line=line)
+
+
+def _load(path: str | os.PathLike[str], encoding: str | None
+          ) -> tuple[bytes, str, int, _Repairs]:
+    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
+                                 f"{type(path).__name__}.")
+    name = os.fspath(path)
+    codec = check_encoding(encoding)
+    repairs = _Repairs()
+    raw = read_bytes(name)
+    if not raw.strip():
+        raise _fail("empty file; expected DUCView XML (<pyramid> or <peerAnnotation>)", name, 1)
+    if raw.lstrip().startswith(b"SCU\t"):
+        raise _fail(
+            "this is PyrEval's readable pyramid (tab-separated SCU lines), not a DUCView file; "
+            "clusteragree needs the DUCView .pyr with the summaries' text and offsets", name, 1)
+    offset = 0
+    decls = [m.start() for m in re.finditer(rb"<\?xml", raw)]
+    if len(decls) > 1:
+        offset = raw[: decls[-1]].count(b"\n")
+        raw = raw[decls[-1]:]
+        repairs.add("earlier XML documents dropped (DUCView 1.5 appends on save)", 1,
+                    len(decls) - 1)
+    prolog = raw[:200].split(b"?>", 1)[0]
+    if codec is not None:
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError as err:
+            line = raw[: err.start].count(b"\n") + 1 + offset
+            raise _fail(f"byte 0x{raw[err.start]:02x} is not {codec}; is this the file's "
+                        "encoding?", name, line) from None
+        raw = _without_declared_encoding(text).encode("utf-8")
+    elif b"encoding" not in prolog:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = raw[: err.start].count(b"\n") + 1 + offset
+            for fallback in ("cp1252", "latin-1"):
+                try:
+                    text = raw.decode(fallback)
+                    break
+                except UnicodeDecodeError:
+                    continue
+            repairs.add(f"decoded as {fallback}, not UTF-8 (first byte 0x{raw[err.start]:02x}; "
+                        "--encoding names the encoding)", line)
+            raw = text.encode("utf-8")
+    return raw, name, offset, repairs
+
+
+def _without_declared_encoding(text: str) -> str:
+    """The text with the prolog's encoding declaration removed (it is decoded already)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return re.sub(r"\A(<\?xml[^>]*?)\s+encoding\s*=\s*(['\"])[^'\"]*\2", r"\1", text, count=1)
+
+
+class _TextIndex:
+    """The text, and a newline-free view of it for finding labels (labels have no newlines).
+
+    Positions are mapped with sorted arrays (newlines; UTF-16 starts of astral characters),
+    so the index costs a few bytes per line, not per character.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.flat = text.replace("\n", "")
+        nl = np.fromiter((m.start() for m in re.finditer("\n", text)), dtype=np.int64)
+        self.newlines = nl
+        self.gaps = nl - np.arange(len(nl), dtype=np.int64)  # flat position of each newline
+        astral = np.fromiter((m.start() for m in _ASTRAL.finditer(text)), dtype=np.int64)
+        self.utf16_starts = astral + np.arange(len(astral), dtype=np.int64)
+        self.utf16_len = len(text) + len(astral)
+
+    def python_offset(self, pos: int) -> int:
+        """The Python index of a UTF-16 offset (DUCView counts UTF-16 units)."""
+        if not len(self.utf16_starts) or not 0 <= pos <= self.utf16_len:
+            return pos
+        return pos - int(np.searchsorted(self.utf16_starts, pos, side="left"))
+
+    def _to_text(self, k: int) -> int:
+        """Index in the text of the ``k``-th character that is not a newline."""
+        return k + int(np.searchsorted(self.gaps, k, side="right"))
+
+    def label_at(self, start: int, end: int) -> str:
+        return self.text[start:end].replace("\n", "")
+
+    def near(self, label: str, start: int, window: int) -> tuple[int, int] | str | None:
+        """Nearest occurrence of ``label`` around ``start``; ``"ambiguous"`` on a tie."""
+        if not label or not self.flat:
+            return None
+        lo = max(0, start - window)
+        flat_lo = lo - int(np.searchsorted(self.newlines, lo, side="left"))
+        if flat_lo >= len(self.flat) or self._to_text(flat_lo) > min(len(self.text),
+                                                                     start + window):
+            return None
+        found: list[tuple[int, int, int]] = []
+        pos = self.flat.find(label, flat_lo)
+        while pos != -1:
+            s = self._to_text(pos)
+            if s > start + window:
+                break
+            e = self._to_text(pos + len(label) - 1) + 1
+            found.append((abs(s - start), s, e))
+            pos = self.flat.find(label, pos + 1)
+        if not found:
+            return None
+        found.sort()
+        if len(found) > 1 and found[1][0] == found[0][0] and found[1][1] != found[0][1]:
+            return "ambiguous"
+        return found[0][1], found[0][2]
+
+
+def _int(el: Any, attr: str, path: str, offset: int) -> int:
+    value = el.get(attr)
+    if value is None:
+        raise _fail(f"<{el.tag}> has no {attr} attribute", path, el.sourceline + offset)
+    return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
+
+
+def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, window: int,
+           repairs: _Repairs) -> tuple[Part, ...]:
+    parts = []
+    for p in el.findall("part"):
+        line = p.sourceline + offset
+        label = p.get("label")
+        if label is None:
+            raise _fail("<part> has no label attribute", path, line)
+        start = index.python_offset(_int(p, "start", path, offset))
+        end = index.python_offset(_int(p, "end", path, offset))
+        n = len(index.text)
+        if 0 <= start <= end <= n and index.label_at(start, end) == label:
+            parts.append(Part(start, end, label, line))
+            continue
+        if not label:
+            raise _fail(f"part at {start}-{end} has an empty label", path, line)
+        if start > end:
+            kind = "start after end"
+        elif start < 0 or end > n:
+            kind = "offsets outside the text"
+        else:
+            kind = "label not at its offsets"
+        where = f"part {label!r} at {start}-{end}: {kind}"
+        if start <= end and start >= 0 and end <= n:
+            where += f" (the text there is {index.label_at(start, end)!r})"
+        found = index.near(label, min(max(start, 0), n), window)
+        if found == "ambiguous":
+            raise _fail(f"{where}; the label occurs twice at the same distance, so it cannot be "
+                        "re-anchored", path, line)
+        if found is None:
+            raise _fail(f"{where}, and the label does not occur within {window} characters; "
+                        "is this the text that was annotated?", path, line)
+        assert isinstance(found, tuple)
+        if strict:
+            raise _fail(f"{where}; the label occurs at {found[0]}-{found[1]} (a repair: leave "
+                        "out strict to accept it)", path, line)
+        repairs.add(f"part re-anchored ({kind})", line)
+        parts.append(Part(found[0], found[1], label, line))
+    return tuple(parts)
+
+
+def _scu(s: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bool,
+         window: int, repairs: _Repairs, seen: dict[int, int]) -> SCU:
+    """One ``<scu>`` (or ``<peerscu>``) element; ``seen`` maps the uids read so far to lines."""
+    line = s.sourceline + offset
+    uid = _int(s, "uid", path, offset)
+    if uid in seen:
+        raise _fail(f"<{tag} uid=\"{uid}\"> repeats the uid of line {seen[uid]}; every "
+                    "SCU needs its own uid (DUCView numbers them): renumber one", path, line)
+    seen[uid] = line
+    label = s.get("label")
+    if label is None:
+        raise _fail(f"<{tag} uid=\"{uid}\"> has no label attribute", path, line)
+    contributors = []
+    for c in s.iterfind("contributor"):
+        parts = _parts(c, index, path, offset, strict, window, repairs)
+        if not parts:
+            raise _fail(f"contributor {c.get('label')!r} of SCU {uid} has no part", path,
+                        c.sourceline + offset)
+        clabel = c.get("label", "")
+        if len(parts) == 1 and parts[0].label == clabel:  # one string for both
+            clabel = parts[0].label
+        contributors.append(Contributor(clabel, parts, c.get("comment"),
+                                        c.sourceline + offset))
+    return SCU(uid, label, tuple(contributors), s.get("comment"), line)
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Move ``start`` past, and ``end`` before, whole lines that are blank or only dashes."""
+    while start < end:
+        nl = text.find("\n", start, end)
+        stop = end if nl == -1 else nl + 1
+        if not _DASHES_OR_BLANK.match(text[start:stop].rstrip("\n")):
+            break
+        start = stop
+    while end > start:
+        nl = text.rfind("\n", start, end - 1)
+        first = start if nl == -1 else nl + 1
+        if not _DASHES_OR_BLANK.match(text[first:end].rstrip("\n")):
+            break
+        end = first
+    return start, end
+
+
+def _stored_matches(text: str, pattern: str, path: str, line: int | None
+                    ) -> list[Any] | None:
+    """Matches of a file's own startDocumentRegEx, under a time limit; None if unusable."""
+    seconds = max(2.0, REGEX_SECONDS_PER_10M * len(text) / 1e7)
+    try:
+        compiled = regex.compile(pattern)
+    except (regex.error, OverflowError, ValueError, RecursionError, MemoryError) as err:
+        notify("ignored", f"startDocumentRegEx {pattern[:60]!r} does not compile ({err}); the "
+               "summaries were found without it", path=path, line=line)
+        return None
+    try:
+        return list(compiled.finditer(text, timeout=seconds))
+    except TimeoutError:
+        raise _fail(f"startDocumentRegEx {pattern[:60]!r} did not finish within {seconds:.0f} s "
+                    "(it backtracks catastrophically, e.g. nested repetition such as (-+)+); "
+                    "fix or remove the <startDocumentRegEx> element", path, line) from None
+    except (RecursionError, MemoryError, OverflowError) as err:
+        raise _fail(f"startDocumentRegEx {pattern[:60]!r} cannot be matched ({err}); fix or "
+                    "remove the <startDocumentRegEx> element", path, line) from None
+
+
+def _summaries(text: str, pattern: str | None, path: str = "", line: int | None = None
+               ) -> tuple[tuple[Summary, ...], str]:
+    preamble = re.match(r"#(\d{1,9})\n", text)
+    expected = int(preamble.group(1)) if preamble else None
+    candidates: list[tuple[str, list[Any]]] = []
+    if pattern:
+        stored = _stored_matches(text, pattern, path, line)
+        if stored is not None:
+            candidates.append(("stored regex", stored))
+    candidates.append(("header pattern", list(HEADER_PATTERN.finditer(text))))
+    candidates.append(("folder header pattern", list(FOLDER_HEADER_PATTERN.finditer(text))))
+    how, matches = "whole text", []
+    for name, found in candidates:
+        found = [m for m in found if m.end() > m.start()]
+        if found and (expected is None or len(found) == expected):
+            how, matches = name, found
+            break
+    else:
+        start = preamble.end() if preamble else 0
+        body = _trim(text, start, len(text))
+        return (Summary("summary1", (start, start), body),), "whole text"
+    out = []
+    for i, m in enumerate(matches):
+        nxt = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        body = _trim(text, m.end(), nxt)
+        ident = _ID.search(text, m.start(), body[0])
+        name = ident.group(0).strip("<> ") if ident else f"summary{i + 1}"
+        out.append(Summary(name, (m.start(), body[0]), body))
+    return tuple(out), how
+
+
+class _Part:
+    """What has been read of one ``<pyramid>`` or ``<annotation>`` element so far."""
+
+    def __init__(self, tag: str, line: int) -> None:
+        self.tag, self.line = tag, line
+        self.pattern: str | None = None
+        self.pattern_line: int | None = None
+        self.text: str | None = None
+        self.index: _TextIndex | None = None
+        self.scus: list[SCU] = []
+        self.seen: dict[int, int] = {}
+
+
+_PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
+              huge_tree=True, remove_comments=True, remove_pis=True)
+
+
+def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
+          repairs: _Repairs) -> tuple[str, dict[str, _Part]]:
+    """Stream the XML: each SCU is read as soon as it ends, then dropped from the tree, so
+    memory holds the text and the SCUs read, not the whole document."""
+    root_tag = ""
+    parts: dict[str, _Part] = {}
+    stack: list[_Part] = []
+    elements: list[Any] = []
+    try:
+        for event, el in etree.iterparse(io.BytesIO(raw), **_PARSE):
+            tag = el.tag if isinstance(el.tag, str) else ""
+            if event == "start":
+                if not root_tag:
+                    root_tag = tag
+                    line = (el.sourceline or 1) + offset
+                    if tag == "Pyramid":
+                        raise _fail("this is a PyrEval pyramid (root <Pyramid>, SCUs without "
+                                    "text or offsets), not a DUCView .pyr; clusteragree needs "
+                                    "DUCView's format", name, line)
+                    if tag not in ("pyramid", "peerAnnotation"):
+                        raise _fail(f"the root element is <{tag}>; expected <pyramid> (.pyr) or "
+                                    "<peerAnnotation> (.pan) as DUCView writes them", name, line)
+                parent = el.getparent()
+                top = parent is None if root_tag == "pyramid" else (
+                    parent is not None and parent.getparent() is None)
+                if tag in ("pyramid", "annotation") and top:
+                    if tag in parts:
+                        raise _fail(f"a second <{tag}> element", name, el.sourceline + offset)
+                    parts[tag] = _Part(tag, el.sourceline + offset)
+                    stack.append(parts[tag])
+                    elements.append(el)
+                continue
+            if elements and el is elements[-1]:
+                stack.pop()
+                elements.pop()
+                continue
+            current = stack[-1] if stack else None
+            if current is None:
+                continue
+            parent = el.getparent()
+            if parent is None or parent.tag != current.tag:
+                continue  # inner elements are read with their SCU or text
+            if tag == "startDocumentRegEx":
+                current.pattern = el.text
+                current.pattern_line = el.sourceline + offset
+            elif tag == "text":
+                current.text = _line_text(el, name, offset, repairs)
+                current.index = _TextIndex(current.text)
+                el.clear()
+            elif tag in ("scu", "peerscu"):
+                if current.index is None:
+                    raise _fail(f"<{current.tag}> has no <text> element before its <{tag}> "
+                                "elements: a DUCView file stores the text there, one <line> "
+                                "per line, before the SCUs", name, current.line)
+                current.scus.append(_scu(el, tag, current.index, name, offset, strict, window,
+                                         repairs, current.seen))
+                el.clear()
+                while el.getprevious() is not None:
+                    del parent[0]
+    except InputError:
+        raise
+    except etree.XMLSyntaxError as err:
+        raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
+    except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
+        raise _fail(f"cannot read the XML: {err}", name, 1) from None
+    if not root_tag:
+        raise _fail("no XML element in the file", name, 1)
+    return root_tag, parts
+
+
+def _line_text(text_el: Any, path: str, offset: int, repairs: _Repairs) -> str:
+    pieces: list[str] = []
+    for line in text_el.iterfind("line"):
+        pieces.append(line.text or "")
+        for child in line:  # DUCView never writes markup inside a line: read it as text
+            if isinstance(child, etree._Entity):
+                pieces.append(child.text or "")
+                what = "an entity reference inside <line> kept as written"
+            else:
+                pieces.append("".join(child.itertext()))
+                what = f"markup inside <line> (<{child.tag}>) read as its text"
+            repairs.add(what, child.sourceline + offset if child.sourceline else None)
+            pieces.append(child.tail or "")
+        pieces.append("\n")
+    return "".join(pieces)
+
+
+def _pyramid(part: _Part, path: str) -> tuple[Pyramid, _Repairs]:
+    if part.text is None:
+        raise _fail(f"<{part.tag}> has no <text> element: a DUCView file stores the summaries' "
+                    "text there, one <line> per line", path, part.line)
+    summaries, how = _summaries(part.text, part.pattern, path, part.pattern_line)
+    scus = tuple(part.scus)
+    pyramid = Pyramid(part.text, summaries, scus, path, part.pattern, how)
+    notes = _Repairs()
+    for scu in scus:
+        per_summary: Counter[int | None] = Counter()
+        for c in scu.contributors:
+            at = {pyramid.summary_at(p.start) for p in c.parts}
+            if len(at) > 1:
+                notes.add("contributors with parts in two summaries", c.line)
+            per_summary[pyramid.summary_at(min(p.start for p in c.parts))] += 1
+        if any(k > 1 for k in per_summary.values()):
+            notes.add("SCUs with two contributors from one summary", scu.line)
+    return pyramid, notes
+
+
+def _report(path: str, repairs: _Repairs, notes: _Repairs | None = None) -> None:
+    """Every repair and note of a file, once, with its first line and count."""
+    for what, n in repairs.items():
+        notify("repaired", what, path=path, line=repairs.first.get(what), count=n)
+    for what, n in (notes or {}).items():
+        line = notes.first.get(what) if notes is not None else None
+        notify("note", f"{what} (kept as annotated)", path=path, line=line, count=n)
+
+
+def read_ducview(
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
+) -> Pyramid | PeerAnnotation:
+    """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is (see :func:`read_pyramid`)."""
+    if not isinstance(window, int) or isinstance(window, bool) or window < 0:
+        raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
+    raw, name, offset, repairs = _load(path, encoding)
+    if strict and repairs:
+        what = next(iter(repairs))
+        raise _fail(f"a repair is needed: {what} (leave out strict to accept it)", name,
+                    repairs.first.get(what) or 1)
+    root_tag, parts = _walk(raw, name, offset, strict, window, repairs)
+    del raw
+    if root_tag == "pyramid":
+        pyramid, notes = _pyramid(parts["pyramid"], name)
+        pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))
+        _report(name, repairs, notes)
+        return pyramid
+    for missing in ("pyramid", "annotation"):
+        if missing not in parts:
+            raise _fail(f"<peerAnnotation> has no <{missing}> element", name, 1 + offset)
+    pyramid, _ = _pyramid(parts["pyramid"], name)
+    annotation = parts["annotation"]
+    if annotation.text is None:
+        raise _fail("<annotation> has no <text> element: a .pan stores the peer's text there",
+                    name, annotation.line)
+    _report(name, repairs)
+    return PeerAnnotation(pyramid, annotation.text, tuple(annotation.scus), name, dict(repairs))
+
+
+def read_pyramid(
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
+) -> Pyramid:
+    """Read a DUCView ``.pyr`` file (a ``.pan`` gives its embedded pyramid).
+
+    Parameters
+    ----------
+    path : path
+    strict : bool, default=False
+        Refuse any repair (re-anchored parts, dropped documents, legacy encodings).
+    window : int, default=200
+        How far (in characters) a misplaced label is looked for.
+    encoding : str, optional
+        The file's encoding. By default a file that declares none is read as UTF-8, and one
+        that is not UTF-8 as cp1252 (else latin-1), which is reported as a repair.
+
+    Every repair and note is reported once (``clusteragree.errors.notify``: kinds
+    ``repaired`` and ``note``) with the file, its first line and a count, and kept in
+    ``Pyramid.repairs`` and ``Pyramid.notes``.
+
+    Raises
+    ------
+    InputError
+        With the file and line: not XML, wrong root, no text, bad offsets, a label nowhere
+        near its offsets, an empty file, PyrEval's format, a repeated SCU uid, a stored
+        startDocumentRegEx that does not finish in time.
+    """
+    got = read_ducview(path, strict=strict, window=window, encoding=encoding)
+    return got.pyramid if isinstance(got, PeerAnnotation) else got
+
+
+def read_pan(
+    path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
+    encoding: str | None = None,
+) -> PeerAnnotation:
+    """Read a DUCView ``.pan`` peer annotation (see :func:`read_pyramid`)."""
+    got = read_ducview(path, strict=strict, window=window, encoding=encoding)
+    if not isinstance(got, PeerAnnotation):
+        raise _fail("this is a pyramid (<pyramid>), not a peer annotation (<peerAnnotation>)",
+                    os.fspath(path), 1)
+    return got

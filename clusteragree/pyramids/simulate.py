@@ -1,0 +1,154 @@
+"""A simulated second annotator for a pyramid, for studies where real duplicate pyramids are
+missing (the DUC 2003 pairs of Passonneau 2006 are not public).
+
+Starting from a real pyramid, the simulator changes it the ways two annotators' pyramids differ,
+each with its own rate:
+
+* ``move``: a contributor leaves its SCU for another SCU (non-monotonic differences: the sets
+  overlap, neither contains the other);
+* ``split``: an SCU with two or more contributors becomes two SCUs (monotonic: subsets);
+* ``merge``: an SCU joins another SCU (monotonic: supersets);
+* ``trim`` / ``extend``: a part boundary moves inward / outward by one word, within its summary
+  (small monotonic differences in contributor extent).
+
+Everything is drawn from one seeded :class:`numpy.random.Generator`, so a (pyramid, noise, seed)
+triple always gives the same pyramid.
+
+Examples
+--------
+>>> from clusteragree.pyramids.writers import build_pyramid
+>>> p = build_pyramid([("D1.M.100.A.A", "a b c d"), ("D1.M.100.A.B", "e f g h")],
+...                   [("s", [[(0, "a b")], [(1, "e f")]]), ("t", [[(0, "c d")], [(1, "g h")]])])
+>>> q = second_annotator(p, Noise(merge=1.0), seed=1)
+>>> len(q.scus), q.text == p.text
+(1, True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import ParameterError
+from .model import SCU, Contributor, Part, Pyramid
+
+__all__ = ["Noise", "second_annotator"]
+
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Rates of each kind of change (probabilities per contributor, SCU or part boundary)."""
+
+    move: float = 0.0
+    split: float = 0.0
+    merge: float = 0.0
+    trim: float = 0.0
+    extend: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("move", "split", "merge", "trim", "extend"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ParameterError(f"The {name!r} rate must be in [0, 1]. Got {value!r}.")
+
+    @classmethod
+    def level(cls, x: float) -> Noise:
+        """All kinds at once: moves, trims and extensions at rate x, splits and merges at x/2."""
+        return cls(move=x, split=x / 2, merge=x / 2, trim=x, extend=x)
+
+    @property
+    def signature(self) -> str:
+        """Short form for reports, e.g. ``move:0.1|split:0.05|...``."""
+        return "|".join(f"{k}:{getattr(self, k):g}" for k in
+                        ("move", "split", "merge", "trim", "extend"))
+
+
+def _words(pyramid: Pyramid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    starts, ends, summary = [], [], []
+    for k, s in enumerate(pyramid.summaries):
+        for m in _WORD.finditer(pyramid.text, *s.body):
+            starts.append(m.start())
+            ends.append(m.end())
+            summary.append(k)
+    return np.array(starts), np.array(ends), np.array(summary)
+
+
+def _reshape(part: Part, pyramid: Pyramid, words: tuple[np.ndarray, np.ndarray, np.ndarray],
+             rng: np.random.Generator, noise: Noise) -> Part:
+    starts, ends, summary = words
+    if not len(starts):
+        return part
+    inside = np.flatnonzero((starts < part.end) & (ends > part.start))
+    if not len(inside):
+        return part
+    first, last = int(inside[0]), int(inside[-1])
+    start, end = part.start, part.end
+    for side in ("start", "end"):
+        if rng.random() < noise.trim and last > first:
+            if side == "start":
+                first += 1
+                start = int(starts[first])
+            else:
+                last -= 1
+                end = int(ends[last])
+        elif rng.random() < noise.extend:
+            if side == "start" and first > 0 and summary[first - 1] == summary[first]:
+                first -= 1
+                start = int(starts[first])
+            elif side == "end" and last + 1 < len(starts) and summary[last + 1] == summary[last]:
+                last += 1
+                end = int(ends[last])
+    if (start, end) == (part.start, part.end):
+        return part
+    return Part(start, end, pyramid.text[start:end].replace("\n", ""))
+
+
+def second_annotator(pyramid: Pyramid, noise: Noise, seed: int = 0) -> Pyramid:
+    """A perturbed copy of ``pyramid`` (same text), as a second annotator might have built it."""
+    rng = np.random.default_rng(seed)
+    words = _words(pyramid)
+    groups: list[list[Contributor]] = []
+    for scu in pyramid.scus:
+        cs = []
+        for c in scu.contributors:
+            parts = tuple(_reshape(p, pyramid, words, rng, noise) for p in c.parts)
+            ordered = sorted(parts, key=lambda p: p.start)
+            cs.append(Contributor("...".join(p.label for p in ordered), parts, c.comment))
+        groups.append(cs)
+    # Moves: a contributor goes to another SCU.
+    for i in range(len(groups)):
+        for c in list(groups[i]):
+            if len(groups) > 1 and rng.random() < noise.move:
+                j = int(rng.integers(len(groups) - 1))
+                j += j >= i
+                groups[i].remove(c)
+                groups[j].append(c)
+    # Splits: an SCU with two or more contributors becomes two.
+    for i in range(len(groups)):
+        if len(groups[i]) >= 2 and rng.random() < noise.split:
+            order = rng.permutation(len(groups[i]))
+            cut = int(rng.integers(1, len(groups[i])))
+            groups.append([groups[i][k] for k in order[cut:]])
+            groups[i] = [groups[i][k] for k in order[:cut]]
+    # Merges: an SCU joins another.
+    for i in range(len(groups)):
+        if groups[i] and len(groups) > 1 and rng.random() < noise.merge:
+            j = int(rng.integers(len(groups) - 1))
+            j += j >= i
+            groups[j].extend(groups[i])
+            groups[i] = []
+    labels = [s.label for s in pyramid.scus]
+    next_uid = max((s.uid for s in pyramid.scus), default=0) + 1
+    scus = []
+    for i, cs in enumerate(groups):
+        if not cs:
+            continue
+        uid = pyramid.scus[i].uid if i < len(pyramid.scus) else next_uid + i
+        label = labels[i] if i < len(labels) else f"split SCU {uid}"
+        scus.append(SCU(uid, label, tuple(cs)))
+    return replace(pyramid, scus=tuple(scus), path=f"{pyramid.path}#sim{seed}",
+                   repairs={}, notes={})

@@ -1,0 +1,185 @@
+"""Writing DUCView pyramids: build one from summaries and SCUs, serialise it as DUCView does.
+
+Used for the project's fixtures (the figures of Passonneau 2006, one file per quirk of the real
+data) and by the second-annotator simulator. The layout follows the NIST DUC 2006 files: a
+``#N`` preamble line and two blank lines, then per model summary a dashes line, the model id, a
+dashes line, a blank line and the summary, one sentence per line.
+
+Examples
+--------
+>>> p = build_pyramid([("D0001.M.100.A.A", "Protests continued."),
+...                    ("D0001.M.100.A.B", "Protesters kept on.")],
+...                   [("Protests go on", [[(0, "Protests continued")],
+...                                        [(1, "Protesters kept on")]])])
+>>> [s.weight for s in p.scus], p.scus[0].contributors[1].parts[0].label
+([2], 'Protesters kept on')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
+
+from ..errors import ParameterError
+from .model import SCU, Contributor, Part, Pyramid, Summary
+
+__all__ = ["DTD", "NIST_REGEX", "PAN_DTD", "build_pyramid", "pan_xml", "pyramid_xml"]
+
+#: The regex NIST's DUC 2006 files store, for headers like ``D0631.M.250.D.D``.
+NIST_REGEX = r"[-]*\nD[0-9]*\.M\.[0-9]*\.[A-Z]\.[A-Z]\n[-]*\n"
+
+DTD = """<!DOCTYPE pyramid [
+ <!ELEMENT pyramid (startDocumentRegEx?,text,scu*)>
+ <!ELEMENT startDocumentRegEx (#PCDATA)>
+ <!ELEMENT text (line*)>
+ <!ELEMENT line (#PCDATA)>
+ <!ELEMENT scu (contributor)+>
+ <!ATTLIST scu uid CDATA #REQUIRED
+               label CDATA #REQUIRED
+               comment CDATA #IMPLIED>
+ <!ELEMENT contributor (part)+>
+ <!ATTLIST contributor label CDATA #REQUIRED
+                       comment CDATA #IMPLIED>
+ <!ELEMENT part EMPTY>
+ <!ATTLIST part label CDATA #REQUIRED
+                start CDATA #REQUIRED
+                end   CDATA #REQUIRED>
+]>"""
+
+Where = tuple[int, str] | tuple[int, str, int]
+
+
+def _text_of(summaries: Sequence[tuple[str, str]]) -> tuple[str, list[Summary]]:
+    text = f"#{len(summaries)}\n\n\n"
+    spans = []
+    for ident, body in summaries:
+        header_start = len(text)
+        text += "---------------\n" + ident + "\n---------------\n\n"
+        start = len(text)
+        text += body.rstrip("\n") + "\n"
+        spans.append(Summary(ident, (header_start, start), (start, len(text))))
+        text += "\n"
+    return text, spans
+
+
+def build_pyramid(
+    summaries: Sequence[tuple[str, str]],
+    scus: Sequence[tuple[str, Sequence[Sequence[Where]]]],
+    *,
+    path: str = "<built>",
+    first_uid: int = 1,
+) -> Pyramid:
+    """A pyramid from model summaries and SCUs given by the words they cover.
+
+    Parameters
+    ----------
+    summaries : sequence of (id, body)
+        Bodies may hold several lines (sentences).
+    scus : sequence of (label, contributors)
+        Each contributor is a list of parts ``(summary index, phrase)`` or
+        ``(summary index, phrase, occurrence)``: the phrase's first (or given) occurrence in that
+        summary's body.
+    """
+    text, spans = _text_of(summaries)
+    built = []
+    for k, (label, contributors) in enumerate(scus):
+        cs = []
+        for contributor in contributors:
+            parts = []
+            for where in contributor:
+                index, phrase = where[0], where[1]
+                occurrence = where[2] if len(where) > 2 else 0
+                lo, hi = spans[index].body
+                pos = lo - 1
+                for _ in range(occurrence + 1):
+                    pos = text.find(phrase, pos + 1, hi)
+                    if pos < 0:
+                        raise ParameterError(f"{phrase!r} does not occur in summary {index}")
+                end = pos + len(phrase)
+                parts.append(Part(pos, end, text[pos:end].replace("\n", "")))
+            ordered = sorted(parts, key=lambda p: p.start)
+            cs.append(Contributor("...".join(p.label for p in ordered), tuple(parts)))
+        built.append(SCU(first_uid + k, label, tuple(cs)))
+    return Pyramid(text, tuple(spans), tuple(built), path, NIST_REGEX, "stored regex")
+
+
+_QUOT = {'"': "&quot;"}
+
+
+def _attr(value: str) -> str:
+    return escape(value.replace("\n", ""), _QUOT)
+
+
+def pyramid_xml(pyramid: Pyramid, *, regex: str | None = NIST_REGEX, root: bool = True) -> str:
+    """Serialise a pyramid as DUCView 1.4 does (``root=False``: the element only, for a .pan)."""
+    out = []
+    if root:
+        out += ['<?xml version="1.0"?>', DTD, ""]
+    out.append("<pyramid>")
+    if regex is not None:
+        out.append(f"<startDocumentRegEx><![CDATA[{regex}]]></startDocumentRegEx>")
+    out.append(" <text>")
+    lines = pyramid.text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    out += [f"  <line>{escape(line, _QUOT)}</line>" for line in lines]
+    out.append(" </text>")
+    for scu in pyramid.scus:
+        comment = f' comment="{_attr(scu.comment)}"' if scu.comment is not None else ""
+        out.append(f' <scu uid="{scu.uid}" label="{_attr(scu.label)}"{comment}>')
+        for c in scu.contributors:
+            ccomment = f' comment="{_attr(c.comment)}"' if c.comment is not None else ""
+            out.append(f'  <contributor label="{_attr(c.label)}"{ccomment}>')
+            out += [f'   <part label="{_attr(p.label)}" start="{p.start}" end="{p.end}"/>'
+                    for p in c.parts]
+            out.append("  </contributor>")
+        out.append(" </scu>")
+    out.append("</pyramid>")
+    return "\n".join(out) + "\n"
+
+
+PAN_DTD = """<!DOCTYPE peerAnnotation [
+ <!ELEMENT peerAnnotation (pyramid,annotation)>
+ <!ELEMENT annotation (text,peerscu+)>
+ <!ELEMENT peerscu (contributor)*>
+ <!ATTLIST peerscu uid CDATA #REQUIRED
+                   label CDATA #REQUIRED
+                   comment CDATA #IMPLIED>
+""" + DTD.split("[", 1)[1].lstrip("\n")
+
+
+def pan_xml(
+    pyramid: Pyramid,
+    peer_text: str,
+    found: dict[int, Sequence[Sequence[str]]],
+    *,
+    regex: str | None = NIST_REGEX,
+) -> str:
+    """Serialise a DUCView 1.4 peer annotation.
+
+    ``found`` maps SCU uids (0 for non-matching content) to contributors, each a list of
+    phrases of ``peer_text`` (first occurrences). Every SCU of the pyramid gets a ``peerscu``,
+    labelled ``"(W) label"`` as DUCView does.
+    """
+    text = "".join(line + "\n" for line in peer_text.split("\n"))
+    out = ['<?xml version="1.0"?>', PAN_DTD, "", "<peerAnnotation>",
+           pyramid_xml(pyramid, regex=regex, root=False).rstrip("\n"), "<annotation>", " <text>"]
+    out += [f"  <line>{escape(line, _QUOT)}</line>" for line in peer_text.split("\n")]
+    out.append(" </text>")
+    buckets = [(s.uid, f"({s.weight}) {s.label}") for s in pyramid.scus]
+    buckets.append((0, "All non-matching SCUs go here"))
+    for uid, label in buckets:
+        out.append(f' <peerscu uid="{uid}" label="{_attr(label)}">')
+        for phrases in found.get(uid, ()):
+            parts = []
+            for phrase in phrases:
+                pos = text.find(phrase)
+                if pos < 0:
+                    raise ParameterError(f"{phrase!r} does not occur in the peer text")
+                parts.append((pos, pos + len(phrase), phrase.replace("\n", "")))
+            out.append(f'  <contributor label="{_attr("...".join(p[2] for p in parts))}">')
+            out += [f'   <part label="{_attr(lab)}" start="{s}" end="{e}"/>' for s, e, lab in parts]
+            out.append("  </contributor>")
+        out.append(" </peerscu>")
+    out += ["</annotation>", "</peerAnnotation>"]
+    return "\n".join(out) + "\n"

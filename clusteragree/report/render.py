@@ -1,0 +1,103 @@
+"""Renderings of results: text, JSON, CSV and LaTeX of a report's DataFrame
+(:func:`clusteragree.core.frames.alpha_report`).
+
+Examples
+--------
+>>> from clusteragree import CodingTable, alpha_report
+>>> df = alpha_report(CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "y"),
+...                                             ("B", 2, "x")]), ["nominal"])
+>>> print(render(df, "csv").splitlines()[0])
+document,distance,alpha,D_o,D_e,n,units,coders,engine,signature,pooled
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from ..core.frames import TOTAL, pooled_rows
+from ..errors import ParameterError
+
+__all__ = ["FORMATS", "json_object", "render"]
+
+FORMATS = ("text", "json", "csv", "latex")
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):
+        return _clean(value.item())
+    return value
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{str(k): _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float):
+        return "nan" if math.isnan(x) else f"{x:.6f}"
+    return str(x)
+
+
+def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON shape of a report: ``header`` fields, ``results`` (the pooled rows, one per
+    distance) and ``documents`` (the per-document rows, when there are any); NaN as None."""
+    mask = pooled_rows(frame)
+    pooled, per_doc = frame[mask], frame[~mask]
+    obj: dict[str, Any] = dict(header or {})
+    obj["results"] = [{k: v for k, v in r.items() if k not in ("document", "pooled")}
+                      for r in _records(pooled)]
+    if len(per_doc):
+        obj["documents"] = [{k: v for k, v in r.items() if k != "pooled"}
+                            for r in _records(per_doc)]
+    return obj
+
+
+def render(
+    frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None
+) -> str:
+    """Render a report as ``text``, ``json``, ``csv`` or ``latex``.
+
+    JSON is an object ``{"results": [...], ...header}``: ``results`` holds the pooled rows
+    (one per distance) and ``documents`` the per-document rows when there are any; NaN is
+    written as null.
+    """
+    if fmt not in FORMATS:
+        raise ParameterError(f"The format must be one of {list(FORMATS)}. Got {fmt!r}.")
+    mask = pooled_rows(frame)
+    pooled, per_doc = frame[mask], frame[~mask]
+    if fmt == "json":
+        return json.dumps(json_object(frame, header), indent=2, ensure_ascii=False)
+    if fmt == "csv":
+        return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+    if (per_doc["document"].astype(str) == TOTAL).any():  # a document is called TOTAL
+        frame = frame.assign(document=frame["document"].where(~mask, f"{TOTAL} (pooled)"))
+    shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
+    if not len(per_doc):
+        shown.remove("document")
+    if "pair" in frame.columns and frame["pair"].nunique() > 1:
+        shown.insert(0, "pair")
+    if fmt == "latex":
+        left = shown.index("distance") + 1
+        lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
+                 " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
+        for _, row in frame.iterrows():
+            cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
+            lines.append(" & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        return "\n".join(lines)
+    table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
+    widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
+    left = shown.index("distance") + 1
+    out = ["  ".join(cell.rjust(w) if i >= left else cell.ljust(w)
+                     for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+           for r in table]
+    out.append("")
+    out += [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
+    return "\n".join(out)

@@ -1,0 +1,145 @@
+"""Uncorrected agreement between syntactic annotators: LAS, UAS and label accuracy for
+dependencies, bracket Jaccard for phrase structure.
+
+Two aggregations over several annotators:
+
+* :func:`accuracies`: one row per pair of annotators, pooled over the tokens (brackets) of the
+  sentences both annotated;
+* :func:`mean_pairwise_accuracy`: Skjaerholt (2014), equation (3): per sentence the mean over
+  the pairs of its annotators, weighted by the length of the sentence (for dependencies the
+  words of the first annotation; for phrase structure its leaves).
+
+LAS, UAS and label accuracy need the same words: a dependency sentence whose annotations differ
+in length is left out and counted (``skipped`` per pair, ``ignored`` per sentence).
+
+Examples
+--------
+>>> from clusteragree.trees.readers import Sentence
+>>> a = Sentence(("", ()), words=("I", "saw"), heads=(2, 0), deprels=("Subj", "Pred"))
+>>> b = Sentence(("", ()), words=("I", "saw"), heads=(2, 0), deprels=("Obj", "Pred"))
+>>> mean_pairwise_accuracy({"A": {0: a}, "B": {0: b}})["las"]
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .model import Sentence, TreeAnnotations, TreeFile, check_paired, leaves
+
+__all__ = ["accuracies", "mean_pairwise_accuracy"]
+
+Annotations = TreeAnnotations | Mapping[Any, TreeFile | Mapping[Any, Sentence]]
+
+
+def _by_unit(annotations: Annotations) -> tuple[dict[Any, dict[Any, Sentence]], str]:
+    """annotator -> {unit: Sentence}, and the kind (dependency or phrase)."""
+    if isinstance(annotations, TreeAnnotations):
+        return annotations.sentences, annotations.kind
+    check_paired([v for v in annotations.values() if isinstance(v, TreeFile)])
+    out: dict[Any, dict[Any, Sentence]] = {}
+    kind = "dependency"
+    for annotator, value in annotations.items():
+        if isinstance(value, TreeFile):
+            kind = value.kind
+            out[annotator] = dict(enumerate(value.sentences))
+        else:
+            out[annotator] = dict(value)
+            if any(not s.words for s in out[annotator].values()):
+                kind = "phrase"
+    return out, kind
+
+
+def _dependency_counts(a: Sentence, b: Sentence) -> tuple[int, int, int]:
+    """Tokens with the same head and relation, the same head, the same relation."""
+    ha, hb = np.array(a.heads), np.array(b.heads)
+    ra, rb = np.array(a.deprels), np.array(b.deprels)
+    same_head, same_rel = ha == hb, ra == rb
+    return int((same_head & same_rel).sum()), int(same_head.sum()), int(same_rel.sum())
+
+
+def accuracies(annotations: Annotations) -> pd.DataFrame:
+    """LAS, UAS and label accuracy (dependencies) or bracket Jaccard (phrase structure) for every
+    pair of annotators, pooled over the tokens (brackets) of the sentences both annotated.
+
+    ``annotations``: :class:`TreeAnnotations`, or annotator -> file (sentences aligned by
+    position) or -> {unit: Sentence}.
+    """
+    by_unit, kind = _by_unit(annotations)
+    rows = []
+    for a, b in combinations(by_unit, 2):
+        sa_all, sb_all = by_unit[a], by_unit[b]
+        common = [u for u in sa_all if u in sb_all]
+        if kind == "dependency":
+            tokens = las = uas = la = skipped = 0
+            for u in common:
+                sa, sb = sa_all[u], sb_all[u]
+                if len(sa.heads) != len(sb.heads):
+                    skipped += 1
+                    continue
+                counts = _dependency_counts(sa, sb)
+                tokens += len(sa.heads)
+                las, uas, la = las + counts[0], uas + counts[1], la + counts[2]
+            rows.append({"a": a, "b": b, "tokens": tokens,
+                         "las": las / tokens if tokens else np.nan,
+                         "uas": uas / tokens if tokens else np.nan,
+                         "la": la / tokens if tokens else np.nan, "skipped": skipped})
+        else:
+            inter = union = 0
+            for u in common:
+                inter += len(sa_all[u].brackets & sb_all[u].brackets)
+                union += len(sa_all[u].brackets | sb_all[u].brackets)
+            rows.append({"a": a, "b": b, "brackets": union,
+                         "jaccard": inter / union if union else np.nan})
+    return pd.DataFrame(rows)
+
+
+def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
+                           ) -> dict[str, float]:
+    """Skjaerholt's (2014) equation (3): per sentence the mean accuracy over the pairs of its
+    annotators, weighted by the sentence's length, over the sentences with two or more
+    annotations.
+
+    Returns ``las``, ``uas``, ``la`` (dependencies) or ``jaccard`` (phrase structure), with
+    ``sentences`` (used), ``ignored`` (dependency sentences whose annotations differ in length)
+    and ``weight`` (the summed lengths). The length is that of the first annotation in annotator
+    order: words for dependencies (all annotations agree, or the sentence is ignored), leaves
+    for phrase structure (annotations may differ: annotator order then matters).
+    ``weighted=False`` gives every sentence the same weight.
+    """
+    by_unit, kind = _by_unit(annotations)
+    units: dict[Any, None] = {}
+    for sentences in by_unit.values():
+        units.update(dict.fromkeys(sentences))
+    names = ["las", "uas", "la"] if kind == "dependency" else ["jaccard"]
+    total = dict.fromkeys(names, 0.0)
+    weight = 0.0
+    used = ignored = 0
+    for u in units:
+        present = [s[u] for s in by_unit.values() if u in s]
+        if len(present) < 2:
+            continue
+        pairs = list(combinations(present, 2))
+        if kind == "dependency":
+            if len({len(s.heads) for s in present}) > 1:
+                ignored += 1
+                continue
+            n = len(present[0].heads)
+            fractions = np.mean([_dependency_counts(a, b) for a, b in pairs], axis=0) / n
+        else:
+            n = leaves(present[0].tree)
+            fractions = np.array([np.mean([len(a.brackets & b.brackets)
+                                           / len(a.brackets | b.brackets) for a, b in pairs])])
+        w = n if weighted else 1
+        for name, value in zip(names, fractions, strict=True):
+            total[name] += w * float(value)
+        weight += w
+        used += 1
+    out = {name: (value / weight if weight else float("nan")) for name, value in total.items()}
+    out.update(sentences=used, ignored=ignored, weight=weight)
+    return out

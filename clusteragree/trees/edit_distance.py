@@ -1,0 +1,284 @@
+"""Ordered labelled trees and the Zhang & Shasha (1989) tree edit distance.
+
+A tree is a :class:`Tree`: its labels in pre-order and the size of each node's subtree, two flat
+tuples, hashable (distances between distinct trees are cached) and never traversed recursively,
+so a tree 100,000 levels deep is read, compared and scored like any other. The nested form
+``(label, (child, child, ...))`` is accepted wherever a tree is.
+
+The edit distance is the cheapest sequence of node deletions,
+insertions and relabellings turning one tree into the other; costs are 1 for each (relabelling
+to the same label costs 0). With ``free_empty=True`` (the reproduction convention of Skjaerholt's
+code, through the zss package) a node labelled ``""`` costs nothing to insert or delete.
+
+The algorithm is iterative (no recursion over the depth of the tree: deep trees do not overflow
+the stack), over the post-order numbering with leftmost-leaf descendants and key roots.
+
+Examples
+--------
+>>> t1 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),))
+>>> t3 = ("", (("Pred", (("Subj", ()),)),))
+>>> ted(t1, t3)
+2.0
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
+from .model import Tree, TreeLike, as_tree
+
+__all__ = ["MAX_CELLS", "TreeCache", "ted"]
+
+@lru_cache(maxsize=65536)
+def _postorder(tree: Tree) -> tuple[tuple[str, ...], np.ndarray, tuple[int, ...]]:
+    """Labels in post-order, leftmost leaf of each node, and the key roots (all 1-based)."""
+    labels, sizes = tree.labels, tree.sizes
+    n = len(labels)
+    post = [0] * n  # post-order position (0-based) of each pre-order node
+    ends: list[int] = []
+    for p in range(n):
+        while ends and ends[-1] <= p:
+            ends.pop()
+        post[p] = p - len(ends) + sizes[p] - 1  # earlier non-ancestors, then descendants
+        ends.append(p + sizes[p])
+    first_leaf = [0] * n  # pre-order index of each node's leftmost leaf
+    for p in range(n - 1, -1, -1):
+        first_leaf[p] = p if sizes[p] == 1 else first_leaf[p + 1]
+    out_labels: list[str] = [""] * n
+    lml = [0] * n
+    for p in range(n):
+        out_labels[post[p]] = labels[p]
+        lml[post[p]] = post[first_leaf[p]] + 1
+    keyroots: dict[int, int] = {}
+    for i, leftmost in enumerate(lml, start=1):
+        keyroots[leftmost] = i
+    return tuple(out_labels), np.array(lml, dtype=np.int64), tuple(sorted(keyroots.values()))
+
+
+def _compiled() -> Any:
+    """The numba kernel, or None when numba is not installed (the ``fast`` extra) or cannot
+    be loaded or compile for any reason: then the pure Python kernel serves, with one
+    :class:`~clusteragree.errors.PerformanceWarning` per process."""
+    global _KERNEL
+    if _KERNEL is False:
+        try:
+            _KERNEL = _build_kernel()
+        except ImportError:
+            _KERNEL = None
+        except Exception as err:  # a broken numba install, llvmlite, a compiler error, ...
+            _KERNEL = None
+            warnings.warn(PerformanceWarning(
+                f"the numba tree edit distance kernel could not be loaded ({type(err).__name__}:"
+                f" {str(err)[:120]}); using the pure Python kernel, which is slower"),
+                stacklevel=3)
+    return _KERNEL
+
+
+def _build_kernel() -> Any:
+    import numba
+
+    @numba.njit(cache=False)
+    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
+        n, m = la.shape[0], lb.shape[0]
+        td = np.zeros((n + 1, m + 1))
+        fd = np.zeros((n + 2, m + 2))
+        for i in kra:
+            li = lla[i - 1]
+            for j in krb:
+                lj = llb[j - 1]
+                rows, cols = i - li + 2, j - lj + 2
+                fd[0, 0] = 0.0
+                for x in range(1, rows):
+                    fd[x, 0] = fd[x - 1, 0] + ca[li + x - 2]
+                for y in range(1, cols):
+                    fd[0, y] = fd[0, y - 1] + cb[lj + y - 2]
+                for x in range(1, rows):
+                    i1 = li + x - 1
+                    left_i = lla[i1 - 1]
+                    for y in range(1, cols):
+                        j1 = lj + y - 1
+                        best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
+                        left_j = llb[j1 - 1]
+                        if left_i == li and left_j == lj:
+                            change = rc[la[i1 - 1], lb[j1 - 1]]
+                            best = min(best, fd[x - 1, y - 1] + change)
+                            fd[x, y] = best
+                            td[i1, j1] = best
+                        else:
+                            fd[x, y] = min(best, fd[left_i - li, left_j - lj] + td[i1, j1])
+        return td[n, m]
+
+    one = np.ones(1, dtype=np.int64)  # compile now, so that a failure is seen here
+    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)))
+    return kernel
+
+
+_KERNEL: Any = False
+
+#: Zhang-Shasha fills tables of (n + 1)(m + 1) cells for trees of n and m nodes; beyond this
+#: many, :func:`ted` refuses the pair rather than exhaust memory (``max_cells`` raises it).
+MAX_CELLS = 25_000_000
+
+
+@lru_cache(maxsize=256)
+def _unit_relabel(k: int) -> np.ndarray:
+    """0 on the diagonal, 1 elsewhere: unit relabelling costs between k labels."""
+    return 1.0 - np.eye(k)
+
+
+def _indel_costs(labels: tuple[str, ...], free_empty: bool,
+                 indel: Callable[[str], float] | None) -> list[float]:
+    costs = [0.0 if (free_empty and x == "") else (1.0 if indel is None else float(indel(x)))
+             for x in labels]
+    if any(c < 0 or c != c for c in costs):
+        raise ParameterError("insert/delete costs must be non-negative numbers")
+    return costs
+
+
+def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
+        relabel: Callable[[str, str], float] | None = None,
+        indel: Callable[[str], float] | None = None, kernel: str = "auto",
+        max_cells: int = MAX_CELLS) -> float:
+    """Zhang-Shasha edit distance between two ordered labelled trees.
+
+    Costs: ``relabel(x, y)`` to turn label x into y (default 0 if equal, else 1) and
+    ``indel(x)`` to insert or delete a node labelled x (default 1); with ``free_empty`` a node
+    labelled ``""`` costs nothing to insert or delete (the reproduction convention). Costs must
+    be non-negative. ``kernel``: ``"python"``, ``"numba"`` (the ``fast`` extra) or ``"auto"``
+    (numba when it can be loaded; custom costs are tabulated for it first). Trees are
+    :class:`Tree` objects or nested tuples ``(label, (child, ...))``. Equal trees are at
+    distance 0 without a table; other pairs needing more than ``max_cells`` cells
+    (:data:`MAX_CELLS`) are refused with an :class:`~clusteragree.errors.InputError`.
+
+    >>> ted(("S", (("a", ()),)), ("S", (("b", ()),)), relabel=lambda x, y: 0.5 * (x != y))
+    0.5
+    """
+    if kernel not in ("auto", "python", "numba"):
+        raise ParameterError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
+    a, b = as_tree(a), as_tree(b)
+    if relabel is None and indel is None and a == b:
+        return 0.0
+    cells = (len(a) + 1) * (len(b) + 1)
+    if cells > max_cells:
+        raise InputError(
+            f"the tree edit distance between trees of {len(a)} and {len(b)} nodes needs "
+            f"{cells:,} table cells, more than the limit of {max_cells:,} (about "
+            f"{16 * max_cells / 1e9:.1f} GB); raise max_cells if the memory is there")
+    compiled = _compiled() if kernel != "python" else None
+    if kernel == "numba" and compiled is None:
+        raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
+    if compiled is None:
+        return _ted_python(a, b, free_empty, relabel, indel)
+    la, lla, kra = _postorder(a)
+    lb, llb, krb = _postorder(b)
+    ids: dict[str, int] = {}
+    ia = np.array([ids.setdefault(x, len(ids)) for x in la], dtype=np.int64)
+    ib = np.array([ids.setdefault(y, len(ids)) for y in lb], dtype=np.int64)
+    ca = np.array(_indel_costs(la, free_empty, indel))
+    cb = np.array(_indel_costs(lb, free_empty, indel))
+    if relabel is None:
+        rc = _unit_relabel(len(ids))
+    else:
+        names = list(ids)
+        rc = np.array([[float(relabel(x, y)) for y in names] for x in names])
+        if (rc < 0).any() or np.isnan(rc).any():
+            raise ParameterError("relabelling costs must be non-negative numbers")
+    return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
+                          np.array(krb, dtype=np.int64), cb, rc))
+
+
+def _ted_python(a: Tree, b: Tree, free_empty: bool,
+                relabel: Callable[[str, str], float] | None,
+                indel: Callable[[str], float] | None) -> float:
+    la, lla_arr, kr_a = _postorder(a)
+    lb, llb_arr, kr_b = _postorder(b)
+    lla, llb = lla_arr.tolist(), llb_arr.tolist()
+    n, m = len(la), len(lb)
+    ca = _indel_costs(la, free_empty, indel)
+    cb = _indel_costs(lb, free_empty, indel)
+    td = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in kr_a:
+        li = lla[i - 1]
+        for j in kr_b:
+            lj = llb[j - 1]
+            rows, cols = i - li + 2, j - lj + 2
+            fd = [[0.0] * cols for _ in range(rows)]
+            acc = 0.0
+            for x in range(1, rows):
+                acc += ca[li + x - 2]
+                fd[x][0] = acc
+            acc = 0.0
+            first = fd[0]
+            for y in range(1, cols):
+                acc += cb[lj + y - 2]
+                first[y] = acc
+            for x in range(1, rows):
+                i1 = li + x - 1
+                cost_i, label_i, left_i = ca[i1 - 1], la[i1 - 1], lla[i1 - 1]
+                row, prev, td_row = fd[x], fd[x - 1], td[i1]
+                tree_i = left_i == li
+                forest_row = fd[left_i - li]
+                for y in range(1, cols):
+                    j1 = lj + y - 1
+                    best = prev[y] + cost_i
+                    other = row[y - 1] + cb[j1 - 1]
+                    if other < best:
+                        best = other
+                    left_j = llb[j1 - 1]
+                    if tree_i and left_j == lj:
+                        if relabel is None:
+                            change = 0.0 if label_i == lb[j1 - 1] else 1.0
+                        else:
+                            change = relabel(label_i, lb[j1 - 1])
+                            if not change >= 0:
+                                raise ParameterError("relabelling costs must be non-negative "
+                                                     "numbers")
+                        other = prev[y - 1] + change
+                        if other < best:
+                            best = other
+                        row[y] = best
+                        td_row[j1] = best
+                    else:
+                        other = forest_row[left_j - lj] + td_row[j1]
+                        row[y] = best if best < other else other
+    return float(td[n][m])
+
+
+class TreeCache:
+    """Edit distances between distinct trees, computed once each (symmetric: custom costs
+    should be too), with the costs of :func:`ted`."""
+
+    def __init__(self, free_empty: bool = False, *,
+                 relabel: Callable[[str, str], float] | None = None,
+                 indel: Callable[[str], float] | None = None,
+                 max_cells: int = MAX_CELLS) -> None:
+        for name, f in (("relabel", relabel), ("indel", indel)):
+            if f is not None and not callable(f):
+                raise ParameterTypeError(f"{name} must be a callable or None. Got {f!r}.")
+        self.free_empty = bool(free_empty)
+        self.relabel = relabel
+        self.indel = indel
+        self.max_cells = max_cells
+        self.cache: dict[tuple[Tree, Tree], float] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def __call__(self, a: TreeLike, b: TreeLike) -> float:
+        a, b = as_tree(a), as_tree(b)
+        if a == b:
+            return 0.0
+        key = (a, b) if hash(a) <= hash(b) else (b, a)
+        if key in self.cache:
+            self.hits += 1
+            return self.cache[key]
+        self.misses += 1
+        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel,
+                    max_cells=self.max_cells)
+        self.cache[key] = value
+        return value

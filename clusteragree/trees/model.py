@@ -1,0 +1,238 @@
+"""The tree model: a flat ordered labelled tree, and annotated sentences.
+
+A :class:`Tree` holds its labels in pre-order and each node's subtree size: two flat tuples,
+hashable and never traversed recursively. A :class:`Sentence` is one annotator's analysis of a
+sentence (the tree, and for dependencies its words, heads and relations; for phrase structure its
+brackets); :class:`TreeFile` the sentences of one file; :class:`TreeAnnotations` several
+annotators' sentences, the input of tree alpha and of the accuracies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError, ParameterError, ParameterTypeError
+
+__all__ = ["Sentence", "Tree", "TreeAnnotations", "TreeFile", "TreeLike", "as_tree",
+           "check_paired", "leaves", "size"]
+
+
+class Tree:
+    """An ordered labelled tree stored flat: its labels in pre-order and each node's subtree
+    size (the node and its descendants).
+
+    Equality, hashing, size and every traversal work on these two flat tuples, so a tree a
+    hundred thousand levels deep costs what a wide one does: nothing recurses over its depth
+    (nested tuples, the older form, are hashed, compared and printed recursively by Python).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Node labels in pre-order (a node, then its children's subtrees left to right).
+    sizes : sequence of int
+        Subtree sizes in the same order; ``sizes[0] == len(labels)``.
+
+    Examples
+    --------
+    >>> t = Tree.from_nested(("S", (("NP", (("D", ()), ("N", ()))), ("VP", ()))))
+    >>> t.labels, t.sizes
+    (('S', 'NP', 'D', 'N', 'VP'), (5, 3, 1, 1, 1))
+    >>> t.to_nested()
+    ('S', (('NP', (('D', ()), ('N', ()))), ('VP', ())))
+    >>> len(t), t.leaves, t
+    (5, 3, Tree('(S (NP D N) VP)'))
+    """
+
+    __slots__ = ("_hash", "labels", "sizes")
+
+    def __init__(self, labels: Sequence[str], sizes: Sequence[int]) -> None:
+        self.labels: tuple[str, ...] = tuple(labels)
+        self.sizes: tuple[int, ...] = tuple(int(s) for s in sizes)
+        n = len(self.labels)
+        if n == 0 or len(self.sizes) != n or self.sizes[0] != n:
+            raise ParameterError("a Tree needs one label and one subtree size per node, the "
+                                 "root's size being the number of nodes")
+        ends: list[int] = [n]
+        for p, s in enumerate(self.sizes):  # each subtree must nest inside its parent's
+            while ends and ends[-1] <= p:
+                ends.pop()
+            if s < 1 or not ends or p + s > ends[-1]:
+                raise ParameterError(f"subtree size {s} of node {p} does not fit in its parent")
+            ends.append(p + s)
+        if not all(isinstance(x, str) for x in self.labels):
+            raise ParameterTypeError("tree labels must be str")
+        self._hash = hash((self.labels, self.sizes))
+
+    # ---------------------------------------------------------------- builders
+    @classmethod
+    def from_children(cls, labels: Sequence[str], children: Sequence[Sequence[int]],
+                      root: int = 0) -> Tree:
+        """A tree from node ``labels`` and each node's ``children`` (node ids, in order)."""
+        order: list[int] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(children[node]))
+        sizes = {node: 1 for node in order}
+        for node in reversed(order):
+            for c in children[node]:
+                sizes[node] += sizes[c]
+        return cls([labels[k] for k in order], [sizes[k] for k in order])
+
+    @classmethod
+    def from_nested(cls, nested: Any) -> Tree:
+        """A tree from the nested form ``(label, (child, ...))`` (read iteratively)."""
+        if isinstance(nested, Tree):
+            return nested
+        labels: list[str] = []
+        children: list[list[int]] = []
+        stack: list[tuple[Any, int]] = [(nested, -1)]
+        while stack:
+            node, parent = stack.pop()
+            if not (isinstance(node, tuple) and len(node) == 2 and isinstance(node[0], str)
+                    and isinstance(node[1], tuple)):
+                raise ParameterTypeError(
+                    "a tree is a Tree or nested tuples (label, (child, ...)) with str labels; "
+                    f"got {type(node).__name__} {str(node)[:40]}")
+            k = len(labels)
+            labels.append(node[0])
+            children.append([])
+            if parent >= 0:
+                children[parent].append(k)
+            stack.extend((child, k) for child in reversed(node[1]))
+        for kids in children:  # children were met in pre-order: ids increase left to right
+            kids.sort()
+        return cls.from_children(labels, children)
+
+    def to_nested(self) -> tuple[str, tuple[Any, ...]]:
+        """The nested form ``(label, (child, ...))`` (built iteratively)."""
+        built: list[Any] = [None] * len(self.labels)
+        for p in range(len(self.labels) - 1, -1, -1):
+            kids, q, end = [], p + 1, p + self.sizes[p]
+            while q < end:
+                kids.append(built[q])
+                q += self.sizes[q]
+            built[p] = (self.labels[p], tuple(kids))
+        return built[0]
+
+    def relabel(self, change: Callable[[str], str]) -> Tree:
+        """The same shape with every label ``x`` replaced by ``change(x)``."""
+        return Tree([change(x) for x in self.labels], self.sizes)
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def leaves(self) -> int:
+        """Number of leaves."""
+        return self.sizes.count(1)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tree):
+            return NotImplemented
+        return (self._hash == other._hash and self.sizes == other.sizes
+                and self.labels == other.labels)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def brackets(self, limit: int = 60) -> str:
+        """The tree as brackets, ``(S (NP D N) VP)``, cut after ``limit`` characters."""
+        out: list[str] = []
+        ends: list[int] = []
+        length = 0
+        for p, (label, s) in enumerate(zip(self.labels, self.sizes, strict=True)):
+            while ends and ends[-1] <= p:
+                ends.pop()
+                out.append(")")
+            piece = (" " if p else "") + (f"({label or '_'}" if s > 1 else (label or "_"))
+            out.append(piece)
+            length += len(piece)
+            if s > 1:
+                ends.append(p + s)
+            if length > limit:
+                return "".join(out) + " ..."
+        out.extend(")" * len(ends))
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"Tree({self.brackets()!r})"
+
+
+TreeLike = Tree | tuple[str, tuple[Any, ...]]
+
+
+def as_tree(tree: Any) -> Tree:
+    """A :class:`Tree` from a Tree or the nested form (refusing anything else)."""
+    return tree if isinstance(tree, Tree) else Tree.from_nested(tree)
+
+
+def size(tree: TreeLike) -> int:
+    """Number of nodes."""
+    return len(as_tree(tree))
+
+
+def leaves(tree: TreeLike) -> int:
+    """Number of leaves."""
+    return as_tree(tree).leaves
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One annotated sentence: its tree, and for dependencies the words, heads and relations.
+
+    Two annotators' sentences are equal when their annotations are (the line is not compared).
+    ``tokens`` is the reference code's size of a dependency sentence: the words plus the
+    artificial root, words left out of the tree by ``cycles="drop"`` included.
+    """
+
+    tree: Tree
+    words: tuple[str, ...] = ()
+    heads: tuple[int, ...] = ()
+    deprels: tuple[str, ...] = ()
+    line: int | None = field(default=None, compare=False)
+    brackets: frozenset[tuple[str, int, int]] = frozenset()
+
+    @property
+    def tokens(self) -> int:
+        """Words + 1 for the artificial root (dependencies)."""
+        return len(self.words) + 1
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """The sentences of one file, and what was skipped."""
+
+    sentences: tuple[Sentence, ...]
+    path: str
+    kind: str
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TreeAnnotations:
+    """Several annotators' sentences: ``sentences[annotator][unit]``, units being positions in
+    paired files or ``(prefix, position)`` in the directory layout; what the readers skipped,
+    by file."""
+
+    sentences: dict[str, dict[Any, Sentence]]
+    kind: str
+    skipped: dict[str, dict[str, int]]
+
+    @property
+    def n_annotations(self) -> int:
+        """Number of annotated sentences over all annotators."""
+        return sum(len(s) for s in self.sentences.values())
+
+
+def check_paired(files: Sequence[TreeFile]) -> None:
+    """Refuse files of one text that do not hold the same number of sentences."""
+    for tf in files[1:]:
+        if len(tf.sentences) != len(files[0].sentences):
+            raise InputError(f"{len(tf.sentences)} sentences where {files[0].path} has "
+                             f"{len(files[0].sentences)}; the files of one text must hold the "
+                             "same sentences", path=tf.path)

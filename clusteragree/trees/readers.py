@@ -1,0 +1,352 @@
+"""Syntax trees: CoNLL-X / CoNLL-U dependencies and bracketed phrase-structure trees.
+
+Dependency sentences become ordered labelled trees as in Skjaerholt (2014): the artificial root
+is a node labelled ``""``, every word is a node labelled with its relation, children in surface
+order; forms, lemmas and tags are ignored. Multiword-token lines (``3-4``) and empty nodes
+(``5.1``) are skipped and counted. A sentence whose heads form a cycle, has several roots or a
+head outside the sentence is an error with the file and line.
+
+Bracketed trees (``(S (NP D N) (VP V))``, with or without words) become trees without their
+words: with words, pre-terminals become leaves.
+
+Several annotators (``read_tree_dirs``): one directory per annotator, files named
+``<prefix>-<anything>`` matched by prefix across directories; a missing file is a missing
+annotation. ``read_tree_annotations`` assembles paired files or such directories into
+annotator -> {sentence: Sentence}, the input of the tree alpha and the accuracies.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.model import unique_labels
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..inputs import iter_lines, parse_int, read_text
+from .model import Sentence, Tree, TreeAnnotations, TreeFile, check_paired
+
+__all__ = ["parse_brackets", "read_conll_trees", "read_tree_annotations", "read_tree_dirs",
+           "read_trees"]
+
+
+def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int,
+                     many_roots: bool, drop_cycles: bool) -> tuple[Tree, int]:
+    """The tree, and the number of words dropped because they are in a cycle."""
+    n = len(heads)
+    roots = [i for i, h in enumerate(heads, start=1) if h == 0]
+    if len(roots) != 1 and not (many_roots and roots):
+        raise InputError(f"the sentence has {len(roots)} roots (head 0); a tree has one "
+                         "(several roots under the artificial root: roots='many')",
+                         path=path, line=line)
+    children: list[list[int]] = [[] for _ in range(n + 1)]
+    for i, h in enumerate(heads, start=1):
+        if not 0 <= h <= n:
+            raise InputError(f"word {i} has head {h}, outside the sentence of {n} words",
+                             path=path, line=line)
+        children[h].append(i)
+    seen = 0
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        seen += 1
+        stack.extend(children[node])
+    if seen != n + 1 and not drop_cycles:
+        raise InputError(f"the heads form a cycle: {n + 1 - seen} words do not reach the root "
+                         "(cycles='drop' leaves them out, as the reference code does)",
+                         path=path, line=line)
+    labels = [""] + [r if r != "_" else "" for r in rels]
+    return Tree.from_children(labels, children), n + 1 - seen
+
+
+def _path(path: object) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
+                                 f"{type(path).__name__}.")
+    return os.fspath(path)
+
+
+def _report(name: str, skipped: Counter[str], lines: dict[str, int]) -> None:
+    """What a reader left out or kept as it was, once per kind with its first line."""
+    for what, count in skipped.items():
+        kind = "note" if ("(kept)" in what or "lines" in what or "nodes" in what) else "skipped"
+        notify(kind, what, path=name, line=lines.get(what), count=count)
+
+
+_RANGE = re.compile(r"[0-9]+-[0-9]+")
+_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+
+
+def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
+                     cycles: str = "error", encoding: str | None = None) -> TreeFile:
+    """Dependency trees from a CoNLL-X or CoNLL-U file (``#`` comment lines are skipped).
+
+    ``roots="one"`` (default) refuses a sentence with several words headed by 0; ``"many"``
+    accepts them as children of the artificial root (some treebanks, such as the Copenhagen
+    Dependency Treebanks, have them) and counts them in ``skipped``. ``cycles="drop"`` leaves
+    out words whose heads form a cycle (they never reach the root), counted too. Ids and heads
+    are ASCII numbers; multiword-token lines (``3-4``) and empty nodes (``5.1``) are not part
+    of the basic tree and are counted. Everything counted is also reported
+    (:func:`clusteragree.errors.notify`) with the file and its first line.
+    """
+    if roots not in ("one", "many"):
+        raise ParameterError(f"roots must be 'one' or 'many'. Got {roots!r}.")
+    if cycles not in ("error", "drop"):
+        raise ParameterError(f"cycles must be 'error' or 'drop'. Got {cycles!r}.")
+    name = _path(path)
+    text = read_text(name, encoding=encoding)
+    skipped: Counter[str] = Counter()
+    first_lines: dict[str, int] = {}
+
+    def count(what: str, line: int, n: int = 1) -> None:
+        skipped[what] += n
+        first_lines.setdefault(what, line)
+
+    sentences: list[Sentence] = []
+    rows: list[tuple[int, list[str]]] = []
+
+    def flush() -> None:
+        if not rows:
+            return
+        first = rows[0][0]
+        words, heads, rels = [], [], []
+        for k, (number, cols) in enumerate(rows, start=1):
+            word_id = parse_int(cols[0], what="word id", path=name, line=number, lo=1)
+            if word_id != k:
+                raise InputError(f"word id {cols[0]!r}, expected {k}: ids must count 1, 2, ...",
+                                 path=name, line=number)
+            heads.append(parse_int(cols[6], what="head", path=name, line=number, lo=0))
+            words.append(cols[1])
+            rels.append(cols[7])
+        if heads.count(0) > 1:
+            count("sentences with several roots (kept)", first)
+        tree, dropped = _tree_from_heads(heads, rels, name, first, roots == "many",
+                                         cycles == "drop")
+        if dropped:
+            count("words in cycles left out", first, dropped)
+        sentences.append(Sentence(tree, tuple(words), tuple(heads), tuple(rels), first))
+        rows.clear()
+
+    for number, line in iter_lines(text):
+        if not line.strip():
+            flush()
+            continue
+        if line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(f"{len(cols)} columns, expected the 10 TAB-separated columns of "
+                             "CoNLL-X / CoNLL-U", path=name, line=number)
+        if _RANGE.fullmatch(cols[0]):
+            count("multiword-token lines", number)
+            continue
+        if _EMPTY.fullmatch(cols[0]):
+            count("empty nodes", number)
+            continue
+        rows.append((number, cols))
+    flush()
+    _report(name, skipped, first_lines)
+    return TreeFile(tuple(sentences), name, "dependency", dict(skipped))
+
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+def parse_brackets(text: str, path: str = "<trees>", line: int = 1, *,
+                   words: bool = False) -> tuple[Tree, frozenset[tuple[str, int, int]]]:
+    """One bracketed tree and its brackets ``(label, first leaf, end leaf)``.
+
+    Without words (``words=False``, the delexicalised input of the reference data) every bare
+    token is a leaf node. With ``words=True`` bare tokens are words and are dropped: their
+    pre-terminal becomes the leaf.
+
+    >>> parse_brackets("(S (NP D N) (VP V))")[0]
+    Tree('(S (NP D N) (VP V))')
+    >>> parse_brackets("(S (NP (D the) (N cat)) (VP (V sat)))", words=True)[0]
+    Tree('(S (NP D N) (VP V))')
+    """
+    tokens = _TOKEN.findall(text)
+    labels: list[str] = []
+    children: list[list[int]] = []
+    stack: list[list[int]] = []  # node id, first leaf, words
+    root: int | None = None
+    leaf = 0
+    brackets: set[tuple[str, int, int]] = set()
+    k = 0
+
+    def new_node(label: str) -> int:
+        labels.append(label)
+        children.append([])
+        if stack:
+            children[stack[-1][0]].append(len(labels) - 1)
+        return len(labels) - 1
+
+    while k < len(tokens):
+        tok = tokens[k]
+        if tok == "(":
+            if root is not None and not stack:
+                raise InputError("a second tree where one was expected", path=path, line=line)
+            label = tokens[k + 1] if k + 1 < len(tokens) and tokens[k + 1] not in "()" else ""
+            node = new_node(label)
+            if root is None:
+                root = node
+            stack.append([node, leaf, 0])
+            k += 2 if label else 1
+            continue
+        if tok == ")":
+            if not stack:
+                raise InputError("a closing bracket without an opening one", path=path,
+                                 line=line)
+            node, start, n_words = stack.pop()
+            if n_words and children[node]:
+                raise InputError(f"node {labels[node]!r} has both words and subtrees",
+                                 path=path, line=line)
+            if n_words:
+                leaf += 1  # a pre-terminal: its words are dropped, it is a leaf
+            brackets.add((labels[node], start, leaf))
+            k += 1
+            continue
+        if not stack:
+            raise InputError(f"text {tok[:40]!r} outside the brackets", path=path, line=line)
+        if words:
+            stack[-1][2] += 1
+        else:
+            new_node(tok)
+            brackets.add((tok, leaf, leaf + 1))
+            leaf += 1
+        k += 1
+    if stack or root is None:
+        raise InputError("unbalanced brackets", path=path, line=line)
+    return Tree.from_children(labels, children, root), frozenset(brackets)
+
+
+def read_trees(path: str | os.PathLike[str], *, words: bool = False,
+               encoding: str | None = None) -> TreeFile:
+    """Bracketed trees, one after another (a tree may span several lines); ``words`` as in
+    :func:`parse_brackets`."""
+    name = _path(path)
+    text = read_text(name, encoding=encoding)
+    sentences = []
+    depth, start = 0, 1
+    buf: list[str] = []
+    for number, line in iter_lines(text):
+        if not buf and not line.strip():
+            continue
+        if not buf:
+            start = number
+        buf.append(line)
+        depth += line.count("(") - line.count(")")
+        if depth == 0 and "".join(buf).strip():
+            tree, brackets = parse_brackets("\n".join(buf), name, start, words=words)
+            sentences.append(Sentence(tree, line=start, brackets=brackets))
+            buf = []
+        elif depth < 0:
+            raise InputError("a closing bracket without an opening one", path=name, line=number)
+    if buf:
+        raise InputError("unbalanced brackets at the end of the file", path=name, line=start)
+    return TreeFile(tuple(sentences), name, "phrase", {})
+
+
+def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str = "one",
+                   cycles: str = "error", words: bool = False, encoding: str | None = None,
+                   names: Sequence[str] | None = None) -> dict[str, dict[str, TreeFile]]:
+    """``prefix -> annotator -> file`` for several annotators' directories.
+
+    Files are matched across directories by the prefix of their name before the first ``-``.
+    Annotators are named by ``names`` or the directories' names (made unique as files are by
+    :func:`~clusteragree.core.model.unique_labels`). Two files of one prefix in one directory, a
+    path that is not a readable directory, or one directory alone are refused.
+    """
+    if isinstance(directories, (str, bytes, os.PathLike)):
+        raise ParameterTypeError("directories must be a list of directories, one per annotator")
+    dirs = [os.fspath(d) for d in directories]
+    if len(dirs) < 2:
+        raise ParameterError(f"give two or more directories, one per annotator; got {len(dirs)}")
+    labels = list(names) if names is not None else unique_labels(dirs)
+    if len(labels) != len(dirs) or len(set(labels)) != len(labels):
+        raise ParameterError("give one distinct name per directory")
+    out: dict[str, dict[str, TreeFile]] = {}
+    for directory, label in zip(dirs, labels, strict=True):
+        folder = Path(directory)
+        if not folder.is_dir():
+            raise InputError("not a directory (give one directory per annotator)",
+                             path=str(folder))
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as err:
+            raise InputError(f"cannot list the directory: {err.strerror}",
+                             path=str(folder)) from None
+        first: dict[str, Path] = {}
+        for f in entries:
+            if not f.is_file():
+                continue
+            prefix = f.name.split("-")[0]
+            if prefix in first:
+                raise InputError(f"two files of prefix {prefix!r} in one directory (also "
+                                 f"{first[prefix].name}); files are matched across directories "
+                                 "by the part of their name before the first '-'", path=str(f))
+            first[prefix] = f
+            tf = (read_trees(f, words=words, encoding=encoding) if f.suffix == ".tree"
+                  else read_conll_trees(f, roots=roots, cycles=cycles, encoding=encoding))
+            out.setdefault(prefix, {})[label] = tf
+    return out
+
+
+def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
+                          dirs: Sequence[str | os.PathLike[str]] = (),
+                          names: Sequence[str] | None = None, roots: str = "one",
+                          cycles: str = "error", words: bool = False,
+                          encoding: str | None = None) -> TreeAnnotations:
+    """Paired files of the same sentences (``.tree`` files are bracketed trees, anything else
+    CoNLL) or one directory per annotator (``dirs``), as annotator -> {unit: Sentence}.
+
+    Paired files must hold the same number of sentences; in the directory layout the files of
+    one prefix must too (else :class:`InputError` naming the file). Annotators are named by
+    ``names``, or the file names (directory names).
+    """
+    if isinstance(files, (str, bytes, os.PathLike)) or isinstance(dirs, (str, bytes,
+                                                                        os.PathLike)):
+        raise ParameterTypeError("files and dirs must be lists of paths, not one path")
+    if bool(files) == bool(dirs):
+        raise ParameterError("give two or more paired files, or directories (dirs), not both")
+    read: dict[str, dict[str, TreeFile]] = {}
+    if dirs:
+        read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles, words=words,
+                              encoding=encoding, names=names)
+    else:
+        if len(files) < 2:
+            raise ParameterError("give two or more paired files of the same sentences")
+        labels = (list(names) if names is not None
+                  else unique_labels([os.fspath(f) for f in files]))
+        if len(labels) != len(files):
+            raise ParameterError("give one name per file")
+        read = {"": {label: (read_trees(f, words=words, encoding=encoding)
+                             if Path(f).suffix == ".tree"
+                             else read_conll_trees(f, roots=roots, cycles=cycles,
+                                                   encoding=encoding))
+                     for label, f in zip(labels, files, strict=True)}}
+    sentences: dict[str, dict[Any, Sentence]] = {}
+    skipped: dict[str, dict[str, int]] = {}
+    kinds = set()
+    for prefix, by_annotator in read.items():
+        check_paired(list(by_annotator.values()))
+        for annotator, tf in by_annotator.items():
+            kinds.add(tf.kind)
+            if tf.skipped:
+                skipped[tf.path] = dict(tf.skipped)
+            target = sentences.setdefault(annotator, {})
+            for k, sentence in enumerate(tf.sentences):
+                target[(prefix, k) if dirs else k] = sentence
+    per_unit: Counter[Any] = Counter(u for by_unit in sentences.values() for u in by_unit)
+    if not any(n >= 2 for n in per_unit.values()):
+        raise InputError(
+            "nothing to compare: no sentence was annotated by two annotators (with --dirs, "
+            "files are matched across directories by the part of their name before the first "
+            "'-'); give the annotations of the same sentences")
+    if len(kinds) > 1:
+        raise InputError("dependency and bracketed files mixed: compare one kind at a "
+                         "time")
+    return TreeAnnotations(sentences, kinds.pop() if kinds else "dependency", skipped)
