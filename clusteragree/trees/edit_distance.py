@@ -71,6 +71,9 @@ def _compiled() -> Any:
             _KERNEL = _build_kernel()
         except ImportError:
             _KERNEL = None
+            warnings.warn(PerformanceWarning(
+                "numba is not installed (a default dependency where it has wheels); the tree "
+                "edit distance uses the pure Python kernel, about 20 times slower"), stacklevel=3)
         except Exception as err:  # a broken numba install, llvmlite, a compiler error, ...
             _KERNEL = None
             warnings.warn(PerformanceWarning(
