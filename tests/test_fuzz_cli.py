@@ -32,15 +32,18 @@ FILES = {
     "trees": ["coref/annotator-a.conll", "passonneau2006"],
 }
 
+# -o/--output is left out: a fuzzed value could name a fixture and overwrite it.
 COMMON = ["-f", "--format", "--strict", "--encoding", "--distance", "-h"]
 OPTIONS = {
-    "table": ["--sep", "--scalar", "--engine", "--no-per-doc", "--measures", "--p",
+    "table": ["--sep", "--scalar", "--engine", "--no-per-doc", "--per-doc", "--metrics",
+              "--measures", "--p",
               "--categories"],
     "pyramid": ["--tokenizer", "--units", "--overlap", "--unmarked"],
     "pan": ["--tokenizer", "--no-nonmatching", "--scores"],
     "coref": ["--units", "--metrics", "--unmarked", "--word-policy", "--text-dir", "--lenient",
               "--per-doc", "--pairwise"],
-    "trees": ["--dirs", "--metric", "--acc", "--size", "--words", "--roots", "--cycles",
+    "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--size", "--words",
+              "--roots", "--cycles",
               "--unlabelled", "--unit-root"],
 }
 VALUES = ["text", "json", "csv", "latex", "auto", "conll", "brat", "corefud", "nominal",

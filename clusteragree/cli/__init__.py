@@ -12,10 +12,13 @@ subcommand.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import signal
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 
 from .._version import __version__
 from ..errors import ClusterAgreeError, InputError, Ledger, ParameterError
@@ -54,6 +57,22 @@ def _error(prefix: str, message: str) -> None:
     print(f"{prefix}: {message}" if prefix else message, file=sys.stderr)
 
 
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[None]:
+    """Standard output, or the file of ``-o/--output`` (written only when the run succeeds)."""
+    if path is None:
+        yield
+        return
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        yield
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(buffer.getvalue())
+    except OSError as err:
+        raise InputError(f"cannot write the output: {err.strerror}", path=path) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``clusteragree`` command; returns the exit status."""
     if hasattr(signal, "SIGPIPE"):
@@ -81,7 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     in_json = getattr(args, "format", "text") == "json"
     code = 0
     try:
-        with ledger:
+        with ledger, _output(getattr(args, "output", None)):
+            for note in getattr(args, "deprecations", None) or []:
+                warnings.warn(DeprecationWarning(note), stacklevel=1)
             code = int(args.run(args))
     except InputError as err:
         _print_notices(ledger)

@@ -14,7 +14,7 @@ from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
 from ..report import FORMATS
 
-__all__ = ["add_common", "distance_list", "print_json"]
+__all__ = ["Deprecated", "add_common", "check_names", "distance_list", "name_list", "print_json"]
 
 
 def distance_list(text: str) -> list[str]:
@@ -28,6 +28,36 @@ def distance_list(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def name_list(text: str) -> list[str]:
+    """Comma-separated names (an argparse type)."""
+    names = [t.strip() for t in text.split(",")]
+    if not all(names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("give distinct, non-empty names separated by commas")
+    return names
+
+
+class Deprecated(argparse.Action):
+    """An old spelling of an option: stores into the new option's destination and warns."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str = "", **kw: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kw)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        notes = getattr(namespace, "deprecations", None) or []
+        notes.append(f"{option_string} is deprecated: use {self.new}")
+        namespace.deprecations = notes  # warned about once the run's ledger is open
+        setattr(namespace, self.dest, self.const if values is None or values == [] else values)
+
+
+def check_names(names: list[str] | None, count: int) -> list[str] | None:
+    """``--names`` must give one name per input."""
+    if names is not None and len(names) != count:
+        raise ParameterError(f"--names gives {len(names)} names for {count} inputs")
+    return names
+
+
 def _encoding(text: str) -> str:
     try:
         return str(check_encoding(text))
@@ -35,15 +65,24 @@ def _encoding(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def add_common(parser: argparse.ArgumentParser,
-               format_flags: tuple[str, ...] = ("-f", "--format")) -> None:
+def add_common(parser: argparse.ArgumentParser, *, names: bool = False,
+               legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
-    environment override), ``--strict`` and ``--encoding``."""
+    environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
+    ``--names`` to name the annotators."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
-        *format_flags, dest="format", choices=FORMATS, default=env if env in FORMATS else "text",
+        "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
+        default=env if env in FORMATS else "text",
+        metavar="{" + ",".join(FORMATS) + "}",
         help="output format (default: %(default)s; env CLUSTERAGREE_FORMAT)",
     )
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the results to FILE instead of standard output")
+    if names:
+        parser.add_argument("--names", type=name_list, metavar="A,B,...",
+                            help="names of the annotators, one per input, comma-separated "
+                            "(default: from the file names)")
     parser.add_argument(
         "--strict", action="store_true",
         help="refuse input that needs a repair, skip, merge or conversion (exit 1) instead of "

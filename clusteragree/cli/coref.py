@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import warnings
 from typing import Any
 
 from ..core.frames import pooled_rows
@@ -15,7 +16,7 @@ from ..coref.corefud import read_corefud
 from ..coref.metrics import METRICS
 from ..errors import ParameterError
 from ..report import json_object, render
-from ._common import add_common, distance_list, print_json
+from ._common import add_common, check_names, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -44,8 +45,8 @@ def register(sub: Any) -> None:
     coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
                        default="innermost", help="the mention a word takes its chain from "
                        "(default: %(default)s)")
-    coref.add_argument("--format", dest="input_format",
-                       choices=("auto", "conll", "corefud", "brat"), default="auto",
+    coref.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
+                       default="auto",
                        help="input format; auto: a directory is BRAT, a .conllu file CorefUD, "
                        "any other file CoNLL (default: %(default)s)")
     coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
@@ -58,11 +59,15 @@ def register(sub: Any) -> None:
                        "(joined to the * chains; other relations are counted)")
     coref.add_argument("--lenient", action="store_true",
                        help="repair what can be repaired (each repair is reported)")
-    coref.add_argument("--per-doc", action="store_true", help="print alpha per document too")
+    coref.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
+                       help="alpha per document too (default: the pooled rows only)")
     coref.add_argument("--pairwise", action="store_true",
                        help="with three or more annotators, alpha for every pair as well")
-    add_common(coref, format_flags=("-f",))
+    add_common(coref, names=True, legacy_formats=INPUT_FORMATS)
     coref.set_defaults(run=_run_coref)
+
+
+INPUT_FORMATS = ("auto", "conll", "corefud", "brat")
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -84,10 +89,14 @@ def _metric_list(text: str) -> list[str]:
 def _run_coref(args: argparse.Namespace) -> int:
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
+    if args.format in INPUT_FORMATS:  # the old spelling of --input-format
+        warnings.warn(DeprecationWarning(f"--format {args.format} names the input format: use "
+                                         f"--input-format {args.format}"), stacklevel=2)
+        args.input_format, args.format = args.format, "text"
     if args.lenient and args.strict:
         raise ParameterError("--lenient repairs what --strict refuses: choose one")
     corpora = [_read_coref(f, args) for f in args.files]
-    names = unique_labels(args.files)
+    names = check_names(args.names, len(args.files)) or unique_labels(args.files)
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,

@@ -9,7 +9,7 @@ from ..errors import ParameterError
 from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..pyramids.units import TOKENIZERS
 from ..report import json_object, render
-from ._common import add_common, distance_list, print_json
+from ._common import add_common, check_names, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -20,7 +20,7 @@ def register(sub: Any) -> None:
         "the same model summaries. A unit's value is the set of other units in its SCU(s).",
     )
     pyr.add_argument("files", nargs="+", help="two or more .pyr files")
-    _add_pyramid_options(pyr)
+    _add_pyramid_options(pyr, names=True)
     pyr.add_argument("--units", choices=("words", "spans", "contributors"), default="words",
                      help="coding units (default: %(default)s)")
     pyr.add_argument("--overlap", choices=("union", "component"), default="union",
@@ -46,13 +46,13 @@ def register(sub: Any) -> None:
     pan.set_defaults(run=_run_pan)
 
 
-def _add_pyramid_options(parser: argparse.ArgumentParser) -> None:
+def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False) -> None:
     parser.add_argument(
         "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    add_common(parser)
+    add_common(parser, names=names)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -60,7 +60,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
         raise ParameterError("give at least two .pyr files")
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
-                              encoding=args.encoding)
+                              encoding=args.encoding,
+                              coders=check_names(args.names, len(args.files)))
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     if args.format == "json":

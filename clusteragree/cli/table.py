@@ -14,7 +14,7 @@ from ..labels.measures import measures_table
 from ..labels.reader import read_multilabel
 from ..labels.table import read_long_table
 from ..report import json_object, render
-from ._common import add_common, distance_list, print_json
+from ._common import Deprecated, add_common, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -39,13 +39,16 @@ def register(sub: Any) -> None:
     )
     table.add_argument("--engine", choices=("auto", "classes", "generic"), default="auto",
                        help="alpha engine (default: %(default)s)")
-    table.add_argument("--no-per-doc", dest="per_doc", action="store_false",
-                       help="with a document column, print only the pooled TOTAL rows")
+    table.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=True,
+                       help="with a document column, a row per document before the pooled "
+                       "rows (default: yes; --no-per-doc prints the pooled rows only)")
     table.add_argument(
-        "--measures", default="all",
+        "--metrics", default="all",
         help="multi-label files (header item,annotator,label[,rank] or .json): comma-separated "
         "among kappa (augmented kappa at each --p), am (A_m), alpha (each --distance), "
         "mvalpha, or all (default: %(default)s)")
+    table.add_argument("--measures", dest="metrics", action=Deprecated, new="--metrics",
+                       help=argparse.SUPPRESS)
     table.add_argument("--p", default="0.5,0.75,1", help="primary weights for augmented kappa "
                        "(default: %(default)s)")
     table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
@@ -78,10 +81,10 @@ def _is_multilabel(path: str, encoding: str | None) -> bool:
 
 def _run_multilabel(args: argparse.Namespace) -> int:
     data = read_multilabel(args.file, encoding=args.encoding)
-    wanted = {m.strip().lower() for m in args.measures.split(",")}
+    wanted = {m.strip().lower() for m in args.metrics.split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
     if not wanted <= known:
-        raise ParameterError(f"--measures must be among {sorted(known)}; got {args.measures!r}")
+        raise ParameterError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
     try:
         ps = tuple(float(x) for x in args.p.split(","))
     except ValueError:

@@ -9,10 +9,10 @@ import pandas as pd
 
 from ..errors import ParameterError, notify
 from ..trees.accuracy import accuracies, mean_pairwise_accuracy
-from ..trees.alpha import SIZES, tree_alpha, tree_table
+from ..trees.alpha import METRICS, SIZES, tree_alpha, tree_table
 from ..trees.edit_distance import TreeCache
 from ..trees.readers import read_tree_annotations
-from ._common import add_common, print_json
+from ._common import Deprecated, add_common, check_names, print_json
 
 
 def register(sub: Any) -> None:
@@ -26,8 +26,11 @@ def register(sub: Any) -> None:
     )
     trees.add_argument("files", nargs="*", help="two or more files of the same sentences")
     trees.add_argument("--dirs", nargs="+", help="one directory per annotator")
-    trees.add_argument("--metric", choices=("plain", "diff", "norm", "all"), default="plain",
-                       help="distance (default: %(default)s)")
+    trees.add_argument("--distance", type=_metric_list, default=["plain"],
+                       help="comma-separated tree distances among plain, diff, norm, or all "
+                       "(default: plain)")
+    trees.add_argument("--metric", dest="distance", type=_metric_list, action=Deprecated,
+                       new="--distance", help=argparse.SUPPRESS)
     trees.add_argument("--acc", action="store_true",
                        help="also LAS, UAS and label accuracy (dependencies) or bracket "
                        "Jaccard (phrase structure): the mean over pairs of annotators per "
@@ -50,8 +53,16 @@ def register(sub: Any) -> None:
     trees.add_argument("--unit-root", action="store_true",
                        help="the empty-labelled root costs 1 to insert or delete (default: 0, "
                        "the reproduction convention)")
-    add_common(trees)
+    add_common(trees, names=True)
     trees.set_defaults(run=_run_trees)
+
+
+def _metric_list(text: str) -> list[str]:
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if not names or any(n not in (*METRICS, "all") for n in names):
+        raise argparse.ArgumentTypeError(
+            f"give tree distances among {', '.join(METRICS)} or all; got {text!r}")
+    return list(METRICS) if "all" in names else list(dict.fromkeys(names))
 
 
 def _run_trees(args: argparse.Namespace) -> int:
@@ -59,11 +70,12 @@ def _run_trees(args: argparse.Namespace) -> int:
         raise ParameterError("give paired files or --dirs, not both")
     if not args.dirs and len(args.files) < 2:
         raise ParameterError("give two or more files, or --dirs")
+    names = check_names(args.names, len(args.dirs or args.files))
     annotations = read_tree_annotations(
-        args.files, dirs=args.dirs or (), roots=args.roots, cycles=args.cycles, words=args.words,
-        encoding=args.encoding)
+        args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
+        words=args.words, encoding=args.encoding)
     table = tree_table(annotations)
-    metrics = ["plain", "diff", "norm"] if args.metric == "all" else [args.metric]
+    metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root)
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled)) for m in metrics]

@@ -111,6 +111,7 @@ def pyramid_agreement(
     strict: bool = False,
     engine: Engine = "auto",
     encoding: str | None = None,
+    coders: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Alpha between two or more pyramids of the same model summaries.
 
@@ -130,6 +131,8 @@ def pyramid_agreement(
         Refuse files that need repairs.
     encoding : str, optional
         The files' encoding (see :func:`~clusteragree.pyramids.reader.read_pyramid`).
+    coders : sequence of str, optional
+        The annotators' names (default: from the file names).
 
     Returns
     -------
@@ -140,7 +143,7 @@ def pyramid_agreement(
     """
     pyramids = _pyramids(paths, strict, encoding)
     table, _ = pyramid_table(pyramids, units=units, tokenizer=tokenizer, overlap=overlap,
-                             unmarked=unmarked)
+                             unmarked=unmarked, coders=coders)
     frame = alpha_report(table, distances, engine=engine)
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}

@@ -1,0 +1,66 @@
+"""One grammar in every subcommand: the common options, -o/--output, --names, and the old
+spellings kept for one release with a deprecation warning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clusteragree.cli import build_parser
+
+FIX = Path(__file__).resolve().parent.parent / "corpora_fixtures"
+PYR = [str(FIX / "passonneau2006" / "fig1-A1.pyr"), str(FIX / "passonneau2006" / "fig1-A2.pyr")]
+CONLL = [str(FIX / "coref" / "annotator-a.conll"), str(FIX / "coref" / "annotator-b.conll")]
+
+
+@pytest.mark.parametrize("command", ["table", "pyramid", "pan", "coref", "trees"])
+def test_every_subcommand_has_the_common_options(command: str) -> None:
+    sub = build_parser()._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    flags = {f for action in sub._actions for f in action.option_strings}
+    assert {"-f", "--format", "-o", "--output", "--strict", "--encoding", "--distance"} <= flags
+    if command in ("pyramid", "coref", "trees"):
+        assert "--names" in flags
+
+
+def test_output_goes_to_the_file_of_o(tmp_path: Path, cli) -> None:
+    out = tmp_path / "alpha.json"
+    code, stdout, _ = cli("table", str(FIX / "multilabel_example.csv"), "-f", "json", "-o",
+                          str(out))
+    assert code == 0 and stdout == ""
+    assert json.loads(out.read_text(encoding="utf-8"))["results"][0]["distance"] == "nominal"
+    code, _, err = cli("table", str(FIX / "multilabel_example.csv"), "-o",
+                       str(tmp_path / "no-such-dir" / "x.txt"))
+    assert code == 1 and "cannot write the output" in err
+
+
+def test_names_name_the_annotators(cli) -> None:
+    code, out, _ = cli("coref", *CONLL, "--names", "ann1,ann2", "--metrics", "muc", "-f", "json")
+    assert code == 0
+    assert {r["key"] for r in json.loads(out)["results"]} == {"ann1", "ann2"}
+    code, _, err = cli("coref", *CONLL, "--names", "only-one")
+    assert code == 2 and "--names gives 1 names for 2 inputs" in err
+    code, _, err = cli("pyramid", *PYR, "--names", "a,a")
+    assert code == 2 and "distinct" in err
+
+
+def test_old_spellings_still_work_with_a_warning(cli) -> None:
+    code, out, _ = cli("coref", *CONLL, "--format", "conll", "--metrics", "muc")
+    assert code == 0 and "muc" in out
+    code, out, _ = cli("coref", *CONLL, "--input-format", "conll", "--metrics", "muc", "-f",
+                       "json")
+    warnings = json.loads(out)["warnings"]
+    assert code == 0 and not any("deprecated" in w["message"] for w in warnings)
+    table = str(FIX / "multilabel_ranked.csv")
+    code, out, _ = cli("table", table, "--measures", "am", "-f", "json")
+    assert code == 0
+    assert any("--measures is deprecated: use --metrics" in w["message"]
+               for w in json.loads(out)["warnings"])
+    assert all(r["measure"].startswith("A_m") for r in json.loads(out)["results"])
+
+
+def test_per_doc_takes_both_spellings(cli) -> None:
+    for flag in ("--per-doc", "--no-per-doc"):
+        code, _, _ = cli("coref", *CONLL, "--metrics", "alpha", flag)
+        assert code == 0
