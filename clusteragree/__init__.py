@@ -12,12 +12,24 @@ Examples
 0.6667
 """
 
+from typing import TYPE_CHECKING
+
+from ._lazy import attach
 from ._version import __version__
-from .core.alpha import AlphaResult, alpha, alpha_many, alpha_stats
-from .core.distances import DISTANCES, Distance, get_distance, set_distance
-from .core.frames import alpha_report
-from .core.model import CodingTable
 from .errors import AlphaUndefinedWarning, ClusterAgreeError, InputError, ParameterError
+
+if TYPE_CHECKING:
+    from .core.alpha import AlphaResult, alpha, alpha_many, alpha_stats
+    from .core.distances import DISTANCES, Distance, get_distance, set_distance
+    from .core.frames import alpha_report
+    from .core.model import CodingTable
+
+__getattr__, __dir__ = attach(__name__, {
+    "AlphaResult": ".core.alpha", "alpha": ".core.alpha", "alpha_many": ".core.alpha",
+    "alpha_stats": ".core.alpha", "DISTANCES": ".core.distances", "Distance": ".core.distances",
+    "get_distance": ".core.distances", "set_distance": ".core.distances",
+    "alpha_report": ".core.frames", "CodingTable": ".core.model",
+})
 
 __all__ = [
     "DISTANCES",

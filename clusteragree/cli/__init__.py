@@ -22,7 +22,6 @@ from collections.abc import Iterator, Sequence
 
 from .._version import __version__
 from ..errors import ClusterAgreeError, InputError, Ledger, ParameterError
-from . import coref, pyramid, table, trees
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
 
@@ -39,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
+    from . import coref, pyramid, table, trees  # the subcommands, only when they are needed
+
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in (table, pyramid, coref, trees):
@@ -81,9 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = build_parser()
     if argv is None:
         argv = sys.argv[1:]
+    if list(argv) == ["--version"]:  # answered before loading numpy and pandas
+        print(f"clusteragree {__version__}")
+        return 0
+    parser = build_parser()
     for arg in argv:
         if "\x00" in arg:  # no file name or option value can hold one
             parser.print_usage(sys.stderr)
