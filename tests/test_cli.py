@@ -70,7 +70,7 @@ def test_documents_pooled_total_is_not_a_mean(tmp_path, cli) -> None:
     path.write_text("\n".join(rows) + "\n")
     _, out, _ = cli("table", str(path), "-f", "json", "--distance", "jaccard")
     obj = json.loads(out)
-    assert [d["document"] for d in obj["documents"]] == ["d1", "d2"]
+    assert [d["document"] for d in obj["results"] if not d["pooled"]] == ["d1", "d2"]
     recs = []
     for line in rows[1:]:
         doc, coder, unit, labels = line.split(",")
@@ -87,7 +87,7 @@ def test_other_separator_and_stdin(cli, monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("coder,unit,labels\nA,1,x|y\nB,1,x|y\n"
                                                   "A,2,z\nB,2,x\n"))
     code, out, _ = cli("table", "-", "--sep", "|", "-f", "json", "--distance", "nominal")
-    assert code == 0 and json.loads(out)["file"] == "<stdin>"
+    assert code == 0 and json.loads(out)["inputs"] == ["<stdin>"]
 
 
 BAD = [

@@ -259,8 +259,10 @@ def test_cli_pan(tmp_path: Path, cli) -> None:
     paths = [str(p) for p in _write_pans(tmp_path)]
     code, out, _ = cli("pan", *paths, "-f", "json")
     obj = json.loads(out)
-    assert code == 0 and obj["peers"] == 2 and len(obj["results"]) == 3
-    assert {c["score"] for c in obj["correlations"]} == {"original", "modified"}
+    alphas = [r for r in obj["results"] if r["kind"] == "alpha"]
+    assert code == 0 and obj["meta"]["peers"] == 2 and len(alphas) == 3
+    correlations = [r for r in obj["results"] if r["kind"] == "correlation"]
+    assert {c["score"] for c in correlations} == {"original", "modified"}
     code, out, _ = cli("pan", *paths, "--scores")
     assert code == 0 and "correlation of annotators' pyramid scores" in out and "modified" in out
 

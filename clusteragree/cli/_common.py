@@ -10,11 +10,13 @@ import os
 from typing import Any
 
 from ..core.distances import get_distance
+from ..core.result import format_signature
 from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
 from ..report import FORMATS
 
-__all__ = ["Deprecated", "add_common", "check_names", "distance_list", "name_list", "print_json"]
+__all__ = ["Deprecated", "add_common", "check_names", "command_signature", "distance_list",
+           "name_list", "print_json"]
 
 
 def distance_list(text: str) -> list[str]:
@@ -56,6 +58,23 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
     if names is not None and len(names) != count:
         raise ParameterError(f"--names gives {len(names)} names for {count} inputs")
     return names
+
+
+_NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
+                "deprecations", "names", "encoding"}
+
+
+def command_signature(args: argparse.Namespace) -> str:
+    """``command|option:value|...|v:VERSION``: the options that shape the results."""
+    fields = []
+    for key, value in sorted(vars(args).items()):
+        if key in _NOT_OPTIONS or value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ",".join(map(str, value))
+        if isinstance(value, (str, int, float, bool)):
+            fields.append((key.replace("_", "-"), value))
+    return format_signature(args.command, fields)
 
 
 def _encoding(text: str) -> str:

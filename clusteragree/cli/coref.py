@@ -15,8 +15,9 @@ from ..coref.conll import read_conll
 from ..coref.corefud import read_corefud
 from ..coref.metrics import METRICS
 from ..errors import ParameterError
-from ..report import json_object, render
-from ._common import add_common, check_names, distance_list, print_json
+from ..report import render
+from ..report.records import alpha_records, envelope, records
+from ._common import add_common, check_names, command_signature, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -106,10 +107,13 @@ def _run_coref(args: argparse.Namespace) -> int:
               if metric_names else None)
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
-        obj = json_object(frame, header) if frame is not None else {**header, "results": []}
+        results = alpha_records(frame) if frame is not None else []
+        if frame is not None and not args.per_doc:
+            results = [r for r in results if r["pooled"]]
         if scores is not None:
-            obj["results"] += scores.to_dict("records")
-        print_json(obj)
+            results += records(scores, "metric")
+        print_json(envelope("coref", args.files, command_signature(args), results,
+                            {"units": args.units, "annotators": names}))
         return 0
     if frame is not None:
         shown = frame if args.per_doc else frame[pooled_rows(frame)]

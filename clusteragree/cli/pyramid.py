@@ -8,8 +8,9 @@ from typing import Any
 from ..errors import ParameterError
 from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..pyramids.units import TOKENIZERS
-from ..report import json_object, render
-from ._common import add_common, check_names, distance_list, print_json
+from ..report import render
+from ..report.records import alpha_records, envelope, records
+from ._common import add_common, check_names, command_signature, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -65,7 +66,9 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     if args.format == "json":
-        print_json(json_object(frame, header))
+        print_json(envelope("pyramid", args.files, command_signature(args), alpha_records(frame),
+                            {"units": args.units, "repairs": header["repairs"],
+                             "notes": header["notes"]}))
     else:
         print(render(frame, args.format, header=header))
     return 0
@@ -78,10 +81,9 @@ def _run_pan(args: argparse.Namespace) -> int:
     scores, corr = pan_scores(pans)
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
-        obj = json_object(frame, header)
-        obj["correlations"] = corr.to_dict("records")
-        obj["scores"] = scores.to_dict("records")
-        print_json(obj)
+        print_json(envelope("pan", args.files, command_signature(args),
+                            [*alpha_records(frame), *records(corr, "correlation"),
+                             *records(scores, "score")], {"peers": header["peers"]}))
         return 0
     print(render(frame, args.format, header=header))
     if args.format == "csv":

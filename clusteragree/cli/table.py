@@ -13,8 +13,9 @@ from ..errors import ParameterError
 from ..labels.measures import measures_table
 from ..labels.reader import read_multilabel
 from ..labels.table import read_long_table
-from ..report import json_object, render
-from ._common import Deprecated, add_common, distance_list, print_json
+from ..report import render
+from ..report.records import alpha_records, envelope, records
+from ._common import Deprecated, add_common, command_signature, distance_list, print_json
 
 
 def register(sub: Any) -> None:
@@ -97,9 +98,10 @@ def _run_multilabel(args: argparse.Namespace) -> int:
                                                              and m == "mv-alpha")))
     frame = frame[keep]
     if args.format == "json":
-        print_json({"command": "table", "file": args.file, "items": len(data.items),
-                    "annotators": [str(a) for a in data.annotators],
-                    "results": frame.to_dict("records")})
+        print_json(envelope("table", [args.file], command_signature(args),
+                            records(frame, "measure"),
+                            {"items": len(data.items),
+                             "annotators": [str(a) for a in data.annotators]}))
     elif args.format == "csv":
         print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
     else:
@@ -135,7 +137,8 @@ def _run_table(args: argparse.Namespace) -> int:
                       ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
     }
     if args.format == "json":
-        print_json(json_object(frame, header))
+        print_json(envelope("table", [data.path], str(header["signature"]), alpha_records(frame),
+                            {"rows": data.rows, "repairs": data.repairs}))
     else:
         print(render(frame, args.format, header=header))
     return 0

@@ -8,11 +8,12 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ParameterError, notify
+from ..report.records import envelope
 from ..trees.accuracy import accuracies, mean_pairwise_accuracy
 from ..trees.alpha import METRICS, SIZES, tree_alpha, tree_table
 from ..trees.edit_distance import TreeCache
 from ..trees.readers import read_tree_annotations
-from ._common import Deprecated, add_common, check_names, print_json
+from ._common import Deprecated, add_common, check_names, command_signature, print_json
 
 
 def register(sub: Any) -> None:
@@ -93,8 +94,13 @@ def _run_trees(args: argparse.Namespace) -> int:
         notify("skipped", "sentences left out of the accuracies (annotations of different "
                "lengths)", count=int(mean["ignored"]))
     if args.format == "json":
-        print_json({"command": "trees", "results": entries, "skipped": annotations.skipped,
-                    "ted_cache": {"hits": cache.hits, "misses": cache.misses}})
+        alphas = [{"kind": "alpha", "document": None, "pooled": True, **r.as_dict()}
+                  for _, r in results]
+        accuracy = [{"kind": "accuracy", **e} for e in entries[len(results):]]
+        print_json(envelope("trees", args.dirs or args.files, command_signature(args),
+                            [*alphas, *accuracy],
+                            {"skipped": annotations.skipped,
+                             "ted_cache": {"hits": cache.hits, "misses": cache.misses}}))
         return 0
     frame = pd.DataFrame(entries)[["metric", "value"]]
     if args.format == "csv":

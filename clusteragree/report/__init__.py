@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from .records import SCHEMA, alpha_records, envelope, records
 from .render import FORMATS, json_object, render
 
 __all__ = [
-    'FORMATS', 'json_object', 'render'
+    'FORMATS',
+    'SCHEMA',
+    'alpha_records',
+    'envelope',
+    'json_object',
+    'records',
+    'render'
 ]

@@ -1,0 +1,106 @@
+"""One JSON shape for every command: an envelope of typed result records.
+
+Every command's JSON output is an object
+
+``{"schema": "clusteragree/1", "command", "signature", "inputs", "meta", "results",
+"warnings"}``
+
+where ``results`` is a list of records, each with a ``kind`` and the fields of that kind only
+(``docs/schema/clusteragree-1.json`` is the JSON Schema; a test validates every command's output
+against it):
+
+=============  ==================================================================================
+kind           fields
+=============  ==================================================================================
+alpha          document, pooled, distance, alpha, D_o, D_e, n, units, coders, engine, signature
+               (and pair, for coreference pairs)
+metric         key, response, metric, recall, precision, f1, and the metric's numerators and
+               denominators (recall_num ... or, for BLANC, c_key ... n_both)
+measure        measure, value, observed, expected, note (the multi-label measures)
+accuracy       metric, value, sentences, ignored, pairs (tree accuracies)
+score          peer, annotator, scus, original, modified (pyramid scores of peers)
+correlation    annotator_a, annotator_b, score, peers, pearson, pearson_p, spearman, spearman_p
+=============  ==================================================================================
+
+Examples
+--------
+>>> from clusteragree import CodingTable, alpha_report
+>>> frame = alpha_report(CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"),
+...                                                ("A", 2, "y"), ("B", 2, "x")]), ["nominal"])
+>>> record = alpha_records(frame)[0]
+>>> record["kind"], record["distance"], record["pooled"], round(record["alpha"], 4)
+('alpha', 'nominal', True, 0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..core.frames import pooled_rows
+
+__all__ = ["SCHEMA", "alpha_records", "envelope", "records"]
+
+#: The name and version of the JSON shape.
+SCHEMA = "clusteragree/1"
+
+_ALPHA = ("document", "pooled", "distance", "alpha", "D_o", "D_e", "n", "units", "coders",
+          "engine", "signature")
+_METRIC_COUNTS = ("recall_num", "recall_den", "precision_num", "precision_den", "c_key",
+                  "c_resp", "c_both", "n_key", "n_resp", "n_both")
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "item") and not isinstance(value, (str, list, dict)):
+        value = value.item()
+    return value
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of an alpha report as ``alpha`` records, pooled rows first."""
+    if frame is None or not len(frame):
+        return []
+    ordered = pd.concat([frame[pooled_rows(frame)], frame[~pooled_rows(frame)]])
+    out = []
+    for row in ordered.to_dict("records"):
+        rec: dict[str, Any] = {"kind": "alpha"}
+        rec.update({k: _plain(row[k]) for k in _ALPHA if k in row})
+        rec["pooled"] = bool(rec.get("pooled", True))
+        rec["document"] = None if rec["pooled"] else str(rec["document"])
+        if "pair" in row:
+            rec["pair"] = str(row["pair"])
+        out.append(rec)
+    return out
+
+
+def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
+            ) -> list[dict[str, Any]]:
+    """Rows as records of ``kind``. For ``metric`` records, the counts a metric does not have
+    (NaN in the table of all metrics) are left out."""
+    rows = frame.to_dict("records") if isinstance(frame, pd.DataFrame) else list(frame)
+    out = []
+    for row in rows:
+        rec = {"kind": kind}
+        for k, v in row.items():
+            v = _plain(v)
+            if kind == "metric" and k in _METRIC_COUNTS and _missing(v):
+                continue
+            rec[str(k)] = v
+        out.append(rec)
+    return out
+
+
+def envelope(command: str, inputs: Sequence[str], signature: str,
+             results: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None
+             ) -> dict[str, Any]:
+    """The JSON object of a command (the ``warnings`` are added when it is printed)."""
+    return {"schema": SCHEMA, "command": command, "signature": signature,
+            "inputs": [str(i) for i in inputs], "meta": dict(meta or {}),
+            "results": [dict(r) for r in results]}

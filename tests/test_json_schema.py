@@ -1,0 +1,62 @@
+"""Every command's JSON output follows one versioned schema (docs/schema/clusteragree-1.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema")
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "corpora_fixtures"
+SCHEMA = json.loads((ROOT / "docs" / "schema" / "clusteragree-1.json").read_text())
+REG = FIX / "regressions"
+
+RUNS = {
+    "table-sets": ["table", str(FIX / "multilabel_example.csv")],
+    "table-documents": ["table", str(REG / "core" / "total-document.csv"), "--distance",
+                        "nominal"],
+    "table-scalar": ["table", str(FIX / "krippendorff2011.csv"), "--scalar", "--distance",
+                     "nominal,ordinal,interval,ratio"],
+    "table-multilabel": ["table", str(FIX / "multilabel_ranked.csv")],
+    "pyramid": ["pyramid", str(FIX / "passonneau2006" / "fig1-A1.pyr"),
+                str(FIX / "passonneau2006" / "fig1-A2.pyr"), "--units", "spans"],
+    "pan": ["pan", str(REG / "pyramids" / "A.D0901.M.100.A.1.pan"),
+            str(REG / "pyramids" / "C.D0901.M.100.A.1.pan"), "--scores"],
+    "coref": ["coref", str(FIX / "coref" / "annotator-a.conll"),
+              str(FIX / "coref" / "annotator-b.conll"), "--per-doc"],
+    "coref-brat": ["coref", str(FIX / "coref" / "brat" / "A"), str(FIX / "coref" / "brat" / "B"),
+                   "--text-dir", str(FIX / "coref" / "brat" / "text"), "--units", "words"],
+    "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
+              "--acc", "--distance", "all"],
+}
+
+
+def test_the_schema_is_a_valid_json_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_every_command_writes_the_schema(name: str, cli) -> None:
+    code, out, err = cli(*RUNS[name], "-f", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    jsonschema.validate(obj, SCHEMA)
+    assert obj["schema"] == "clusteragree/1" and obj["command"] == RUNS[name][0]
+    assert obj["results"], "a command with exit 0 has results"
+    kinds = {r["kind"] for r in obj["results"]}
+    assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation"}
+
+
+def test_records_hold_only_the_fields_of_their_kind(cli) -> None:
+    code, out, _ = cli(*RUNS["coref"], "-f", "json")
+    obj = json.loads(out)
+    for record in obj["results"]:
+        if record["kind"] == "metric" and record["metric"] == "blanc":
+            assert "recall_num" not in record and "c_key" in record
+        if record["kind"] == "metric" and record["metric"] == "muc":
+            assert "c_key" not in record and "recall_num" in record
+        if record["kind"] == "alpha":
+            assert "metric" not in record and "recall" not in record
