@@ -52,6 +52,7 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:
     code, out, _ = cli(*RUNS["coref"], "-f", "json")
+    assert code == 0
     obj = json.loads(out)
     for record in obj["results"]:
         if record["kind"] == "metric" and record["metric"] == "blanc":
