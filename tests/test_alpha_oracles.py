@@ -34,7 +34,7 @@ K2011 = pd.DataFrame(
     ],
 )
 def test_krippendorff_2011_four_coders_with_missing(level: str, expected: Fraction) -> None:
-    result = alpha(CodingTable.from_dataframe(K2011), level)
+    result = alpha(CodingTable.from_dataframe(K2011, layout="wide"), level)
     assert result.alpha == pytest.approx(float(expected), abs=1e-12)
     assert result.n == 40  # unit 12 has one value: not pairable
     assert result.units == 11
@@ -42,7 +42,7 @@ def test_krippendorff_2011_four_coders_with_missing(level: str, expected: Fracti
 
 def test_krippendorff_2011_nominal_components() -> None:
     # From the printed coincidence matrix: D_o = (40 - 32) / 40 (off-diagonal mass 8).
-    result = alpha(CodingTable.from_dataframe(K2011), "nominal")
+    result = alpha(CodingTable.from_dataframe(K2011, layout="wide"), "nominal")
     assert result.D_o == pytest.approx(8 / 40)
     marginals = np.array([9, 13, 10, 5, 3])
     assert result.D_e == pytest.approx((40**2 - marginals @ marginals) / (40 * 39))
@@ -70,7 +70,7 @@ WIKI = pd.DataFrame(
     ],
 )
 def test_wikipedia_three_coders(level: str, expected: float, tol: float) -> None:
-    result = alpha(CodingTable.from_dataframe(WIKI), level)
+    result = alpha(CodingTable.from_dataframe(WIKI, layout="wide"), level)
     assert result.alpha == pytest.approx(expected, abs=tol)
     assert result.n == 26
 

@@ -132,7 +132,8 @@ def test_mixing_sets_and_scalars_is_refused_on_every_path() -> None:
     with pytest.raises(InputError, match="one kind of value"):
         CodingTable.from_matrix([[{"x"}, 1], [{"y"}, 2]])
     with pytest.raises(InputError, match="one kind of value"):
-        CodingTable.from_dataframe(pd.DataFrame({"u1": [{"x"}, "x"]}, index=["A", "B"]))
+        CodingTable.from_dataframe(pd.DataFrame({"u1": [{"x"}, "x"]}, index=["A", "B"]),
+                                   layout="wide")
 
 
 def test_scalar_levels_asked_of_sets_are_refused() -> None:
@@ -273,3 +274,36 @@ def test_other_public_functions_name_what_they_accept() -> None:
         augmented_kappa(data, p="x")  # type: ignore[arg-type]
     with pytest.raises(ParameterError, match="two or more annotators"):
         coref_alpha([])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["A", "B", "C"]), st.integers(0, 6),
+                          st.one_of(st.none(), st.integers(0, 3), st.sampled_from(["x", "y"]))),
+                max_size=20, unique_by=lambda r: (r[0], r[1])),
+       st.booleans())
+def test_the_vectorised_dataframe_entry_equals_records(rows: list, sets: bool) -> None:
+    if sets:
+        rows = [(c, u, None if v is None else {str(v), "z"}) for c, u, v in rows]
+    df = pd.DataFrame(rows, columns=["coder", "unit", "value"])
+    try:
+        expected = CodingTable.from_records(rows)
+    except InputError:
+        with pytest.raises(InputError):
+            CodingTable.from_dataframe(df)
+        return
+    got = CodingTable.from_dataframe(df)
+    assert sorted(map(str, got.coders)) == sorted(map(str, expected.coders))
+    for c, u, _ in rows:
+        assert got.value(c, u) == expected.value(c, u)
+
+
+def test_a_frame_that_is_not_long_is_refused_not_guessed() -> None:
+    wide = pd.DataFrame({"u1": [1, 2], "u2": [2, 2]}, index=["A", "B"])
+    with pytest.raises(InputError, match="layout='wide'"):
+        CodingTable.from_dataframe(wide)
+    named = pd.DataFrame({"rater": ["A", "B"], "item": [1, 1], "code": [1, 2]})
+    table = CodingTable.from_dataframe(named, coder="rater", unit="item", value="code")
+    assert table.value("B", 1) == 2
+    with pytest.raises(InputError, match=r"record 2: coder 'A' coded unit 1 twice"):
+        CodingTable.from_dataframe(pd.DataFrame({"coder": ["A", "A"], "unit": [1, 1],
+                                                 "value": [1, 2]}))

@@ -36,7 +36,7 @@ def test_from_dataframe_long_and_wide() -> None:
     t = CodingTable.from_dataframe(long)
     assert t.value("B", 1) == frozenset({"a", "b"})
     wide = pd.DataFrame([[1, np.nan], [2, 3]], index=["A", "B"], columns=["u", "v"])
-    w = CodingTable.from_dataframe(wide)
+    w = CodingTable.from_dataframe(wide, layout="wide")
     assert w.value("A", "v") is None and w.value("B", "v") == 3.0
     with pytest.raises(InputError, match="needs the columns coder, unit and value"):
         CodingTable.from_dataframe(pd.DataFrame({"coder": [1], "unit": [2]}), layout="long")

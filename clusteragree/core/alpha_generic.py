@@ -50,11 +50,18 @@ def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntA
     """Sum the weights of equal (v, w) pairs."""
     if len(pairs) == 0:
         return pairs.reshape(0, 2), weights
-    codes, uniq = pd.factorize(pairs[:, 0] * max(n_types, 1) + pairs[:, 1])
-    summed = np.bincount(codes, weights=weights, minlength=len(uniq)).astype(np.float64)
-    keys = np.asarray(uniq, dtype=np.int64)
     width = max(n_types, 1)
-    return np.column_stack([keys // width, keys % width]).astype(np.int64), summed
+    packed = pairs[:, 0] * width + pairs[:, 1]
+    if width * width <= 4 * len(packed) + 1024:  # few types: count into a dense table
+        present = np.bincount(packed, minlength=width * width)
+        keys = np.flatnonzero(present).astype(np.int64)
+        summed = np.bincount(packed, weights=weights, minlength=width * width)[keys]
+    else:
+        codes, uniq = pd.factorize(packed)
+        summed = np.bincount(codes, weights=weights, minlength=len(uniq))
+        keys = np.asarray(uniq, dtype=np.int64)
+    pairs_out: IntArray = np.column_stack([keys // width, keys % width]).astype(np.int64)
+    return pairs_out, np.asarray(summed, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -260,9 +267,12 @@ def value_stats(table: Any) -> ValueStats:
     sub = codes[:, pairable]
     unit_ix, coder_ix = np.nonzero(sub.T >= 0)  # unit-major, so each unit's values are adjacent
     vals = sub[coder_ix, unit_ix]
-    type_codes, inverse = np.unique(vals, return_inverse=True)
-    inverse = inverse.ravel()
-    counts = np.bincount(inverse, minlength=len(type_codes)).astype(np.float64)
+    used = np.bincount(vals, minlength=len(table.values))  # value codes are 0 .. L-1
+    type_codes = np.flatnonzero(used)
+    remap = np.full(len(used), -1, dtype=np.int64)
+    remap[type_codes] = np.arange(len(type_codes))
+    inverse = remap[vals]
+    counts = used[type_codes].astype(np.float64)
     m_unit = m[pairable]
     starts = np.concatenate([[0], np.cumsum(m_unit)[:-1]]).astype(np.int64)
     rep = m_unit[unit_ix]
