@@ -19,6 +19,7 @@ import pandas as pd
 
 from clusteragree import __version__
 from clusteragree.coref import coref_alpha, coref_metrics, read_brat_dir
+from clusteragree.errors import AlphaUndefinedWarning
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "coref-multi-annotator" / "participant-analysis"
@@ -53,7 +54,7 @@ def main() -> None:
     a = read_brat_dir(DATA / "A", DATA / "text")
     b = read_brat_dir(DATA / "B", DATA / "text")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
         mentions = coref_alpha([a, b], DISTANCES, coders=["A", "B"])
         words = coref_alpha([a, b], DISTANCES, units="words", coders=["A", "B"])
         missing = coref_alpha([a, b], DISTANCES, coders=["A", "B"], unmarked="missing")

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from clusteragree import CodingTable, __version__, alpha, get_distance
+from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.pyramids import pyramid_table, read_pyramid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +70,7 @@ def _pair(a: str, b: str) -> list:
 
 def _alphas(table: CodingTable) -> list[float]:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
         return [alpha(table, d).alpha for d in DISTANCES]
 
 

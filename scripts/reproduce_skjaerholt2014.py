@@ -24,6 +24,7 @@ import numpy as np
 
 from clusteragree import __version__
 from clusteragree.core import CodingTable
+from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.trees import (
     TreeAnnotations,
     TreeCache,
@@ -102,7 +103,7 @@ def corpora() -> list[tuple[str, TreeAnnotations]]:
 def _alphas(table: CodingTable, cache: TreeCache, size_by: str = "auto"
             ) -> list[float]:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
         return [tree_alpha(table, m, size_by=size_by, cache=cache).alpha
                 for m in ("plain", "diff", "norm")]
 

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from clusteragree import __version__
+from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.labels import MultiLabel, measures_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,7 @@ def run(items: int, seed: int) -> pd.DataFrame:
             params = {**fixed, knob: x}
             data = simulate(items, seed, params["e"], params["q"], params["s"])
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+                warnings.simplefilter("ignore", AlphaUndefinedWarning)
                 table = measures_table(data, categories=CATEGORIES)
             for r in table.itertuples():
                 rows.append({"experiment": name, "value_of": knob, "x": x,

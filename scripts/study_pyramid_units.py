@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from clusteragree import __version__, alpha_many
+from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.pyramids import Noise, pyramid_table, read_pyramid, second_annotator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +51,7 @@ def run(levels: list[float], limit: int | None) -> pd.DataFrame:
             for units in ("words", "spans"):
                 table, found = pyramid_table([pyramid, other], units=units)
                 with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                    warnings.simplefilter("ignore", AlphaUndefinedWarning)
                     results = alpha_many(table, DISTANCES)
                 rows.append({"docset": path.stem, "experiment": name, "level": level,
                              "units": units, "n_units": len(found),

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from clusteragree import __version__
+from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.trees import TreeCache, tree_alpha, tree_table
 from clusteragree.trees.readers import _tree_from_heads, read_conll_trees
 
@@ -93,7 +94,7 @@ def run(runs: int, n_sentences: int) -> pd.DataFrame:
             table = tree_table({"original": a, "noisy": b})
             cache = TreeCache(True)
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+                warnings.simplefilter("ignore", AlphaUndefinedWarning)
                 values = {m: tree_alpha(table, m, cache=cache).alpha
                           for m in ("plain", "diff", "norm")}
             rows.append({"p": p, "run": seed, **values, "las": same / tokens})

@@ -7,6 +7,7 @@ import os
 import warnings
 from typing import Any
 
+from ..core.distances import DEFAULT_DISTANCES
 from ..core.frames import pooled_rows
 from ..core.model import unique_labels
 from ..coref.agreement import coref_alpha, coref_metrics
@@ -33,7 +34,7 @@ def register(sub: Any) -> None:
     coref.add_argument("files", nargs="+",
                        help="two or more annotation files (CoNLL) or directories of .ann (BRAT)")
     coref.add_argument(
-        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
                        help="coding units (default: %(default)s)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..core.distances import DEFAULT_DISTANCES
 from ..errors import ParameterError
 from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..pyramids.units import TOKENIZERS
@@ -49,7 +50,7 @@ def register(sub: Any) -> None:
 
 def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False) -> None:
     parser.add_argument(
-        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.distances import DISTANCES, get_distance
+from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
 from ..core.frames import alpha_report
 from ..core.result import format_signature
 from ..errors import ParameterError
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
     table.add_argument("--sep", type=_separator, default=";",
                        help="label separator (default: %(default)s)")
     table.add_argument(
-        "--distance", type=distance_list, default=["nominal", "jaccard", "masi"],
+        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances among " + ", ".join(DISTANCES)
         + " (default: nominal,jaccard,masi)",
     )

@@ -8,6 +8,7 @@ from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
 from .convert import first_difference, memberships_table
 from .distances import (
+    DEFAULT_DISTANCES,
     DISTANCES,
     Distance,
     DistanceLike,
@@ -39,6 +40,7 @@ from .result import AlphaResult, alpha_from_sums, format_signature
 
 __all__ = [
     'COLUMNS',
+    'DEFAULT_DISTANCES',
     'DISTANCES',
     'TOTAL',
     'AlphaResult',

@@ -43,6 +43,7 @@ import numpy.typing as npt
 from ..errors import ParameterError, ParameterTypeError
 
 __all__ = [
+    "DEFAULT_DISTANCES",
     "DISTANCES",
     "Distance",
     "DistanceLike",
@@ -391,6 +392,8 @@ def _registry() -> dict[str, Distance]:
 
 
 DISTANCES: Mapping[str, Distance] = _registry()
+#: The distances reported when none are named: one for identity, two for overlap.
+DEFAULT_DISTANCES: tuple[str, ...] = ("nominal", "jaccard", "masi")
 _ALIASES = {"binary": "nominal", "masi_exact": "masi", "masi_nltk": "masi_nltk_legacy"}
 
 DistanceLike = str | Distance | Callable[[Hashable, Hashable], float]

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import AlphaUndefinedWarning, ParameterError
 from .alpha import Engine, alpha_stats, choose_engine
-from .distances import DistanceLike, get_distance
+from .distances import DEFAULT_DISTANCES, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
 
@@ -68,7 +68,7 @@ def _warn_undefined(dist: str, undefined: list[tuple[Hashable, str]]) -> None:
 
 def alpha_report(
     tables: CodingTable | Mapping[Any, CodingTable],
-    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
     *,
     engine: Engine = "auto",
     per_document: bool = True,

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.convert import first_difference, memberships_table
-from ..core.distances import DistanceLike
+from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report
 from ..core.model import CodingTable, unique_labels
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
@@ -172,7 +172,7 @@ def coref_tables(
 
 def coref_alpha(
     corpora: Sequence[CorefCorpus],
-    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
     *,
     units: str = "mentions",
     unmarked: str = "empty",

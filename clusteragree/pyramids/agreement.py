@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..core.alpha import Engine
 from ..core.convert import first_difference, memberships_table
-from ..core.distances import DistanceLike
+from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report
 from ..core.model import CodingTable, unique_labels
 from ..errors import InputError, ParameterError, ParameterTypeError
@@ -103,7 +103,7 @@ def pyramid_table(
 def pyramid_agreement(
     paths: Sequence[PyramidSource],
     units: str = "words",
-    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
     *,
     tokenizer: str = "ws",
     overlap: str = "union",
@@ -295,7 +295,7 @@ def _peer_memberships(pan: PeerAnnotation, starts: np.ndarray, ends: np.ndarray,
 
 def pan_agreement(
     paths: Sequence[str | os.PathLike[str]] | PanSet,
-    distances: Sequence[DistanceLike] = ("nominal", "jaccard", "masi"),
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
     *,
     tokenizer: str = "ws",
     nonmatching: bool = True,
