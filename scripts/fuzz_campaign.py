@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import os
 import random
@@ -196,7 +197,13 @@ class Run:
 def campaign(names: list[str], n: int, seed: int, timeout: float, jobs: int, mem_mb: int,
              out_dir: Path | None) -> dict[str, Counter[str]]:
     """Run the campaign; return counts by reader and outcome (and write --out)."""
-    import clusteragree.cli  # noqa: F401 - imported once, inherited by every child
+    from clusteragree.cli import build_parser
+
+    build_parser()  # imports every subcommand and its library once, inherited by each child
+    for module in ("clusteragree.core", "clusteragree.pyramids", "clusteragree.coref",
+                   "clusteragree.labels", "clusteragree.trees", "clusteragree.report"):
+        for name in getattr(importlib.import_module(module), "__all__", ()):
+            getattr(importlib.import_module(module), name)
 
     with contextlib.suppress(Exception):  # compile the numba kernel once, before forking
         from clusteragree.trees import ted
