@@ -119,6 +119,13 @@ def test_official_scorer_raw_counts() -> None:
             links["Non-coreference links"]["recall_num"],
             links["Non-coreference links"]["recall_den"],
             links["Non-coreference links"]["precision_den"])
+        ident = case["scores"]["muc"]["Identification of Mentions"]
+        got_m = total["mentions"]
+        assert (got_m.recall_num, got_m.recall_den, got_m.precision_num,
+                got_m.precision_den) == (
+            pytest.approx(ident["recall_num"]), pytest.approx(ident["recall_den"]),
+            pytest.approx(ident["precision_num"]), pytest.approx(ident["precision_den"])), (
+            case_id, "mentions")
         want = lea[case_id]
         got = total["lea"]
         assert got.recall_num == pytest.approx(want["recall_num"]) and (
@@ -340,3 +347,27 @@ def test_semeval_2010_layout(tmp_path: Path) -> None:
     doc = read_conll(path).documents["CESS-CAT-AAP/95694_20030723.tbf.xml"]
     assert doc.tokens == ("El", "president", "va", "ell")
     assert [(m.spans, m.entity) for m in doc.mentions] == [(((0, 2),), "5"), (((3, 4),), "5")]
+
+
+@needs_shared
+def test_conll_average_is_the_mean_f1_of_the_scorer_counts() -> None:
+    raw = json.loads((SCORER / "expected" / "perl_scorer_v8.01_outputs.json").read_text())
+    d = SCORER / "test" / "DataFiles"
+    checked = 0
+    for case_id, case in raw.items():
+        try:
+            corpora = [read_conll(d / case["key"], lenient=True),
+                       read_conll(d / case["response"], lenient=True)]
+            frame = coref_metrics(corpora, ["conll"], lenient=True)
+        except InputError:
+            continue  # key and response of different documents: compared by position later
+        f1s = []
+        for metric in ("muc", "bcub", "ceafe"):
+            c = case["scores"][metric]["Coreference"]
+            r = c["recall_num"] / c["recall_den"] if c["recall_den"] else 0.0
+            p = c["precision_num"] / c["precision_den"] if c["precision_den"] else 0.0
+            f1s.append(0.0 if r + p == 0 else 2 * r * p / (r + p))
+        row = frame[(frame["key"] == frame["key"].iloc[0]) & (frame["metric"] == "conll")]
+        assert row["f1"].iloc[0] == pytest.approx(sum(f1s) / 3), case_id
+        checked += 1
+    assert checked >= 20

@@ -38,8 +38,10 @@ def register(sub: Any) -> None:
         help="comma-separated distances (default: nominal,jaccard,masi)")
     coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
                        help="coding units (default: %(default)s)")
-    coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS],
-                       help="comma-separated among alpha," + ",".join(METRICS)
+    coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS, "conll"],
+                       help="comma-separated among alpha," + ",".join(METRICS) + ",conll "
+                       "(mentions: mention identification; conll: the mean F1 of muc, bcub and "
+                       "ceafe)"
                        + " (default: all)")
     coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
                        help="a mention another annotator did not mark: the empty set, or "
@@ -81,10 +83,10 @@ def _names(text: str) -> tuple[str, ...]:
 
 def _metric_list(text: str) -> list[str]:
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in ("alpha", *METRICS)]
+    bad = [n for n in names if n not in ("alpha", *METRICS, "conll")]
     if bad or not names:
         raise argparse.ArgumentTypeError(
-            f"metrics must be among alpha,{','.join(METRICS)}; got {text!r}")
+            f"metrics must be among alpha,{','.join(METRICS)},conll; got {text!r}")
     return names
 
 

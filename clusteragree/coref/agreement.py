@@ -27,7 +27,7 @@ from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report
 from ..core.model import CodingTable, unique_labels
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
-from .metrics import METRICS, add, score
+from .metrics import CONLL_AVERAGE, METRICS, add, score
 from .model import CorefCorpus, CorefDocument
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
@@ -208,7 +208,13 @@ def coref_metrics(
     lenient: bool = False,
 ) -> pd.DataFrame:
     """Recall, precision and F1 of each metric for every ordered pair (key, response), with
-    the summed numerators and denominators (micro-average over the shared documents)."""
+    the summed numerators and denominators (micro-average over the shared documents).
+
+    Metrics: those of :data:`~clusteragree.coref.metrics.METRICS` (``mentions`` is mention
+    identification: spans marked by both sides, as the official scorer reports it) and
+    ``conll``, the CoNLL shared-task score: the mean F1 of MUC, B-cubed and CEAFe (its recall
+    and precision are not defined: null).
+    """
     check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
@@ -218,10 +224,17 @@ def coref_metrics(
             if i == j:
                 continue
             total: dict = {}
+            needed = [m for m in dict.fromkeys([*metrics, *(
+                CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
             for n in common:
                 total = add(total, score(key.documents[n].clusters(),
-                                         resp.documents[n].clusters(), metrics))
+                                         resp.documents[n].clusters(), needed))
             for m in metrics:
+                if m == "conll":
+                    f1 = sum(total[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE)
+                    rows.append({"key": names[i], "response": names[j], "metric": m,
+                                 "recall": None, "precision": None, "f1": f1})
+                    continue
                 r, p, f = total[m].rpf
                 counts = vars(total[m])
                 rows.append({"key": names[i], "response": names[j], "metric": m,

@@ -31,9 +31,11 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import ParameterError, ParameterTypeError
 
-__all__ = ["METRICS", "BlancCounts", "Counts", "add", "score"]
+__all__ = ["CONLL_AVERAGE", "METRICS", "BlancCounts", "Counts", "add", "score"]
 
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
+#: The CoNLL-2011/2012 shared task score: the mean F1 of these three.
+CONLL_AVERAGE = ("muc", "bcub", "ceafe")
 
 
 def _f1(r: float, p: float) -> float:
@@ -230,6 +232,9 @@ def score(
             out[name] = _blanc(k, r, ki, rj, n)
         elif name == "lea":
             out[name] = _lea(k, r, ki, rj, n)
+        elif name == "mentions":  # mention identification: spans marked by both sides
+            both = float(n.sum())
+            out[name] = Counts(both, float(k.sum()), both, float(r.sum()))
         else:
             raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
     return out
