@@ -7,6 +7,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from reference import SET_DISTANCES, brute_alpha
 
@@ -21,7 +22,7 @@ from clusteragree.coref import (
     read_conll,
     score,
 )
-from clusteragree.errors import InputError
+from clusteragree.errors import InputError, InputWarning, strict
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures" / "coref"
@@ -186,9 +187,16 @@ def test_documents_and_tokens_must_match(tmp_path: Path) -> None:
     corpora = [read_conll(a), read_conll(b)]
     with pytest.raises(InputError, match=r"document \(z\); part 000 is in .*a.conll but not in"):
         coref_tables(corpora)
-    with pytest.raises(InputError, match=r"b.conll:3: document \(x\); part 000: token 1 is "
-                                         r"'sit' here but 'sat'"):
-        coref_tables(corpora, lenient=True)
+    # Tokens written differently are compared by position (as the reference scorer does),
+    # reported as a mismatch, and refused under strict reading.
+    c = tmp_path / "c.conll"
+    c.write_text("#begin document (x); part 000\nx 0 0 cat (1)\nx 0 1 sat -\n#end document\n")
+    same_docs = [read_conll(c), read_conll(b)]
+    with strict(), pytest.raises(InputError, match=r"b.conll:3: .*document \(x\); part 000: "
+                                 r"tokens written differently .*token 1, 'sit' here, 'sat'"):
+        coref_tables(same_docs)
+    with pytest.warns(InputWarning, match="mismatch"):
+        coref_tables(same_docs)
 
 
 # ---------------------------------------------------------------------------- alpha
@@ -371,3 +379,52 @@ def test_conll_average_is_the_mean_f1_of_the_scorer_counts() -> None:
         assert row["f1"].iloc[0] == pytest.approx(sum(f1s) / 3), case_id
         checked += 1
     assert checked >= 20
+
+
+@needs_shared
+def test_scorer_cases_through_the_command_line_compare_tokens_by_position(cli) -> None:
+    # Response files of the reference scorer's tests replace words (x versus jnk): the
+    # scorer compares by position, and so does the command line, with a mismatch warning.
+    d = SCORER / "test" / "DataFiles"
+    raw = json.loads((SCORER / "expected" / "perl_scorer_v8.01_outputs.json").read_text())
+    mismatched: list[dict] = []
+    for case_id, case in raw.items():
+        code, out, err = cli("coref", str(d / case["key"]), str(d / case["response"]),
+                             "--metrics", "muc,mentions", "--lenient", "-f", "json")
+        assert code == 0, (case_id, err)
+        obj = json.loads(out)
+        if any(w["kind"] == "mismatch" for w in obj["warnings"]):
+            mismatched.append(case)
+        got = {r["metric"]: r for r in obj["results"] if r["kind"] == "metric"
+               and r["key"] == obj["meta"]["annotators"][0]}
+        want = case["scores"]["muc"]["Coreference"]
+        assert got["muc"]["recall_num"] == pytest.approx(want["recall_num"]), case_id
+        ident = case["scores"]["muc"]["Identification of Mentions"]
+        assert got["mentions"]["precision_den"] == pytest.approx(ident["precision_den"])
+    assert mismatched
+    code, _, err = cli("coref", str(d / mismatched[0]["key"]),
+                       str(d / mismatched[0]["response"]), "--metrics", "muc", "--strict")
+    assert code == 1 and "tokens written differently" in err
+
+
+def test_singletons_can_be_removed_and_metrics_given_per_document(tmp_path: Path) -> None:
+    key = tmp_path / "k.conll"
+    resp = tmp_path / "r.conll"
+    doc = ("#begin document (d); part 000\nd 0 0 A (1)\nd 0 1 B (2)\nd 0 2 C (1)\n"
+           "#end document\n")
+    key.write_text(doc)
+    resp.write_text(doc.replace("(2)", "-"))  # the response lacks the singleton B
+    corpora = [read_conll(key), read_conll(resp)]
+    kept = coref_metrics(corpora, ["mentions", "bcub"])
+    removed = coref_metrics(corpora, ["mentions", "bcub"], singletons="remove")
+    first = kept["key"].iloc[0]
+
+    def pick(f: pd.DataFrame, m: str) -> pd.Series:
+        return f[(f["key"] == first) & (f["metric"] == m)].iloc[0]
+
+    assert pick(kept, "mentions")["recall"] == pytest.approx(2 / 3)  # B missed
+    assert pick(removed, "mentions")["recall"] == 1.0  # only the chain {A, C} is scored
+    assert pick(removed, "bcub")["f1"] == 1.0
+    per_doc = coref_metrics(corpora, ["muc"], per_document=True)
+    assert [None if pd.isna(x) else x for x in per_doc["document"]] == [
+        None, "(d); part 000", None, "(d); part 000"]

@@ -61,6 +61,9 @@ def register(sub: Any) -> None:
     coref.add_argument("--relations", type=_names, default=(),
                        help="BRAT: comma-separated relation types whose two arguments corefer "
                        "(joined to the * chains; other relations are counted)")
+    coref.add_argument("--singletons", choices=("keep", "remove"), default="keep",
+                       help="metrics: keep entities of one mention, or remove them on both "
+                       "sides as the CoNLL-2012 evaluation does (default: %(default)s)")
     coref.add_argument("--lenient", action="store_true",
                        help="repair what can be repaired (each repair is reported)")
     coref.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
@@ -106,7 +109,8 @@ def _run_coref(args: argparse.Namespace) -> int:
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
                          pairwise=args.pairwise)
              if "alpha" in args.metrics else None)
-    scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient)
+    scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient,
+                            singletons=args.singletons, per_document=args.per_doc)
               if metric_names else None)
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
@@ -126,8 +130,10 @@ def _run_coref(args: argparse.Namespace) -> int:
             print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
         else:
             print()
-            print(scores[["key", "response", "metric", "recall", "precision", "f1"]].to_string(
-                index=False, float_format=lambda x: f"{x:.4f}"))
+            shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
+                          "metric", "recall", "precision", "f1"]
+            print(scores[shown_cols].to_string(index=False, na_rep="-",
+                                               float_format=lambda x: f"{x:.4f}"))
     return 0
 
 

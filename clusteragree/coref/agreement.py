@@ -50,7 +50,10 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
     """Names of the documents present in every corpus; checks tokens.
 
     Raises :class:`InputError` for a document in some files only (``lenient``: it is left out
-    and named in the returned list of skipped documents) and for the first token that differs.
+    and named in the returned list of skipped documents) and for documents of different
+    lengths. Tokens of the same position that are written differently (a response file whose
+    words were replaced, as in the reference scorer's test cases) are compared by position, as
+    the reference scorer does, and reported (kind ``mismatch``, refused under strict reading).
     """
     check_corpora(corpora)
     names = [list(c.documents) for c in corpora]
@@ -79,15 +82,22 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
         first = corpora[0].documents[n]
         for other in corpora[1:]:
             doc = other.documents[n]
-            if len(doc.tokens) != len(first.tokens) or (
-                    all(first.tokens) and all(doc.tokens) and doc.tokens != first.tokens):
-                pos = first_difference(first.tokens, doc.tokens)
-                line = doc.token_lines[pos] if pos < len(doc.token_lines) else None
-                a = first.tokens[pos] if pos < len(first.tokens) else "(end of document)"
-                b = doc.tokens[pos] if pos < len(doc.tokens) else "(end of document)"
+            if len(doc.tokens) == len(first.tokens) and (
+                    not all(first.tokens) or not all(doc.tokens) or doc.tokens == first.tokens):
+                continue
+            pos = first_difference(first.tokens, doc.tokens)
+            line = doc.token_lines[pos] if pos < len(doc.token_lines) else None
+            a = first.tokens[pos] if pos < len(first.tokens) else "(end of document)"
+            b = doc.tokens[pos] if pos < len(doc.tokens) else "(end of document)"
+            if len(doc.tokens) != len(first.tokens):
                 raise InputError(
-                    f"document {n}: token {pos} is {b!r} here but {a!r} in {first.path}; the "
-                    "annotators must share the tokens", path=doc.path, line=line)
+                    f"document {n}: {len(doc.tokens)} tokens here but {len(first.tokens)} in "
+                    f"{first.path} (first difference: token {pos} is {b!r} here but {a!r} "
+                    "there); the annotators must share the tokens", path=doc.path, line=line)
+            differ = sum(x != y for x, y in zip(first.tokens, doc.tokens, strict=True))
+            notify("mismatch", f"document {n}: tokens written differently from {first.path} "
+                   f"(first: token {pos}, {b!r} here, {a!r} there) are compared by position, as "
+                   "the reference scorer does", path=doc.path, line=line, count=differ)
     return common, skipped
 
 
@@ -206,6 +216,8 @@ def coref_metrics(
     *,
     coders: Sequence[Hashable] | None = None,
     lenient: bool = False,
+    singletons: str = "keep",
+    per_document: bool = False,
 ) -> pd.DataFrame:
     """Recall, precision and F1 of each metric for every ordered pair (key, response), with
     the summed numerators and denominators (micro-average over the shared documents).
@@ -213,8 +225,13 @@ def coref_metrics(
     Metrics: those of :data:`~clusteragree.coref.metrics.METRICS` (``mentions`` is mention
     identification: spans marked by both sides, as the official scorer reports it) and
     ``conll``, the CoNLL shared-task score: the mean F1 of MUC, B-cubed and CEAFe (its recall
-    and precision are not defined: null).
+    and precision are not defined: null). ``singletons="remove"`` leaves out the entities of
+    one mention on both sides before scoring (the CoNLL-2012 evaluation); with
+    ``per_document`` a row per document and metric follows the pooled rows (column
+    ``document``, None for the pooled rows).
     """
+    if singletons not in ("keep", "remove"):
+        raise ParameterError(f"singletons must be 'keep' or 'remove'. Got {singletons!r}.")
     check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
@@ -226,17 +243,27 @@ def coref_metrics(
             total: dict = {}
             needed = [m for m in dict.fromkeys([*metrics, *(
                 CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
+            per_doc: dict[str, dict] = {}
             for n in common:
-                total = add(total, score(key.documents[n].clusters(),
-                                         resp.documents[n].clusters(), needed))
-            for m in metrics:
-                if m == "conll":
-                    f1 = sum(total[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE)
-                    rows.append({"key": names[i], "response": names[j], "metric": m,
-                                 "recall": None, "precision": None, "f1": f1})
-                    continue
-                r, p, f = total[m].rpf
-                counts = vars(total[m])
-                rows.append({"key": names[i], "response": names[j], "metric": m,
-                             "recall": r, "precision": p, "f1": f, **counts})
-    return pd.DataFrame(rows)
+                per_doc[n] = score(_entities(key.documents[n], singletons),
+                                   _entities(resp.documents[n], singletons), needed)
+                total = add(total, per_doc[n])
+            docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
+            for document, counts_by_metric in docs:
+                for m in metrics:
+                    row = {"key": names[i], "response": names[j], "document": document,
+                           "metric": m}
+                    if m == "conll":
+                        row.update(recall=None, precision=None, f1=sum(
+                            counts_by_metric[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE))
+                    else:
+                        r, p, f = counts_by_metric[m].rpf
+                        row.update(recall=r, precision=p, f1=f, **vars(counts_by_metric[m]))
+                    rows.append(row)
+    frame = pd.DataFrame(rows)
+    return frame if per_document else frame.drop(columns=["document"])
+
+
+def _entities(doc: CorefDocument, singletons: str) -> list:
+    clusters = doc.clusters()
+    return clusters if singletons == "keep" else [c for c in clusters if len(c) > 1]
