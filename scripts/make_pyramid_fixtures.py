@@ -13,6 +13,9 @@ from pathlib import Path
 
 from clusteragree.pyramids import build_pyramid, pan_xml, pyramid_xml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import output_path
+
 ROOT = Path(__file__).resolve().parent.parent / "corpora_fixtures"
 
 
@@ -220,7 +223,14 @@ def all_fixtures() -> dict[str, str | bytes]:
 
 
 def main() -> None:
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
+    root = output_path(__doc__, ROOT, "the fixtures (a directory)")
+    if root is None:  # check the committed fixtures against what this script writes
+        stale = [rel for rel, content in all_fixtures().items()
+                 if not (ROOT / rel).is_file() or (ROOT / rel).read_bytes() != (
+                     content if isinstance(content, bytes) else content.encode("utf-8"))]
+        print(f"{len(all_fixtures())} fixtures; {len(stale)} differ from what this script "
+              f"writes{': ' + ', '.join(stale) if stale else ''} (--docs rewrites them)")
+        return
     for rel, content in all_fixtures().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,9 @@ from clusteragree import __version__
 from clusteragree.coref import coref_alpha, coref_metrics, read_brat_dir
 from clusteragree.errors import AlphaUndefinedWarning
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import output_path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "coref-multi-annotator" / "participant-analysis"
 OUT = ROOT / "docs" / "reproduction" / "coref-multi-annotator.md"
@@ -47,6 +50,7 @@ def _markdown(frame: pd.DataFrame, floats: str = "{:.3f}") -> list[str]:
 
 
 def main() -> None:
+    out = output_path(__doc__, OUT)
     if not DATA.is_dir():
         print(f"{DATA} is absent: nothing to report", file=sys.stderr)
         return
@@ -100,10 +104,10 @@ def main() -> None:
         "chance-corrected alpha with nominal distance is far lower; Jaccard and Dice credit "
         "the partial overlap of chains, and MASI, which also penalises chains that overlap "
         "without one containing the other, falls between nominal and Jaccard.", ""]
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(text) + "\n")
     print("\n".join(text))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("\n".join(text) + "\n")
 
 
 def _only(corpus, name):

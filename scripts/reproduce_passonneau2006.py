@@ -25,6 +25,9 @@ from clusteragree import CodingTable, __version__, alpha, get_distance
 from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.pyramids import pyramid_table, read_pyramid
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import output_path
+
 ROOT = Path(__file__).resolve().parent.parent
 FIG = ROOT / "corpora_fixtures" / "passonneau2006"
 OUT = ROOT / "docs" / "reproduction" / "passonneau2006.md"
@@ -197,12 +200,13 @@ def report() -> str:
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    out = output_path(__doc__, OUT)
     text = report()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text + "\n")
     print(text)
-    print(f"\nwritten to {out}", file=sys.stderr)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+        print(f"\nwritten to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,9 @@ from clusteragree.trees import (
     tree_table,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import output_path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpora" / "syntax"
 OUT = ROOT / "docs" / "reproduction" / "skjaerholt2014.md"
@@ -134,6 +137,7 @@ def _first_annotations(annotations: TreeAnnotations) -> list:
 
 
 def main() -> None:
+    out = output_path(__doc__, OUT)
     if not DATA.is_dir():
         print(f"{DATA} is absent: nothing to reproduce", file=sys.stderr)
         return
@@ -242,10 +246,10 @@ def main() -> None:
         verdict = "holds" if ours == order else f"does not hold (ours: {' > '.join(ours)})"
         lines.append(f"* {label[metric].split(' ')[0]}: {' > '.join(order)}: {verdict}")
     lines += ["", speed, ""]
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("\n".join(lines) + "\n")
 
 
 def _kernel_comparison() -> str:

@@ -1,0 +1,24 @@
+"""The command line shared by the report scripts: where to write, if anywhere.
+
+Every report script prints its report; it writes a file only when asked: ``--out PATH`` writes
+there, ``--docs`` writes the tracked file the documentation quotes (the path the script names).
+An old positional path still works as ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def output_path(doc: str | None, tracked: Path, what: str = "the report") -> Path | None:
+    """Parse ``--out``/``--docs`` (and ``--help``) for a script; None: print only."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("path", nargs="?", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=f"write {what} to this path")
+    parser.add_argument("--docs", action="store_true",
+                        help=f"write {what} to {tracked} (tracked by the repository)")
+    args = parser.parse_args()
+    if args.docs and (args.out or args.path):
+        parser.error("give --out or --docs, not both")
+    return args.out or args.path or (tracked if args.docs else None)
