@@ -8,7 +8,12 @@ An old positional path still works as ``--out``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 
 def output_path(doc: str | None, tracked: Path, what: str = "the report") -> Path | None:
@@ -22,3 +27,31 @@ def output_path(doc: str | None, tracked: Path, what: str = "the report") -> Pat
     if args.docs and (args.out or args.path):
         parser.error("give --out or --docs, not both")
     return args.out or args.path or (tracked if args.docs else None)
+
+
+class _Tee:
+    """Standard output that is also kept, to be written to a file at the end."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.kept = stream, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.kept.write(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+@contextlib.contextmanager
+def printed_to(path: Path | None, name: str) -> Iterator[None]:
+    """Print as usual; with ``path`` (a directory), also write what was printed to
+    ``path/name``."""
+    if path is None:
+        yield
+        return
+    tee = _Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):  # type: ignore[type-var]
+        yield
+    path.mkdir(parents=True, exist_ok=True)
+    (path / name).write_text(tee.kept.getvalue(), encoding="utf-8")

@@ -27,8 +27,12 @@ import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import printed_to
 
 DOC = 500
 
@@ -132,13 +136,15 @@ def main() -> None:
     parser.add_argument("--skip-nltk", action="store_true")
     parser.add_argument("--max-exp", type=int, default=7)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help="also write the report to DIR/bench_alpha.txt")
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one_size(args.one)))
         return
-    if not args.skip_nltk:
-        nltk_part([1000, 2000, 4000])
-    scale_part(args.max_exp)
+    with printed_to(args.out, "bench_alpha.txt"):
+        if not args.skip_nltk:
+            nltk_part([1000, 2000, 4000])
+        scale_part(args.max_exp)
 
 
 if __name__ == "__main__":

@@ -13,11 +13,15 @@ Usage: ``python scripts/bench_coref.py [--tokens 1000000] [--seed 7]``. Target: 
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _cli import printed_to
 
 DOC = 500
 
@@ -98,39 +102,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, help="also write the report to DIR/bench_coref.txt")
     args = parser.parse_args()
-    from clusteragree.coref import coref_alpha, coref_metrics, read_conll
+    with printed_to(args.out, "bench_coref.txt"):
+        from clusteragree.coref import coref_alpha, coref_metrics, read_conll
 
-    with tempfile.TemporaryDirectory() as tmp:
-        times: dict[str, float] = {}
-        start = time.perf_counter()
-        pa, pb = write_pair(Path(tmp), args.tokens, args.seed)
-        times["generate and write (not scored)"] = time.perf_counter() - start
-        t0 = time.perf_counter()
-        a, b = read_conll(pa), read_conll(pb)
-        times["read both files"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        mentions = coref_alpha([a, b], ["nominal", "jaccard", "masi"], coders=["A", "B"])
-        times["alpha, mentions, 3 distances"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        words = coref_alpha([a, b], ["nominal", "jaccard", "masi"], units="words",
-                            coders=["A", "B"])
-        times["alpha, words, 3 distances"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        metrics = coref_metrics([a, b], coders=["A", "B"])
-        times["6 metrics, both directions"] = time.perf_counter() - t0
-        scored = sum(v for k, v in times.items() if "not scored" not in k)
-    n_mentions = sum(len(d.mentions) for d in a.documents.values())
-    print(f"{args.tokens:,} tokens, {len(a.documents):,} documents, {n_mentions:,} mentions (A)")
-    for stage, seconds in times.items():
-        print(f"  {stage:<34} {seconds:7.2f} s")
-    print(f"  {'read and scored, total':<34} {scored:7.2f} s (target: under 60 s)")
-    for frame, label in ((mentions, "mentions"), (words, "words")):
-        total = frame[frame["document"] == "TOTAL"]
-        print(f"alpha ({label}): " + ", ".join(f"{r.distance} {r.alpha:.4f}"
-                                               for r in total.itertuples()))
-    ab = metrics[metrics["key"] == "A"]
-    print("F1 (A key): " + ", ".join(f"{r.metric} {r.f1:.4f}" for r in ab.itertuples()))
+        with tempfile.TemporaryDirectory() as tmp:
+            times: dict[str, float] = {}
+            start = time.perf_counter()
+            pa, pb = write_pair(Path(tmp), args.tokens, args.seed)
+            times["generate and write (not scored)"] = time.perf_counter() - start
+            t0 = time.perf_counter()
+            a, b = read_conll(pa), read_conll(pb)
+            times["read both files"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            mentions = coref_alpha([a, b], ["nominal", "jaccard", "masi"], coders=["A", "B"])
+            times["alpha, mentions, 3 distances"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            words = coref_alpha([a, b], ["nominal", "jaccard", "masi"], units="words",
+                                coders=["A", "B"])
+            times["alpha, words, 3 distances"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            metrics = coref_metrics([a, b], coders=["A", "B"])
+            times["6 metrics, both directions"] = time.perf_counter() - t0
+            scored = sum(v for k, v in times.items() if "not scored" not in k)
+        n_mentions = sum(len(d.mentions) for d in a.documents.values())
+        print(f"{args.tokens:,} tokens, {len(a.documents):,} documents, "
+              f"{n_mentions:,} mentions (A)")
+        for stage, seconds in times.items():
+            print(f"  {stage:<34} {seconds:7.2f} s")
+        print(f"  {'read and scored, total':<34} {scored:7.2f} s (target: under 60 s)")
+        for frame, label in ((mentions, "mentions"), (words, "words")):
+            total = frame[frame["document"] == "TOTAL"]
+            print(f"alpha ({label}): " + ", ".join(f"{r.distance} {r.alpha:.4f}"
+                                                   for r in total.itertuples()))
+        ab = metrics[metrics["key"] == "A"]
+        print("F1 (A key): " + ", ".join(f"{r.metric} {r.f1:.4f}" for r in ab.itertuples()))
 
 
 if __name__ == "__main__":
