@@ -64,3 +64,19 @@ def test_per_doc_takes_both_spellings(cli) -> None:
     for flag in ("--per-doc", "--no-per-doc"):
         code, _, _ = cli("coref", *CONLL, "--metrics", "alpha", flag)
         assert code == 0
+
+
+def test_csv_writes_one_table_chosen_by_table(cli) -> None:
+    code, out, _ = cli("coref", *CONLL, "-f", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("document,distance,alpha")
+    assert "muc" not in out  # the metrics are another table
+    code, out, _ = cli("coref", *CONLL, "-f", "csv", "--table", "metrics")
+    assert code == 0 and out.splitlines()[0].startswith("key,response,metric")
+    assert len({line.split(",")[2] for line in out.splitlines()[1:]}) == 8  # 7 metrics + conll
+    code, _, err = cli("coref", *CONLL, "-f", "csv", "--metrics", "muc", "--table", "alpha")
+    assert code == 2 and "was not computed" in err and "example: clusteragree coref" in err
+
+
+def test_usage_errors_show_one_example(cli) -> None:
+    code, _, err = cli("trees", "--no-such-option")
+    assert code == 2 and "example: clusteragree trees" in err

@@ -39,9 +39,9 @@ OPTIONS = {
               "--measures", "--p",
               "--categories"],
     "pyramid": ["--tokenizer", "--units", "--overlap", "--unmarked"],
-    "pan": ["--tokenizer", "--no-nonmatching", "--scores"],
+    "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table"],
     "coref": ["--units", "--metrics", "--unmarked", "--word-policy", "--text-dir", "--lenient",
-              "--per-doc", "--pairwise"],
+              "--per-doc", "--pairwise", "--table", "--singletons"],
     "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--size", "--words",
               "--roots", "--cycles",
               "--unlabelled", "--unit-root"],
@@ -50,6 +50,7 @@ VALUES = ["text", "json", "csv", "latex", "auto", "conll", "brat", "corefud", "n
           "jaccard,masi", "interval", "ordinal", "masi,nope", "", ",", ";", "\t", "0", "-1",
           "0.5", "1e999", "nan", "10" * 30, "utf-8", "latin-1", "no-such-codec", "words",
           "spans", "contributors", "mentions", "all", "plain", "muc,lea", "bogus", "x" * 300,
+          "metrics", "alpha", "scores", "correlations", "remove", "keep",
           "--", "-", "é", "\x00"]
 
 

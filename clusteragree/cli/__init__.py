@@ -19,6 +19,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
+from typing import NoReturn
 
 from .._version import __version__
 from ..errors import ClusterAgreeError, InputError, Ledger, ParameterError
@@ -28,9 +29,29 @@ __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
 EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
 
 
+EXAMPLES = {
+    "table": "clusteragree table codings.csv --distance nominal,masi",
+    "pyramid": "clusteragree pyramid A.pyr B.pyr --units words",
+    "pan": "clusteragree pan A.D0601.M.250.A.1.pan B.D0601.M.250.A.1.pan --scores",
+    "coref": "clusteragree coref key.conll response.conll --metrics alpha,muc,conll",
+    "trees": "clusteragree trees a.conllu b.conllu --distance all --acc",
+}
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors show the usage line and one example."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        example = EXAMPLES.get(self.prog.split()[-1])
+        if example:
+            print(f"example: {example}", file=sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``clusteragree`` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="clusteragree",
         description="Inter-annotator agreement on clusters, label sets and trees.",
         epilog="Exit status: 0 success, 1 bad input or a refusal under --strict, 2 bad usage, "
@@ -40,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
     from . import coref, pyramid, table, trees  # the subcommands, only when they are needed
 
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for module in (table, pyramid, coref, trees):
         module.register(sub)
@@ -115,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ParameterError as err:
         _print_notices(ledger)
         sub.print_usage(sys.stderr)
+        if args.command in EXAMPLES:
+            print(f"example: {EXAMPLES[args.command]}", file=sys.stderr)
         _error(f"{sub.prog}: error", str(err))
         return EXIT_USAGE
     except ClusterAgreeError as err:

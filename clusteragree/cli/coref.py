@@ -17,6 +17,7 @@ from ..coref.corefud import read_corefud
 from ..coref.metrics import METRICS
 from ..errors import ParameterError
 from ..report import render
+from ..report import table as render_table
 from ..report.records import alpha_records, envelope, records
 from ._common import add_common, check_names, command_signature, distance_list, print_json
 
@@ -68,6 +69,9 @@ def register(sub: Any) -> None:
                        help="repair what can be repaired (each repair is reported)")
     coref.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
                        help="alpha per document too (default: the pooled rows only)")
+    coref.add_argument("--table", choices=("alpha", "metrics"), default=None,
+                       help="-f csv/latex: the table to write (default: alpha when it is "
+                       "computed, else metrics)")
     coref.add_argument("--pairwise", action="store_true",
                        help="with three or more annotators, alpha for every pair as well")
     add_common(coref, names=True, legacy_formats=INPUT_FORMATS)
@@ -121,6 +125,16 @@ def _run_coref(args: argparse.Namespace) -> int:
             results += records(scores, "metric")
         print_json(envelope("coref", args.files, command_signature(args), results,
                             {"units": args.units, "annotators": names}))
+        return 0
+    table = args.table or ("alpha" if frame is not None else "metrics")
+    if args.format in ("csv", "latex"):  # one table per output
+        if table == "alpha" and frame is not None:
+            shown = frame if args.per_doc else frame[pooled_rows(frame)]
+            print(render(shown, args.format, header=header))
+        elif table == "metrics" and scores is not None:
+            print(render_table(scores, args.format))
+        else:
+            raise ParameterError(f"--table {table}: that table was not computed (--metrics)")
         return 0
     if frame is not None:
         shown = frame if args.per_doc else frame[pooled_rows(frame)]

@@ -9,7 +9,7 @@ from ..core.distances import DEFAULT_DISTANCES
 from ..errors import ParameterError
 from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..pyramids.units import TOKENIZERS
-from ..report import render
+from ..report import render, table
 from ..report.records import alpha_records, envelope, records
 from ._common import add_common, check_names, command_signature, distance_list, print_json
 
@@ -44,7 +44,9 @@ def register(sub: Any) -> None:
     pan.add_argument("--no-nonmatching", dest="nonmatching", action="store_false",
                      help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
     pan.add_argument("--scores", action="store_true",
-                     help="also print each annotator's scores per peer (text and csv formats)")
+                     help="also print each annotator's scores per peer (text format)")
+    pan.add_argument("--table", choices=("alpha", "correlations", "scores"), default="alpha",
+                     help="-f csv/latex: the table to write (default: %(default)s)")
     pan.set_defaults(run=_run_pan)
 
 
@@ -86,12 +88,14 @@ def _run_pan(args: argparse.Namespace) -> int:
                             [*alpha_records(frame), *records(corr, "correlation"),
                              *records(scores, "score")], {"peers": header["peers"]}))
         return 0
-    print(render(frame, args.format, header=header))
-    if args.format == "csv":
-        print(corr.to_csv(index=False, float_format="%.10g").rstrip("\n"))
-        if args.scores:
-            print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+    if args.format in ("csv", "latex"):  # one table per output
+        if args.table == "alpha":
+            print(render(frame, args.format, header=header))
+        else:
+            chosen = corr if args.table == "correlations" else scores
+            print(table(chosen, args.format))
         return 0
+    print(render(frame, args.format, header=header))
     print("\ncorrelation of annotators' pyramid scores over peers")
     print(corr.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     if args.scores:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .records import SCHEMA, alpha_records, envelope, records
-from .render import FORMATS, json_object, render
+from .render import FORMATS, json_object, render, table
 
 __all__ = [
     'FORMATS',
@@ -12,5 +12,5 @@ __all__ = [
     'envelope',
     'json_object',
     'records',
-    'render'
+    'render', 'table'
 ]

@@ -22,7 +22,7 @@ import pandas as pd
 from ..core.frames import TOTAL, pooled_rows
 from ..errors import ParameterError
 
-__all__ = ["FORMATS", "json_object", "render"]
+__all__ = ["FORMATS", "json_object", "render", "table"]
 
 FORMATS = ("text", "json", "csv", "latex")
 
@@ -101,3 +101,31 @@ def render(
     out.append("")
     out += [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
     return "\n".join(out)
+
+
+def table(frame: pd.DataFrame, fmt: str) -> str:
+    """Any result table (coreference metrics, peer scores, correlations) as CSV or LaTeX.
+
+    >>> print(table(pd.DataFrame({"metric": ["muc"], "f1": [0.5]}), "latex"))
+    \\begin{tabular}{lr}
+    \\toprule
+    metric & f1 \\\\
+    \\midrule
+    muc & 0.500000 \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
+    if fmt == "csv":
+        return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+    if fmt != "latex":
+        raise ParameterError(f"table writes csv or latex. Got {fmt!r}.")
+    cols = [str(c) for c in frame.columns]
+    align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l"
+                    for c in frame.columns)
+    lines = [r"\begin{tabular}{" + align + "}", r"\toprule",
+             " & ".join(c.replace("_", r"\_") for c in cols) + r" \\", r"\midrule"]
+    for row in frame.itertuples(index=False, name=None):
+        lines.append(" & ".join(_fmt(v).replace("_", r"\_") for v in row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines)
+
