@@ -19,17 +19,19 @@ from ._version import __version__
 from .errors import AlphaUndefinedWarning, ClusterAgreeError, InputError, ParameterError
 
 if TYPE_CHECKING:
-    from .core.alpha import AlphaResult, alpha, alpha_many, alpha_stats
+    from .core.coefficient import AlphaResult, alpha, alpha_many, alpha_stats
     from .core.distances import DISTANCES, Distance, get_distance, set_distance
     from .core.frames import alpha_report
     from .core.model import CodingTable
 
-__getattr__, __dir__ = attach(__name__, {
-    "AlphaResult": ".core.alpha", "alpha": ".core.alpha", "alpha_many": ".core.alpha",
-    "alpha_stats": ".core.alpha", "DISTANCES": ".core.distances", "Distance": ".core.distances",
-    "get_distance": ".core.distances", "set_distance": ".core.distances",
-    "alpha_report": ".core.frames", "CodingTable": ".core.model",
-})
+_CORE = {
+    "AlphaResult": "coefficient", "alpha": "coefficient", "alpha_many": "coefficient",
+    "alpha_stats": "coefficient", "DISTANCES": "distances", "Distance": "distances",
+    "get_distance": "distances", "set_distance": "distances", "alpha_report": "frames",
+    "CodingTable": "model",
+}
+__getattr__, __dir__ = attach(__name__, {name: f".core.{module}" for name, module in
+                                         _CORE.items()})
 
 __all__ = [
     "DISTANCES",

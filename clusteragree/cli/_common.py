@@ -13,7 +13,7 @@ from ..core.distances import get_distance
 from ..core.result import format_signature
 from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
-from ..report import FORMATS
+from ..report.formats import FORMATS
 
 __all__ = ["Deprecated", "add_common", "check_names", "command_signature", "distance_list",
            "name_list", "print_json"]

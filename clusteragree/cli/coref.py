@@ -1,5 +1,7 @@
 """``clusteragree coref``: agreement and the standard metrics between coreference annotators."""
 
+# The library is imported inside the run functions, so that --help and usage errors stay
+# fast (they need only argparse and the option lists).
 from __future__ import annotations
 
 import argparse
@@ -8,17 +10,8 @@ import warnings
 from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES
-from ..core.frames import pooled_rows
-from ..core.model import unique_labels
-from ..coref.agreement import coref_alpha, coref_metrics
-from ..coref.brat import read_brat_dir
-from ..coref.conll import read_conll
-from ..coref.corefud import read_corefud
-from ..coref.metrics import METRICS
+from ..coref.model import METRICS
 from ..errors import ParameterError
-from ..report import render
-from ..report import table as render_table
-from ..report.records import alpha_records, envelope, records
 from ._common import add_common, check_names, command_signature, distance_list, print_json
 
 
@@ -98,6 +91,12 @@ def _metric_list(text: str) -> list[str]:
 
 
 def _run_coref(args: argparse.Namespace) -> int:
+    from ..core.frames import pooled_rows
+    from ..core.model import unique_labels
+    from ..coref.agreement import coref_alpha, coref_metrics
+    from ..report import render
+    from ..report import table as render_table
+    from ..report.schema import alpha_records, envelope, records
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
@@ -152,6 +151,9 @@ def _run_coref(args: argparse.Namespace) -> int:
 
 
 def _read_coref(path: str, args: argparse.Namespace) -> Any:
+    from ..coref.brat import read_brat_dir
+    from ..coref.conll import read_conll
+    from ..coref.corefud import read_corefud
     kind = args.input_format
     if kind == "auto":
         kind = ("brat" if os.path.isdir(path)

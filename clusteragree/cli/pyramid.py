@@ -1,5 +1,7 @@
 """``clusteragree pyramid`` and ``clusteragree pan``."""
 
+# The library is imported inside the run functions, so that --help and usage errors stay
+# fast (they need only argparse and the option lists).
 from __future__ import annotations
 
 import argparse
@@ -7,10 +9,7 @@ from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES
 from ..errors import ParameterError
-from ..pyramids.agreement import load_pans, pan_agreement, pan_scores, pyramid_agreement
 from ..pyramids.units import TOKENIZERS
-from ..report import render, table
-from ..report.records import alpha_records, envelope, records
 from ._common import add_common, check_names, command_signature, distance_list, print_json
 
 
@@ -60,6 +59,9 @@ def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False) -
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
+    from ..pyramids.agreement import pyramid_agreement
+    from ..report import render
+    from ..report.schema import alpha_records, envelope
     if len(args.files) < 2:
         raise ParameterError("give at least two .pyr files")
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
@@ -78,6 +80,9 @@ def _run_pyramid(args: argparse.Namespace) -> int:
 
 
 def _run_pan(args: argparse.Namespace) -> int:
+    from ..pyramids.agreement import load_pans, pan_agreement, pan_scores
+    from ..report import render, table
+    from ..report.schema import alpha_records, envelope, records
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching)

@@ -1,5 +1,7 @@
 """``clusteragree table``: alpha of a long CSV of codings, or every multi-label measure."""
 
+# The library is imported inside the run functions, so that --help and usage errors stay
+# fast (they need only argparse and the option lists).
 from __future__ import annotations
 
 import argparse
@@ -7,14 +9,8 @@ import sys
 from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
-from ..core.frames import alpha_report
 from ..core.result import format_signature
 from ..errors import ParameterError
-from ..labels.measures import measures_table
-from ..labels.reader import read_multilabel
-from ..labels.table import read_long_table
-from ..report import render
-from ..report.records import alpha_records, envelope, records
 from ._common import Deprecated, add_common, command_signature, distance_list, print_json
 
 
@@ -81,6 +77,9 @@ def _is_multilabel(path: str, encoding: str | None) -> bool:
 
 
 def _run_multilabel(args: argparse.Namespace) -> int:
+    from ..labels.measures import measures_table
+    from ..labels.reader import read_multilabel
+    from ..report.schema import envelope, records
     data = read_multilabel(args.file, encoding=args.encoding)
     wanted = {m.strip().lower() for m in args.metrics.split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
@@ -111,6 +110,10 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
+    from ..core.frames import alpha_report
+    from ..labels.table import read_long_table
+    from ..report import render
+    from ..report.schema import alpha_records, envelope
     if _is_multilabel(args.file, args.encoding):
         return _run_multilabel(args)
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)

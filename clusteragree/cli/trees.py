@@ -1,18 +1,14 @@
 """``clusteragree trees``: tree alpha and accuracies between annotators."""
 
+# The library is imported inside the run functions, so that --help and usage errors stay
+# fast (they need only argparse and the option lists).
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-import pandas as pd
-
 from ..errors import ParameterError, notify
-from ..report.records import envelope
-from ..trees.accuracy import accuracies, mean_pairwise_accuracy
-from ..trees.alpha import METRICS, SIZES, tree_alpha, tree_table
-from ..trees.edit_distance import TreeCache
-from ..trees.readers import read_tree_annotations
+from ..trees.model import METRICS, SIZES
 from ._common import Deprecated, add_common, check_names, command_signature, print_json
 
 
@@ -67,6 +63,13 @@ def _metric_list(text: str) -> list[str]:
 
 
 def _run_trees(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ..report.schema import envelope
+    from ..trees.accuracy import accuracies, mean_pairwise_accuracy
+    from ..trees.alpha import tree_alpha, tree_table
+    from ..trees.edit_distance import TreeCache
+    from ..trees.readers import read_tree_annotations
     if args.dirs and args.files:
         raise ParameterError("give paired files or --dirs, not both")
     if not args.dirs and len(args.files) < 2:

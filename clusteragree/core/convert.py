@@ -24,19 +24,9 @@ from scipy.sparse.csgraph import connected_components
 from ..errors import ParameterError
 from .model import CodingTable
 
-__all__ = ["first_difference", "memberships_table"]
+__all__ = ["memberships_table"]
 
 IntArray = npt.NDArray[np.int64]
-
-
-def first_difference(a: Sequence[object], b: Sequence[object]) -> int:
-    """Index of the first item where two sequences (strings) differ (the shorter length if none).
-
-    >>> first_difference("abcd", "abxd"), first_difference("ab", "abc")
-    (2, 2)
-    """
-    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
-                min(len(a), len(b)))
 
 
 def _class_ids(members: IntArray, n_units: int, overlap: str, unmarked: str) -> IntArray | None:

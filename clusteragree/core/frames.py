@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import AlphaUndefinedWarning, ParameterError
-from .alpha import Engine, alpha_stats, choose_engine
+from .coefficient import Engine, alpha_stats, choose_engine
 from .distances import DEFAULT_DISTANCES, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult

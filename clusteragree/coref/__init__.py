@@ -1,16 +1,47 @@
 """Coreference: the chains model, the CoNLL, CorefUD and BRAT readers, alpha over mentions or
-words, and the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA)."""
+words, and the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA).
+
+Names are loaded on first use (the command line starts without numpy and pandas)."""
 
 from __future__ import annotations
 
-from .agreement import coref_alpha, coref_metrics, coref_tables, match_documents
-from .brat import read_brat, read_brat_dir
-from .conll import parse_conll, read_conll
-from .corefud import read_corefud
-from .metrics import METRICS, BlancCounts, Counts, add, score
-from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .agreement import coref_alpha, coref_metrics, coref_tables, match_documents
+    from .brat import read_brat, read_brat_dir
+    from .conll import parse_conll, read_conll
+    from .corefud import read_corefud
+    from .metrics import BlancCounts, Counts, add, score
+    from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
+
+_WHERE = {
+    'BlancCounts': '.metrics',
+    'CONLL_AVERAGE': '.model',
+    'CorefCorpus': '.model',
+    'CorefDocument': '.model',
+    'Counts': '.metrics',
+    'METRICS': '.model',
+    'Mention': '.model',
+    'add': '.metrics',
+    'coref_alpha': '.agreement',
+    'coref_metrics': '.agreement',
+    'coref_tables': '.agreement',
+    'match_documents': '.agreement',
+    'parse_conll': '.conll',
+    'read_brat': '.brat',
+    'read_brat_dir': '.brat',
+    'read_conll': '.conll',
+    'read_corefud': '.corefud',
+    'score': '.metrics',
+    'unique_mentions': '.model',
+}
+__getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
+    'CONLL_AVERAGE',
     'METRICS',
     'BlancCounts',
     'CorefCorpus',

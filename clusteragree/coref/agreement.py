@@ -22,13 +22,14 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.convert import first_difference, memberships_table
+from ..core.convert import memberships_table
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report
 from ..core.model import CodingTable, unique_labels
+from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
-from .metrics import CONLL_AVERAGE, METRICS, add, score
-from .model import CorefCorpus, CorefDocument
+from .metrics import add, score
+from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
 

@@ -30,12 +30,10 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from ..errors import ParameterError, ParameterTypeError
+from .model import METRICS
 
-__all__ = ["CONLL_AVERAGE", "METRICS", "BlancCounts", "Counts", "add", "score"]
+__all__ = ["BlancCounts", "Counts", "add", "score"]
 
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
-#: The CoNLL-2011/2012 shared task score: the mean F1 of these three.
-CONLL_AVERAGE = ("muc", "bcub", "ceafe")
 
 
 def _f1(r: float, p: float) -> float:

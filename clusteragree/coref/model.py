@@ -12,10 +12,15 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 
-__all__ = ["CorefCorpus", "CorefDocument", "Mention", "unique_mentions"]
+__all__ = ["CONLL_AVERAGE", "METRICS", "CorefCorpus", "CorefDocument", "Mention", "unique_mentions"]
 
 Span = tuple[tuple[int, int], ...]
 
+
+#: The coreference metrics, by name (``mentions``: mention identification).
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
+#: The CoNLL-2011/2012 shared task score: the mean F1 of these three.
+CONLL_AVERAGE = ("muc", "bcub", "ceafe")
 
 @dataclass(frozen=True, slots=True)
 class Mention:

@@ -7,12 +7,12 @@ from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from ..core.alpha import alpha_many
+from ..core.coefficient import alpha_many
 from ..core.model import CodingTable
-from .augmented_kappa import augmented_kappa
 from .bhowmick import a_m
 from .model import MultiLabel, require_multilabel
 from .mvalpha import mv_alpha
+from .rosenberg_binkowski import augmented_kappa
 
 __all__ = ["measures_table"]
 

@@ -1,30 +1,73 @@
 """Pyramids: the DUCView model and reader, units and policies, agreement between pyramids and
-between peer annotators, pyramid scores."""
+between peer annotators, pyramid scores.
+
+Names are loaded on first use (the command line starts without numpy and pandas)."""
 
 from __future__ import annotations
 
-from .agreement import (
-    PanSet,
-    load_pans,
-    pan_agreement,
-    pan_scores,
-    pyramid_agreement,
-    pyramid_score,
-    pyramid_table,
-)
-from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
-from .reader import HEADER_PATTERN, read_ducview, read_pan, read_pyramid
-from .simulate import Noise, second_annotator
-from .units import (
-    TOKENIZERS,
-    Units,
-    check_same_text,
-    contributor_units,
-    span_units,
-    tokens,
-    word_units,
-)
-from .writers import DTD, NIST_REGEX, PAN_DTD, build_pyramid, pan_xml, pyramid_xml
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .agreement import (
+        PanSet,
+        load_pans,
+        pan_agreement,
+        pan_scores,
+        pyramid_agreement,
+        pyramid_score,
+        pyramid_table,
+    )
+    from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
+    from .reader import HEADER_PATTERN, read_ducview, read_pan, read_pyramid
+    from .simulate import Noise, second_annotator
+    from .units import (
+        TOKENIZERS,
+        Units,
+        check_same_text,
+        contributor_units,
+        span_units,
+        tokens,
+        word_units,
+    )
+    from .writers import DTD, NIST_REGEX, PAN_DTD, build_pyramid, pan_xml, pyramid_xml
+
+_WHERE = {
+    'Contributor': '.model',
+    'DTD': '.writers',
+    'HEADER_PATTERN': '.reader',
+    'NIST_REGEX': '.writers',
+    'Noise': '.simulate',
+    'PAN_DTD': '.writers',
+    'PanSet': '.agreement',
+    'Part': '.model',
+    'PeerAnnotation': '.model',
+    'Pyramid': '.model',
+    'SCU': '.model',
+    'Summary': '.model',
+    'TOKENIZERS': '.units',
+    'Units': '.units',
+    'build_pyramid': '.writers',
+    'check_same_text': '.units',
+    'contributor_units': '.units',
+    'load_pans': '.agreement',
+    'pan_agreement': '.agreement',
+    'pan_scores': '.agreement',
+    'pan_xml': '.writers',
+    'pyramid_agreement': '.agreement',
+    'pyramid_score': '.agreement',
+    'pyramid_table': '.agreement',
+    'pyramid_xml': '.writers',
+    'read_ducview': '.reader',
+    'read_pan': '.reader',
+    'read_pyramid': '.reader',
+    'second_annotator': '.simulate',
+    'span_units': '.units',
+    'tokens': '.units',
+    'word_units': '.units',
+}
+__getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
     'DTD',

@@ -19,11 +19,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.alpha import Engine
-from ..core.convert import first_difference, memberships_table
+from ..core.coefficient import Engine
+from ..core.convert import memberships_table
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report
 from ..core.model import CodingTable, unique_labels
+from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError
 from .model import PeerAnnotation, Pyramid
 from .reader import read_pan, read_pyramid

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..core.convert import first_difference
+from ..core.text import first_difference
 from ..errors import InputError, ParameterError
 from .model import Pyramid
 

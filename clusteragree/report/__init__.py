@@ -1,16 +1,31 @@
-"""Rendering: every result as text, JSON, CSV or LaTeX."""
+"""Rendering: every result as text, JSON, CSV or LaTeX.
+
+Names are loaded on first use (the command line starts without numpy and pandas)."""
 
 from __future__ import annotations
 
-from .records import SCHEMA, alpha_records, envelope, records
-from .render import FORMATS, json_object, render, table
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .formats import FORMATS
+    from .schema import SCHEMA, alpha_records, envelope, records
+    from .tables import json_object, render, table
+
+_WHERE = {
+    'FORMATS': '.formats',
+    'SCHEMA': '.schema',
+    'alpha_records': '.schema',
+    'envelope': '.schema',
+    'json_object': '.tables',
+    'records': '.schema',
+    'render': '.tables',
+    'table': '.tables',
+}
+__getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS',
-    'SCHEMA',
-    'alpha_records',
-    'envelope',
-    'json_object',
-    'records',
-    'render', 'table'
+    'FORMATS', 'SCHEMA', 'alpha_records', 'envelope', 'json_object', 'records', 'render',
+    'table'
 ]

@@ -31,18 +31,26 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..core.alpha import alpha
+from ..core.coefficient import alpha
 from ..core.distances import Distance
 from ..core.model import CodingTable
 from ..core.result import AlphaResult
 from ..errors import ParameterError, ParameterTypeError
 from .edit_distance import TreeCache
-from .model import Sentence, Tree, TreeAnnotations, TreeLike, as_tree, leaves, size
+from .model import (
+    METRICS,
+    SIZES,
+    Sentence,
+    Tree,
+    TreeAnnotations,
+    TreeLike,
+    as_tree,
+    leaves,
+    size,
+)
 
-__all__ = ["METRICS", "SIZES", "tree_alpha", "tree_table", "unlabelled"]
+__all__ = ["tree_alpha", "tree_table", "unlabelled"]
 
-METRICS = ("plain", "diff", "norm")
-SIZES = ("auto", "tokens", "nodes", "leaves")
 
 Value = Tree | Sentence
 

@@ -15,9 +15,14 @@ from typing import Any
 
 from ..errors import InputError, ParameterError, ParameterTypeError
 
-__all__ = ["Sentence", "Tree", "TreeAnnotations", "TreeFile", "TreeLike", "as_tree",
-           "check_paired", "leaves", "size"]
+__all__ = ["METRICS", "SIZES", "Sentence", "Tree", "TreeAnnotations", "TreeFile", "TreeLike",
+           "as_tree", "check_paired", "leaves", "size"]
 
+
+#: Tree alpha's distances: the edit distance, less the size difference, or over the sizes.
+METRICS = ("plain", "diff", "norm")
+#: What ``|x|`` counts in the diff and norm distances (``auto``: tokens or leaves).
+SIZES = ("auto", "tokens", "nodes", "leaves")
 
 class Tree:
     """An ordered labelled tree stored flat: its labels in pre-order and each node's subtree

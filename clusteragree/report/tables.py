@@ -21,10 +21,10 @@ import pandas as pd
 
 from ..core.frames import TOTAL, pooled_rows
 from ..errors import ParameterError
+from .formats import FORMATS
 
 __all__ = ["FORMATS", "json_object", "render", "table"]
 
-FORMATS = ("text", "json", "csv", "latex")
 
 
 def _clean(value: Any) -> Any:
