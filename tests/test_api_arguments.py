@@ -307,3 +307,25 @@ def test_a_frame_that_is_not_long_is_refused_not_guessed() -> None:
     with pytest.raises(InputError, match=r"record 2: coder 'A' coded unit 1 twice"):
         CodingTable.from_dataframe(pd.DataFrame({"coder": ["A", "A"], "unit": [1, 1],
                                                  "value": [1, 2]}))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(9, 12), st.integers(2, 8), st.randoms(use_true_random=False))
+def test_many_coders_take_the_enumerating_path_with_the_same_numbers(
+        n_coders: int, n_units: int, rnd) -> None:
+    # With more than FEW_CODERS coders the generic engine enumerates the pairs of values of
+    # each unit instead of counting coder by coder: both against the brute-force definition.
+    cells = {(f"c{c}", u): rnd.choice([None, 1, 2, 3]) for c in range(n_coders)
+             for u in range(n_units)}
+    cells = {k: v for k, v in cells.items() if v is not None}
+    if sum(1 for u in range(n_units) if sum((c, u) in cells for c in
+                                            (f"c{k}" for k in range(n_coders))) >= 2) == 0:
+        return
+    table = CodingTable.from_records([(c, u, v) for (c, u), v in cells.items()])
+    ref = brute_alpha(cells, lambda a, b: Fraction((a - b) ** 2))
+    assert ref is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
+        got = alpha(table, "interval")
+    assert got.D_o == pytest.approx(float(ref[0]))
+    assert got.D_e == pytest.approx(float(ref[1]))

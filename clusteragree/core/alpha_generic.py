@@ -46,12 +46,43 @@ DENSE_MAX_CELLS = 4e7
 DENSE_MIN_FILL = 0.02
 
 
+#: With at most this many coders, coincidences are counted one ordered pair of coders at a time.
+FEW_CODERS = 8
+
+
+def _coder_pairs(remap: IntArray, sub: IntArray, m_unit: IntArray, n_types: int
+                 ) -> tuple[IntArray, FloatArray]:
+    """Coincidences of the pairable units ``sub`` (coders x units, -1 missing), summed over
+    every ordered pair of coders: each unit coded by both adds ``1 / (m_u - 1)`` to the pair of
+    their value types."""
+    inv_weight = 1.0 / (m_unit - 1.0)
+    packed_all, weight_all = [], []
+    for a in range(sub.shape[0]):
+        for b in range(sub.shape[0]):
+            if a == b:
+                continue
+            both = (sub[a] >= 0) & (sub[b] >= 0)
+            if not both.any():
+                continue
+            va, vb = remap[sub[a, both]], remap[sub[b, both]]
+            packed_all.append(va * max(n_types, 1) + vb)
+            weight_all.append(inv_weight[both])
+    if not packed_all:
+        return np.zeros((0, 2), dtype=np.int64), np.zeros(0)
+    return _aggregate_packed(np.concatenate(packed_all), np.concatenate(weight_all), n_types)
+
+
 def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntArray, FloatArray]:
     """Sum the weights of equal (v, w) pairs."""
     if len(pairs) == 0:
         return pairs.reshape(0, 2), weights
+    return _aggregate_packed(pairs[:, 0] * max(n_types, 1) + pairs[:, 1], weights, n_types)
+
+
+def _aggregate_packed(packed: IntArray, weights: FloatArray, n_types: int
+                      ) -> tuple[IntArray, FloatArray]:
+    """:func:`_aggregate` of pairs packed as ``v * n_types + w``."""
     width = max(n_types, 1)
-    packed = pairs[:, 0] * width + pairs[:, 1]
     if width * width <= 4 * len(packed) + 1024:  # few types: count into a dense table
         present = np.bincount(packed, minlength=width * width)
         keys = np.flatnonzero(present).astype(np.int64)
@@ -273,6 +304,11 @@ def value_stats(table: Any) -> ValueStats:
     remap[type_codes] = np.arange(len(type_codes))
     inverse = remap[vals]
     counts = used[type_codes].astype(np.float64)
+    if sub.shape[0] <= FEW_CODERS:  # pairs coder by coder: no enumeration of value pairs
+        pairs, weights = _coder_pairs(remap, sub, m[pairable], len(type_codes))
+        values = tuple(table.values[k] for k in type_codes.tolist())
+        return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
+                          dict(getattr(table, "meta", {})))
     m_unit = m[pairable]
     starts = np.concatenate([[0], np.cumsum(m_unit)[:-1]]).astype(np.int64)
     rep = m_unit[unit_ix]

@@ -383,8 +383,13 @@ class CodingTable:
             missing = vals.isna().to_numpy(dtype=bool)
         n_u = len(u_labels)
         keys = c_codes.astype(np.int64) * max(n_u, 1) + u_codes
-        dup = pd.Index(keys).duplicated()
-        if dup.any():
+        cells = len(c_labels) * max(n_u, 1)
+        if cells <= 8 * len(keys) + 1024:  # count into a table of all cells
+            repeated = bool((np.bincount(keys, minlength=cells) > 1).any())
+        else:
+            repeated = bool(pd.Index(keys).duplicated().any())
+        if repeated:
+            dup = pd.Index(keys).duplicated()
             again = int(np.flatnonzero(dup)[0])
             first = int(np.flatnonzero(keys == keys[again])[0])
             raise InputError(
