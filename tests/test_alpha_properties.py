@@ -172,7 +172,7 @@ def test_class_ids_as_integer_arrays_match_mappings() -> None:
 
 
 def test_contingency_without_packing_equals_packed_keys() -> None:
-    from clusteragree.core.alpha_classes import _contingency
+    from clusteragree.core.crosstab import contingency as _contingency
 
     rng = np.random.default_rng(1)
     ci, cj = rng.integers(0, 50, 1000), rng.integers(0, 50, 1000)

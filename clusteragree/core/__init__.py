@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .alpha_generic import ValueStats, value_stats
     from .coefficient import alpha, alpha_many, alpha_stats, as_table, choose_engine
     from .convert import memberships_table
+    from .crosstab import contingency, groups
     from .distances import (
         DEFAULT_DISTANCES,
         DISTANCES,
@@ -68,11 +69,13 @@ _WHERE = {
     'choose_engine': '.coefficient',
     'class_stats': '.alpha_classes',
     'cohen_kappa': '.kappa',
+    'contingency': '.crosstab',
     'dice': '.distances',
     'first_difference': '.text',
     'fleiss_pi': '.kappa',
     'format_signature': '.result',
     'get_distance': '.distances',
+    'groups': '.crosstab',
     'interval': '.distances',
     'is_missing': '.model',
     'jaccard': '.distances',
@@ -118,11 +121,13 @@ __all__ = [
     'choose_engine',
     'class_stats',
     'cohen_kappa',
+    'contingency',
     'dice',
     'first_difference',
     'fleiss_pi',
     'format_signature',
     'get_distance',
+    'groups',
     'interval',
     'is_missing',
     'jaccard',

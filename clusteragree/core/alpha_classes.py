@@ -30,6 +30,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..errors import ParameterError
+from .crosstab import contingency
 from .distances import Distance, get_distance
 from .result import AlphaResult, alpha_from_sums
 
@@ -187,54 +188,6 @@ class CardinalityStats:
                                self.engine, self.meta)
 
 
-def _groups(sorted_keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Start positions of the runs of equal keys in a sorted array."""
-    if len(sorted_keys) == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]))
-
-
-def _contingency(
-    ci: npt.NDArray[np.int64], cj: npt.NDArray[np.int64], kj: int, m: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray, FloatArray]:
-    """Intersecting class pairs of two coders over the units both coded.
-
-    Returns the class of each side, ``k = |C & D|`` and ``sum over t in C & D of 1/(m_t - 1)``.
-    The keys are sorted rather than hashed: sorting runs of integers is fast and cache friendly.
-    """
-    top = int(m.max()) + 1
-    uniform = int(m.min()) == top - 1  # every unit coded by the same number of coders
-    width = 1 if uniform else top
-    if (int(ci.max()) + 1) * kj * width < 2**62:
-        key = ci * kj  # built in place: these arrays are as long as the corpus
-        key += cj
-        if not uniform:
-            key *= top
-            key += m
-        key.sort()
-        starts = _groups(key)
-        runs = np.diff(starts, append=len(key)).astype(np.float64)
-        first = key[starts]
-        del key
-        if uniform:
-            pair, m_run = first, np.full(len(first), top - 1)
-        else:
-            pair, m_run = np.divmod(first, top)
-        run_i, run_j = np.divmod(pair, kj)
-    else:  # class ids too large to pack in 63 bits: sort rows instead
-        uniq, inverse = np.unique(np.column_stack([ci, cj, m]), axis=0, return_inverse=True)
-        runs = np.bincount(inverse.ravel(), minlength=len(uniq)).astype(np.float64)
-        run_i, run_j, m_run = uniq.T
-        uniform = False
-    if uniform:
-        return run_i, run_j, runs, runs / (top - 2.0)
-    new_pair = np.concatenate([[True], (run_i[1:] != run_i[:-1]) | (run_j[1:] != run_j[:-1])])
-    pair_starts = np.flatnonzero(new_pair)
-    k = np.add.reduceat(runs, pair_starts)
-    w = np.add.reduceat(runs / (m_run - 1.0), pair_starts)
-    return run_i[pair_starts], run_j[pair_starts], k, w
-
-
 def class_stats(table: object) -> CardinalityStats:
     """Cardinality statistics of a class-derived table, in time linear in its size.
 
@@ -300,7 +253,7 @@ def class_stats(table: object) -> CardinalityStats:
                 ci, cj, mm = ci[~alone], cj[~alone], mm[~alone]
                 if not len(ci):
                     continue
-            ca, cb, k, w_obs = _contingency(ci, cj, len(size[j]), mm)
+            ca, cb, k, w_obs = contingency(ci, cj, len(size[j]), mm)
             a, b = size[i][ca] - 1, size[j][cb] - 1
             p, q = npair[i][ca], npair[j][cb]
             # Pairs (C - {t}, D - {u}), t pairable in C, u pairable in D, K = C & D:

@@ -29,6 +29,7 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
 from .model import METRICS
 
@@ -131,13 +132,10 @@ def _table(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashab
     key_of, key_sizes = _index(key, "key")
     resp_of, resp_sizes = _index(response, "response")
     both = [(key_of[m], resp_of[m]) for m in key_of if m in resp_of]
-    if both:
-        ij = np.array(both, dtype=np.int64)
-        pairs, counts = np.unique(ij, axis=0, return_counts=True)
-    else:
-        pairs, counts = np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    ij = np.array(both, dtype=np.int64).reshape(-1, 2)
+    ki, rj, counts, _ = contingency(ij[:, 0], ij[:, 1], max(len(resp_sizes), 1))
     return (np.array(key_sizes, dtype=np.float64), np.array(resp_sizes, dtype=np.float64),
-            pairs[:, 0], pairs[:, 1], counts.astype(np.float64))
+            ki, rj, counts)
 
 
 def _muc(k, r, ki, rj, n) -> Counts:
