@@ -72,7 +72,16 @@ def _kappa(a_o: float, a_e: float) -> float:
 
 
 def observed_agreement(data: Labels) -> float:
-    """Share of agreeing pairs of coders, averaged over items (A&P's multi-coder A_o)."""
+    """Share of agreeing pairs of coders, averaged over items (A&P's multi-coder A_o).
+
+    Examples
+    --------
+    Two coders agree on 3 of 4 items; A says ``a`` half the time, B a quarter:
+
+    >>> data = [["a", "a", "b", "b"], ["a", "b", "b", "b"]]
+    >>> observed_agreement(data)
+    0.75
+    """
     m, k = _matrix(data)
     c, _ = m.shape
     counts = np.stack([np.bincount(col, minlength=k) for col in m.T])  # items x categories
@@ -80,7 +89,16 @@ def observed_agreement(data: Labels) -> float:
 
 
 def bennett_s(data: Labels, categories: int | None = None) -> float:
-    """Bennett, Alpert & Goldstein's S: ``A_e = 1 / categories`` (default: categories used)."""
+    """Bennett, Alpert & Goldstein's S: ``A_e = 1 / categories`` (default: categories used).
+
+    Examples
+    --------
+    Two coders agree on 3 of 4 items; A says ``a`` half the time, B a quarter:
+
+    >>> data = [["a", "a", "b", "b"], ["a", "b", "b", "b"]]
+    >>> bennett_s(data)  # A_e = 1/2: (3/4 - 1/2) / (1 - 1/2)
+    0.5
+    """
     _, k = _matrix(data)
     return _kappa(observed_agreement(data), 1.0 / (categories or k))
 
@@ -90,7 +108,16 @@ def _shares(m: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.float64]:
 
 
 def fleiss_pi(data: Labels) -> float:
-    """Fleiss's multi-pi ("Fleiss' kappa"): one pooled category distribution."""
+    """Fleiss's multi-pi ("Fleiss' kappa"): one pooled category distribution.
+
+    Examples
+    --------
+    Two coders agree on 3 of 4 items; A says ``a`` half the time, B a quarter:
+
+    >>> data = [["a", "a", "b", "b"], ["a", "b", "b", "b"]]
+    >>> round(fleiss_pi(data), 6)  # pooled a = 3/8: A_e = 34/64, pi = 7/15
+    0.466667
+    """
     m, k = _matrix(data)
     pooled = _shares(m, k).mean(axis=0)
     return _kappa(observed_agreement(data), float(pooled @ pooled))
@@ -102,7 +129,16 @@ def scott_pi(data: Labels) -> float:
 
 
 def multi_kappa(data: Labels) -> float:
-    """Davies & Fleiss's multi-kappa: per-coder distributions, averaged over pairs of coders."""
+    """Davies & Fleiss's multi-kappa: per-coder distributions, averaged over pairs of coders.
+
+    Examples
+    --------
+    Two coders agree on 3 of 4 items; A says ``a`` half the time, B a quarter:
+
+    >>> data = [["a", "a", "b", "b"], ["a", "b", "b", "b"]]
+    >>> multi_kappa(data)  # A_e = 1/2 x 1/4 + 1/2 x 3/4 = 1/2
+    0.5
+    """
     m, k = _matrix(data)
     shares = _shares(m, k)
     pairs = list(combinations(range(m.shape[0]), 2))
@@ -116,7 +152,16 @@ def cohen_kappa(data: Labels) -> float:
 
 
 def pairwise(data: Labels, coefficient: Any = cohen_kappa) -> float:
-    """The mean of a two-coder coefficient over all pairs of coders."""
+    """The mean of a two-coder coefficient over all pairs of coders.
+
+    Examples
+    --------
+    Two coders agree on 3 of 4 items; A says ``a`` half the time, B a quarter:
+
+    >>> data = [["a", "a", "b", "b"], ["a", "b", "b", "b"]]
+    >>> pairwise(data, cohen_kappa)  # one pair: Cohen's kappa itself
+    0.5
+    """
     m, _ = _matrix(data)
     return float(np.mean([coefficient([m[i], m[j]])
                           for i, j in combinations(range(m.shape[0]), 2)]))

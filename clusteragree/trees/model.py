@@ -130,7 +130,11 @@ class Tree:
     # ---------------------------------------------------------------- properties
     @property
     def leaves(self) -> int:
-        """Number of leaves."""
+        """Number of leaves.
+
+    >>> leaves(("S", (("NP", ()), ("VP", (("V", ()),)))))
+    2
+    """
         return self.sizes.count(1)
 
     def __len__(self) -> int:
@@ -172,12 +176,20 @@ TreeLike = Tree | tuple[str, tuple[Any, ...]]
 
 
 def as_tree(tree: Any) -> Tree:
-    """A :class:`Tree` from a Tree or the nested form (refusing anything else)."""
+    """A :class:`Tree` from a Tree or the nested form (refusing anything else).
+
+    >>> as_tree(("S", (("NP", ()), ("VP", ()))))
+    Tree('(S NP VP)')
+    """
     return tree if isinstance(tree, Tree) else Tree.from_nested(tree)
 
 
 def size(tree: TreeLike) -> int:
-    """Number of nodes."""
+    """Number of nodes.
+
+    >>> size(("S", (("NP", ()), ("VP", ()))))
+    3
+    """
     return len(as_tree(tree))
 
 
