@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)
+        if name in EXAMPLES and not subparser.epilog:
+            subparser.epilog = f"example: {EXAMPLES[name]}"
     return parser
 
 

@@ -106,7 +106,19 @@ def _pair(data: MultiLabel, a: Hashable, b: Hashable, p: float):
 
 def augmented_kappa(data: MultiLabel, p: float = 0.6,
                     annotators: Sequence[Hashable] | None = None) -> AugmentedKappa:
-    """Rosenberg & Binkowski's K' (mean over pairs of annotators)."""
+    """Rosenberg & Binkowski's K' (mean over pairs of annotators).
+
+    Examples
+    --------
+    Two annotators give the same single label to both items; each uses x and y half the time,
+    so chance agreement is 1/2 x 1/2 + 1/2 x 1/2:
+
+    >>> data = MultiLabel.from_records([("i1", "A", "x"), ("i1", "B", "x"),
+    ...                                 ("i2", "A", "y"), ("i2", "B", "y")])
+    >>> r = augmented_kappa(data)
+    >>> r.p_a, r.p_e, r.kappa
+    (1.0, 0.5, 1.0)
+    """
     require_multilabel(data)
     who = list(annotators) if annotators is not None else list(data.annotators)
     if len(who) < 2:
