@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 
 from ._lazy import attach
 from ._version import __version__
-from .errors import AlphaUndefinedWarning, ClusterAgreeError, InputError, ParameterError
+from .errors import (
+    AlphaUndefinedWarning,
+    ClusterAgreeError,
+    InputError,
+    InputWarning,
+    ParameterError,
+    ParameterTypeError,
+)
 
 if TYPE_CHECKING:
     from .core.coefficient import AlphaResult, alpha, alpha_many, alpha_stats
@@ -41,7 +48,9 @@ __all__ = [
     "CodingTable",
     "Distance",
     "InputError",
+    "InputWarning",
     "ParameterError",
+    "ParameterTypeError",
     "__version__",
     "alpha",
     "alpha_many",
