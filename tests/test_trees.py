@@ -355,3 +355,43 @@ def test_unlabelled_alpha_ignores_relations() -> None:
     table = tree_table({"A": [T1, T3, T2], "B": [relabelled, T3, T2]})
     assert tree_alpha(table, "plain", labelled=False).D_o == 0.0
     assert tree_alpha(table, "plain").D_o > 0.0
+
+
+# ---------------------------------------------------------------- the tree model's builders
+def test_children_that_do_not_form_a_tree_are_refused() -> None:
+    from clusteragree.errors import ParameterTypeError
+    from clusteragree.trees import Tree
+    # A cycle looped for ever, filling memory; a child out of range was an IndexError.
+    with pytest.raises(ParameterError, match="reached twice"):
+        Tree.from_children(["a", "b"], [[1], [0]])
+    with pytest.raises(ParameterError, match="reached twice"):
+        Tree.from_children(["a", "b", "c"], [[1, 2], [2], []])  # c has two parents
+    with pytest.raises(ParameterError, match="not a node id"):
+        Tree.from_children(["a"], [[5]])
+    with pytest.raises(ParameterError, match="one list of children per label"):
+        Tree.from_children(["a", "b"], [[1]])
+    with pytest.raises(ParameterError, match="root must be"):
+        Tree.from_children(["a"], [[]], root=3)
+    # Unreached nodes are left out (what the reader does with words in a cycle).
+    assert Tree.from_children(["r", "x", "y"], [[], [2], [1]]) == Tree(["r"], [1])
+    # Sizes are whole numbers: 1.5 was truncated to 1, "x" a bare ValueError.
+    with pytest.raises(ParameterTypeError, match="whole numbers"):
+        Tree(["a"], [1.5])
+    with pytest.raises(ParameterTypeError, match="whole numbers"):
+        Tree(["a"], ["x"])
+    with pytest.raises(ParameterTypeError, match="labels must be a sequence"):
+        Tree(3, [1])  # type: ignore[arg-type]
+
+
+def test_a_sentence_holds_a_flat_tree_and_where_it_was_read(tmp_path: Path) -> None:
+    from clusteragree.trees import Tree
+    nested = Sentence(T3, words=("a", "b"), heads=(0, 1), deprels=("Pred", "Subj"))
+    assert isinstance(nested.tree, Tree) and nested.tree == Tree.from_nested(T3)
+    with pytest.raises(ParameterError, match="one head and one relation per word"):
+        Sentence(T3, words=("a", "b"), heads=(0,), deprels=("Pred", "Subj"))
+    path = tmp_path / "a.conll"
+    path.write_text(CONLL)
+    sentence = read_conll_trees(path).sentences[0]
+    assert (sentence.path, sentence.line) == (str(path), 1)
+    assert sentence == Sentence(sentence.tree, sentence.words, sentence.heads,
+                                sentence.deprels)  # where it was read is not compared

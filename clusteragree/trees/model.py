@@ -9,8 +9,9 @@ annotators' sentences, the input of tree alpha and of the accuracies.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 from ..errors import InputError, ParameterError, ParameterTypeError
@@ -53,7 +54,17 @@ class Tree:
     __slots__ = ("_hash", "labels", "sizes")
 
     def __init__(self, labels: Sequence[str], sizes: Sequence[int]) -> None:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise ParameterTypeError("labels must be a sequence of str (the node labels in "
+                                     f"pre-order). Got {type(labels).__name__}.")
+        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+            raise ParameterTypeError("sizes must be a sequence of int (the subtree sizes in "
+                                     f"pre-order). Got {type(sizes).__name__}.")
         self.labels: tuple[str, ...] = tuple(labels)
+        sizes = tuple(sizes)
+        if not all(isinstance(s, Integral) and not isinstance(s, bool) for s in sizes):
+            raise ParameterTypeError("sizes must be whole numbers (the subtree sizes in "
+                                     "pre-order)")
         self.sizes: tuple[int, ...] = tuple(int(s) for s in sizes)
         n = len(self.labels)
         if n == 0 or len(self.sizes) != n or self.sizes[0] != n:
@@ -74,13 +85,36 @@ class Tree:
     @classmethod
     def from_children(cls, labels: Sequence[str], children: Sequence[Sequence[int]],
                       root: int = 0) -> Tree:
-        """A tree from node ``labels`` and each node's ``children`` (node ids, in order)."""
+        """A tree from node ``labels`` and each node's ``children`` (node ids, in order).
+
+        Nodes not reached from ``root`` are left out; a node reached twice (a cycle, or a node
+        with two parents) is refused.
+
+        >>> Tree.from_children(["S", "NP", "VP"], [[1, 2], [], []])
+        Tree('(S NP VP)')
+        """
+        n = len(labels)
+        if len(children) != n:
+            raise ParameterError(f"give one list of children per label: {n} labels, "
+                                 f"{len(children)} lists of children")
+        if not (isinstance(root, Integral) and 0 <= root < n):
+            raise ParameterError(f"root must be a node id from 0 to {n - 1}. Got {root!r}.")
         order: list[int] = []
-        stack = [root]
+        seen = [False] * n
+        stack = [int(root)]
         while stack:
             node = stack.pop()
+            if seen[node]:
+                raise ParameterError(f"node {node} is reached twice from the root (a cycle, "
+                                     "or two parents): the children do not form a tree")
+            seen[node] = True
             order.append(node)
-            stack.extend(reversed(children[node]))
+            kids = children[node]
+            for c in kids:
+                if not (isinstance(c, Integral) and 0 <= c < n):
+                    raise ParameterError(f"child {c!r} of node {node} is not a node id from 0 "
+                                         f"to {n - 1}")
+            stack.extend(reversed(kids))
         sizes = {node: 1 for node in order}
         for node in reversed(order):
             for c in children[node]:
@@ -202,7 +236,8 @@ def leaves(tree: TreeLike) -> int:
 class Sentence:
     """One annotated sentence: its tree, and for dependencies the words, heads and relations.
 
-    Two annotators' sentences are equal when their annotations are (the line is not compared).
+    Two annotators' sentences are equal when their annotations are (the file and line, where
+    the reader found the sentence, are not compared). A tree in the nested form is converted.
     ``tokens`` is the reference code's size of a dependency sentence: the words plus the
     artificial root, words left out of the tree by ``cycles="drop"`` included.
     """
@@ -213,6 +248,16 @@ class Sentence:
     deprels: tuple[str, ...] = ()
     line: int | None = field(default=None, compare=False)
     brackets: frozenset[tuple[str, int, int]] = frozenset()
+
+    path: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tree, Tree):  # the nested form, converted (or refused)
+            object.__setattr__(self, "tree", as_tree(self.tree))
+        if len(self.heads) != len(self.words) or len(self.deprels) != len(self.words):
+            raise ParameterError("a dependency Sentence needs one head and one relation per "
+                                 f"word: {len(self.words)} words, {len(self.heads)} heads, "
+                                 f"{len(self.deprels)} relations")
 
     @property
     def tokens(self) -> int:

@@ -127,7 +127,8 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
                                          cycles == "drop")
         if dropped:
             count("words in cycles left out", first, dropped)
-        sentences.append(Sentence(tree, tuple(words), tuple(heads), tuple(rels), first))
+        sentences.append(Sentence(tree, tuple(words), tuple(heads), tuple(rels), first,
+                                  path=name))
         rows.clear()
 
     for number, line in iter_lines(text):
@@ -241,7 +242,7 @@ def read_trees(path: str | os.PathLike[str], *, words: bool = False,
         depth += line.count("(") - line.count(")")
         if depth == 0 and "".join(buf).strip():
             tree, brackets = parse_brackets("\n".join(buf), name, start, words=words)
-            sentences.append(Sentence(tree, line=start, brackets=brackets))
+            sentences.append(Sentence(tree, line=start, brackets=brackets, path=name))
             buf = []
         elif depth < 0:
             raise InputError("a closing bracket without an opening one", path=name, line=number)
