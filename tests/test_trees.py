@@ -395,3 +395,55 @@ def test_a_sentence_holds_a_flat_tree_and_where_it_was_read(tmp_path: Path) -> N
     assert (sentence.path, sentence.line) == (str(path), 1)
     assert sentence == Sentence(sentence.tree, sentence.words, sentence.heads,
                                 sentence.deprels)  # where it was read is not compared
+
+
+# ---------------------------------------------------------------- arguments
+def _sentences() -> dict:
+    return {"A": {0: _dep((2, 0), ("s", "p"))}, "B": {0: _dep((2, 0), ("o", "p"))}}
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    # Each was a bare TypeError, ValueError, AttributeError or IndexError from inside.
+    (lambda: ted(None, T1), "ParameterTypeError", "a: a tree is"),
+    (lambda: ted(T1, 3), "ParameterTypeError", "b: a tree is"),
+    (lambda: ted(T1, T3, relabel=3), "ParameterTypeError", "relabel must be a callable"),
+    (lambda: ted(T1, T3, indel="x"), "ParameterTypeError", "indel must be a callable"),
+    (lambda: ted(T1, T3, max_cells="x"), "ParameterTypeError", "max_cells must be a whole"),
+    (lambda: ted(T1, T3, max_cells=0), "ParameterError", "max_cells must be positive"),
+    (lambda: ted(T1, T3, relabel=lambda x, y: "a"), "ParameterError", "relabelling costs"),
+    (lambda: ted(T1, T3, relabel=lambda x, y: "a", kernel="python"), "ParameterError",
+     "relabelling costs"),
+    (lambda: ted(T1, T3, indel=lambda x: None), "ParameterError", "insert/delete costs"),
+    (lambda: ted(T1, T3, indel=lambda x: math.inf), "ParameterError", "insert/delete costs"),
+    (lambda: TreeCache(relabel=3), "ParameterTypeError", "relabel must be a callable"),
+    (lambda: TreeCache(max_cells=2.5), "ParameterTypeError", "max_cells"),
+    (lambda: TreeCache()(T1, None), "ParameterTypeError", "b: a tree is"),
+    (lambda: tree_alpha(tree_table({"A": [T1], "B": [T3]}), cache=3), "ParameterTypeError",
+     "cache must be a TreeCache"),
+    (lambda: tree_alpha(tree_table({"A": [T1], "B": [T3]}), cache=TreeCache(False)),
+     "ParameterError", "same free_empty"),
+    (lambda: tree_table({"A": [T1, 3]}), "ParameterTypeError",
+     "sentence 1 of annotator 'A'"),
+    (lambda: accuracies(3), "ParameterTypeError", "annotations must be TreeAnnotations"),
+    (lambda: accuracies({"A": 3}), "ParameterTypeError", "annotations of 'A' must be"),
+    (lambda: mean_pairwise_accuracy({"A": {0: T1}}), "ParameterTypeError",
+     "sentence 0 of 'A' must be a Sentence"),
+    (lambda: mean_pairwise_accuracy({"A": {0: Sentence(T1)}, "B": {0: Sentence(T1)}}),
+     "ParameterError", "neither words"),
+    (lambda: accuracies({**_sentences(), "C": {0: parse_sentence("(S a b)")}}),
+     "ParameterError", "mixed"),
+    (lambda: read_tree_annotations([3, 4]), "ParameterTypeError", "files must be a list"),
+    (lambda: read_tree_annotations(["a", "b"], names="ab"), "ParameterTypeError",
+     "names must be a list of str"),
+    (lambda: read_tree_dirs(3), "ParameterTypeError", "directories must be a list"),
+    (lambda: parse_brackets(3), "ParameterTypeError", "text must be str"),
+])
+def test_public_functions_check_their_arguments(call, error: str, message: str) -> None:
+    import clusteragree.errors as errors
+    with pytest.raises(getattr(errors, error), match=message):
+        call()
+
+
+def parse_sentence(text: str) -> Sentence:
+    tree, brackets = parse_brackets(text)
+    return Sentence(tree, brackets=brackets)

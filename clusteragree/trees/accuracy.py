@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import ParameterError, ParameterTypeError
 from .model import Sentence, TreeAnnotations, TreeFile, check_paired, leaves
 
 __all__ = ["accuracies", "mean_pairwise_accuracy"]
@@ -38,21 +39,41 @@ Annotations = TreeAnnotations | Mapping[Any, TreeFile | Mapping[Any, Sentence]]
 
 
 def _by_unit(annotations: Annotations) -> tuple[dict[Any, dict[Any, Sentence]], str]:
-    """annotator -> {unit: Sentence}, and the kind (dependency or phrase)."""
+    """annotator -> {unit: Sentence}, and the kind (dependency or phrase), checked."""
     if isinstance(annotations, TreeAnnotations):
         return annotations.sentences, annotations.kind
+    if not isinstance(annotations, Mapping):
+        raise ParameterTypeError(
+            "annotations must be TreeAnnotations (read_tree_annotations) or a mapping "
+            f"annotator -> TreeFile or {{sentence: Sentence}}. Got {type(annotations).__name__}.")
     check_paired([v for v in annotations.values() if isinstance(v, TreeFile)])
     out: dict[Any, dict[Any, Sentence]] = {}
-    kind = "dependency"
+    kinds = set()
     for annotator, value in annotations.items():
         if isinstance(value, TreeFile):
-            kind = value.kind
-            out[annotator] = dict(enumerate(value.sentences))
+            sentences = dict(enumerate(value.sentences))
+        elif isinstance(value, Mapping):
+            sentences = dict(value)
         else:
-            out[annotator] = dict(value)
-            if any(not s.words for s in out[annotator].values()):
-                kind = "phrase"
-    return out, kind
+            raise ParameterTypeError(f"the annotations of {annotator!r} must be a TreeFile or a "
+                                     f"mapping sentence -> Sentence. Got {type(value).__name__}.")
+        for unit, s in sentences.items():
+            if not isinstance(s, Sentence):
+                raise ParameterTypeError(f"sentence {unit!r} of {annotator!r} must be a Sentence "
+                                         f"(the readers give them). Got {type(s).__name__}.")
+            if s.words:
+                kinds.add("dependency")
+            elif s.brackets:
+                kinds.add("phrase")
+            else:
+                raise ParameterError(f"sentence {unit!r} of {annotator!r} has neither words "
+                                     "(dependencies) nor brackets (phrase structure): the "
+                                     "accuracies have nothing to compare")
+        out[annotator] = sentences
+    if len(kinds) > 1:
+        raise ParameterError("dependency and phrase-structure sentences mixed: compare one kind "
+                             "at a time")
+    return out, kinds.pop() if kinds else "dependency"
 
 
 def _dependency_counts(a: Sentence, b: Sentence) -> tuple[int, int, int]:

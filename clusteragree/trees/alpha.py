@@ -72,7 +72,11 @@ def tree_table(annotations: TreeAnnotations
                                      f"a mapping. Got {type(trees).__name__}.")
         items = trees.items() if isinstance(trees, Mapping) else enumerate(trees)
         for unit, tree in items:
-            value = tree if tree is None or isinstance(tree, Sentence) else as_tree(tree)
+            try:
+                value = tree if tree is None or isinstance(tree, Sentence) else as_tree(tree)
+            except ParameterTypeError as err:
+                raise ParameterTypeError(f"sentence {unit!r} of annotator {annotator!r}: "
+                                         f"{err}") from None
             records.append((annotator, unit, value))
     return CodingTable.from_records(records, meta={"units": "sentences"})
 
@@ -122,6 +126,13 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {metric!r}.")
     if size_by not in SIZES:
         raise ParameterError(f"size_by must be one of {list(SIZES)}. Got {size_by!r}.")
+    if cache is not None and not isinstance(cache, TreeCache):
+        raise ParameterTypeError(f"cache must be a TreeCache or None. Got "
+                                 f"{type(cache).__name__}.")
+    if cache is not None and cache.free_empty != bool(free_empty):
+        raise ParameterError(f"the cache computes distances with free_empty="
+                             f"{cache.free_empty}, but free_empty={bool(free_empty)} was asked: "
+                             "give a TreeCache with the same free_empty")
     distance_of = cache if cache is not None else TreeCache(free_empty)
     size_by, measure = _sizer(table, size_by)
 

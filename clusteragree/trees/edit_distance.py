@@ -23,9 +23,11 @@ Examples
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from functools import lru_cache
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,14 @@ from ..errors import InputError, ParameterError, ParameterTypeError, Performance
 from .model import Tree, TreeLike, as_tree
 
 __all__ = ["MAX_CELLS", "TreeCache", "ted"]
+
+def _argument(tree: object, name: str) -> Tree:
+    """``as_tree``, naming the argument when the value is not a tree."""
+    try:
+        return as_tree(tree)
+    except ParameterTypeError as err:
+        raise ParameterTypeError(f"{name}: {err}") from None
+
 
 @lru_cache(maxsize=65536)
 def _postorder(tree: Tree) -> tuple[tuple[str, ...], np.ndarray, tuple[int, ...]]:
@@ -129,6 +139,31 @@ _KERNEL: Any = False
 MAX_CELLS = 25_000_000
 
 
+def _check_options(relabel: object, indel: object, max_cells: object) -> None:
+    """Refuse costs that are not callables and a table limit that is not a positive integer."""
+    for name, f in (("relabel", relabel), ("indel", indel)):
+        if f is not None and not callable(f):
+            raise ParameterTypeError(f"{name} must be a callable (the cost of a label, or of a "
+                                     f"pair of labels) or None. Got {type(f).__name__}.")
+    if not isinstance(max_cells, Integral) or isinstance(max_cells, bool):
+        raise ParameterTypeError(f"max_cells must be a whole number of table cells. Got "
+                                 f"{type(max_cells).__name__}.")
+    if max_cells < 1:
+        raise ParameterError(f"max_cells must be positive. Got {max_cells}.")
+
+
+def _cost(value: object, what: str) -> float:
+    """A cost returned by a user's function, as a non-negative float."""
+    try:
+        cost = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        cost = math.nan
+    if not cost >= 0 or cost == math.inf:
+        raise ParameterError(f"{what} costs must be non-negative finite numbers. Got "
+                             f"{value!r}.")
+    return cost
+
+
 @lru_cache(maxsize=256)
 def _unit_relabel(k: int) -> np.ndarray:
     """0 on the diagonal, 1 elsewhere: unit relabelling costs between k labels."""
@@ -137,11 +172,9 @@ def _unit_relabel(k: int) -> np.ndarray:
 
 def _indel_costs(labels: tuple[str, ...], free_empty: bool,
                  indel: Callable[[str], float] | None) -> list[float]:
-    costs = [0.0 if (free_empty and x == "") else (1.0 if indel is None else float(indel(x)))
-             for x in labels]
-    if any(c < 0 or c != c for c in costs):
-        raise ParameterError("insert/delete costs must be non-negative numbers")
-    return costs
+    return [0.0 if (free_empty and x == "")
+            else (1.0 if indel is None else _cost(indel(x), "insert/delete"))
+            for x in labels]
 
 
 def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
@@ -164,7 +197,8 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
     """
     if kernel not in ("auto", "python", "numba"):
         raise ParameterError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
-    a, b = as_tree(a), as_tree(b)
+    _check_options(relabel, indel, max_cells)
+    a, b = _argument(a, "a"), _argument(b, "b")
     if relabel is None and indel is None and a == b:
         return 0.0
     cells = (len(a) + 1) * (len(b) + 1)
@@ -189,9 +223,7 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         rc = _unit_relabel(len(ids))
     else:
         names = list(ids)
-        rc = np.array([[float(relabel(x, y)) for y in names] for x in names])
-        if (rc < 0).any() or np.isnan(rc).any():
-            raise ParameterError("relabelling costs must be non-negative numbers")
+        rc = np.array([[_cost(relabel(x, y), "relabelling") for y in names] for x in names])
     return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
                           np.array(krb, dtype=np.int64), cb, rc))
 
@@ -238,10 +270,7 @@ def _ted_python(a: Tree, b: Tree, free_empty: bool,
                         if relabel is None:
                             change = 0.0 if label_i == lb[j1 - 1] else 1.0
                         else:
-                            change = relabel(label_i, lb[j1 - 1])
-                            if not change >= 0:
-                                raise ParameterError("relabelling costs must be non-negative "
-                                                     "numbers")
+                            change = _cost(relabel(label_i, lb[j1 - 1]), "relabelling")
                         other = prev[y - 1] + change
                         if other < best:
                             best = other
@@ -272,9 +301,7 @@ class TreeCache:
                  relabel: Callable[[str, str], float] | None = None,
                  indel: Callable[[str], float] | None = None,
                  max_cells: int = MAX_CELLS) -> None:
-        for name, f in (("relabel", relabel), ("indel", indel)):
-            if f is not None and not callable(f):
-                raise ParameterTypeError(f"{name} must be a callable or None. Got {f!r}.")
+        _check_options(relabel, indel, max_cells)
         self.free_empty = bool(free_empty)
         self.relabel = relabel
         self.indel = indel
@@ -284,7 +311,7 @@ class TreeCache:
         self.misses = 0
 
     def __call__(self, a: TreeLike, b: TreeLike) -> float:
-        a, b = as_tree(a), as_tree(b)
+        a, b = _argument(a, "a"), _argument(b, "b")
         if a == b:
             return 0.0
         key = (a, b) if hash(a) <= hash(b) else (b, a)

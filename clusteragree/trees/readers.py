@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,31 @@ def _path(path: object) -> str:
         raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
                                  f"{type(path).__name__}.")
     return os.fspath(path)
+
+
+def _paths(paths: object, what: str) -> list[str]:
+    """A list of paths, checked."""
+    if isinstance(paths, (str, bytes, os.PathLike)) or not isinstance(paths, Iterable):
+        raise ParameterTypeError(f"{what} must be a list of paths (str or PathLike), one per "
+                                 f"annotator. Got {type(paths).__name__}.")
+    out = []
+    for p in paths:
+        if not isinstance(p, (str, os.PathLike)):
+            raise ParameterTypeError(f"{what} must be a list of paths (str or PathLike). Got "
+                                     f"an item of type {type(p).__name__}.")
+        out.append(os.fspath(p))
+    return out
+
+
+def _names(names: object) -> list[str]:
+    """Annotator names, checked."""
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise ParameterTypeError(f"names must be a list of str, one per annotator. Got "
+                                 f"{type(names).__name__}.")
+    out = list(names)
+    if not all(isinstance(x, str) for x in out):
+        raise ParameterTypeError("names must be a list of str, one per annotator")
+    return out
 
 
 def _report(name: str, skipped: Counter[str], lines: dict[str, int]) -> None:
@@ -169,6 +194,9 @@ def parse_brackets(text: str, path: str = "<trees>", line: int = 1, *,
     >>> parse_brackets("(S (NP (D the) (N cat)) (VP (V sat)))", words=True)[0]
     Tree('(S (NP D N) (VP V))')
     """
+    if not isinstance(text, str):
+        raise ParameterTypeError(f"text must be str (one bracketed tree). Got "
+                                 f"{type(text).__name__}.")
     tokens = _TOKEN.findall(text)
     labels: list[str] = []
     children: list[list[int]] = []
@@ -261,12 +289,10 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     :func:`~clusteragree.core.model.unique_labels`). Two files of one prefix in one directory, a
     path that is not a readable directory, or one directory alone are refused.
     """
-    if isinstance(directories, (str, bytes, os.PathLike)):
-        raise ParameterTypeError("directories must be a list of directories, one per annotator")
-    dirs = [os.fspath(d) for d in directories]
+    dirs = _paths(directories, "directories")
     if len(dirs) < 2:
         raise ParameterError(f"give two or more directories, one per annotator; got {len(dirs)}")
-    labels = list(names) if names is not None else unique_labels(dirs)
+    labels = _names(names) if names is not None else unique_labels(dirs)
     if len(labels) != len(dirs) or len(set(labels)) != len(labels):
         raise ParameterError("give one distinct name per directory")
     out: dict[str, dict[str, TreeFile]] = {}
@@ -308,9 +334,7 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     one prefix must too (else :class:`InputError` naming the file). Annotators are named by
     ``names``, or the file names (directory names).
     """
-    if isinstance(files, (str, bytes, os.PathLike)) or isinstance(dirs, (str, bytes,
-                                                                        os.PathLike)):
-        raise ParameterTypeError("files and dirs must be lists of paths, not one path")
+    files, dirs = _paths(files, "files"), _paths(dirs, "dirs")
     if bool(files) == bool(dirs):
         raise ParameterError("give two or more paired files, or directories (dirs), not both")
     read: dict[str, dict[str, TreeFile]] = {}
@@ -320,8 +344,7 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     else:
         if len(files) < 2:
             raise ParameterError("give two or more paired files of the same sentences")
-        labels = (list(names) if names is not None
-                  else unique_labels([os.fspath(f) for f in files]))
+        labels = _names(names) if names is not None else unique_labels(files)
         if len(labels) != len(files):
             raise ParameterError("give one name per file")
         read = {"": {label: (read_trees(f, words=words, encoding=encoding)
