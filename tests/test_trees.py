@@ -447,3 +447,27 @@ def test_public_functions_check_their_arguments(call, error: str, message: str) 
 def parse_sentence(text: str) -> Sentence:
     tree, brackets = parse_brackets(text)
     return Sentence(tree, brackets=brackets)
+
+
+def test_sentences_left_out_of_the_accuracies_are_reported(tmp_path: Path) -> None:
+    import warnings
+
+    from clusteragree.errors import InputWarning
+    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
+    longer = CONLL + "5\tnow\t_\t_\t_\t_\t2\tAdv\t_\t_\n"
+    a.write_text(CONLL + "\n" + CONLL)
+    b.write_text(CONLL + "\n" + longer)
+    annotations = read_tree_annotations([a, b])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        acc = mean_pairwise_accuracy(annotations)
+    notices = [w.message.notice for w in caught if isinstance(w.message, InputWarning)]
+    assert [(n.kind, n.file, n.line, n.count) for n in notices] == [("skipped", str(a), 6, 1)]
+    assert (acc["sentences"], acc["ignored"], acc["las"]) == (1, 1, 1.0)
+    # Every sentence left out: the accuracies are undefined, and say so.
+    b.write_text(longer + "\n" + longer)
+    with pytest.warns(InputWarning, match="undefined: every sentence annotated twice"):
+        assert math.isnan(mean_pairwise_accuracy(read_tree_annotations([a, b]))["las"])
+    # No sentence annotated twice: nothing to compare.
+    with pytest.raises(InputError, match="nothing to compare"):
+        mean_pairwise_accuracy({"A": {0: _dep((0,), ("p",))}, "B": {1: _dep((0,), ("p",))}})

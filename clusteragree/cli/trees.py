@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import ParameterError, notify
+from ..errors import ParameterError
 from ..trees.model import METRICS, SIZES
 from ._common import Deprecated, add_common, check_names, command_signature, print_json
 
@@ -94,8 +94,6 @@ def _run_trees(args: argparse.Namespace) -> int:
             entries.append({"metric": c, "value": mean[c], "sentences": mean["sentences"],
                             "ignored": mean["ignored"],
                             "pairs": pairs[["a", "b", c]].to_dict("records")})
-        notify("skipped", "sentences left out of the accuracies (annotations of different "
-               "lengths)", count=int(mean["ignored"]))
     if args.format == "json":
         alphas = [{"kind": "alpha", "document": None, "pooled": True, **r.as_dict()}
                   for _, r in results]

@@ -10,7 +10,10 @@ Two aggregations over several annotators:
   words of the first annotation; for phrase structure its leaves).
 
 LAS, UAS and label accuracy need the same words: a dependency sentence whose annotations differ
-in length is left out and counted (``skipped`` per pair, ``ignored`` per sentence).
+in length is left out and counted (``skipped`` per pair, ``ignored`` per sentence);
+:func:`mean_pairwise_accuracy` also reports them (:func:`clusteragree.errors.notify`, kind
+``skipped``, with the file and line of the first one), and reports the accuracies undefined
+(kind ``undefined``, NaN values) when every sentence was left out.
 
 Examples
 --------
@@ -30,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from .model import Sentence, TreeAnnotations, TreeFile, check_paired, leaves
 
 __all__ = ["accuracies", "mean_pairwise_accuracy"]
@@ -131,7 +134,9 @@ def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
     and ``weight`` (the summed lengths). The length is that of the first annotation in annotator
     order: words for dependencies (all annotations agree, or the sentence is ignored), leaves
     for phrase structure (annotations may differ: annotator order then matters).
-    ``weighted=False`` gives every sentence the same weight.
+    ``weighted=False`` gives every sentence the same weight. Sentences left out are reported
+    (kind ``skipped``, with the first one's file and line); no sentence annotated twice is an
+    :class:`~clusteragree.errors.InputError` (nothing to compare).
     """
     by_unit, kind = _by_unit(annotations)
     units: dict[Any, None] = {}
@@ -140,15 +145,18 @@ def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
     names = ["las", "uas", "la"] if kind == "dependency" else ["jaccard"]
     total = dict.fromkeys(names, 0.0)
     weight = 0.0
-    used = ignored = 0
+    used = ignored = pairable = 0
+    first_ignored: Sentence | None = None
     for u in units:
         present = [s[u] for s in by_unit.values() if u in s]
         if len(present) < 2:
             continue
+        pairable += 1
         pairs = list(combinations(present, 2))
         if kind == "dependency":
             if len({len(s.heads) for s in present}) > 1:
                 ignored += 1
+                first_ignored = first_ignored or present[0]
                 continue
             n = len(present[0].heads)
             fractions = np.mean([_dependency_counts(a, b) for a, b in pairs], axis=0) / n
@@ -161,6 +169,16 @@ def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
             total[name] += w * float(value)
         weight += w
         used += 1
+    if not pairable:
+        raise InputError("nothing to compare: no sentence was annotated by two annotators; give "
+                         "the annotations of the same sentences")
+    if ignored and first_ignored is not None:
+        notify("skipped", "sentences left out of the accuracies (their annotations have "
+               "different numbers of words)", path=first_ignored.path, line=first_ignored.line,
+               count=ignored)
+    if not used:
+        notify("undefined", "the accuracies are undefined: every sentence annotated twice has "
+               "annotations of different numbers of words")
     out = {name: (value / weight if weight else float("nan")) for name, value in total.items()}
     out.update(sentences=used, ignored=ignored, weight=weight)
     return out
