@@ -259,3 +259,20 @@ def test_random_deep_bracket_nesting_is_read_or_refused(rnd: random.Random) -> N
     text = "(X " * depth + "w" + ")" * (depth - rnd.choice([0, 0, 1]))
     with files({"x.tree": text.encode()}) as root:
         read_or_refuse(lambda: read_trees(root / "x.tree"))
+
+
+def test_a_pair_too_large_names_its_sentences_and_max_cells_raises_the_limit(
+        tmp_path: Path) -> None:
+    # 60-word chains (61 nodes) differing in one relation: 62 x 62 = 3,844 cells.
+    (tmp_path / "a.conllu").write_text("# s\n" + _chain_conllu(60), encoding="utf-8")
+    (tmp_path / "b.conllu").write_text("# s\n" + _chain_conllu(60, "other"),
+                                       encoding="utf-8")
+    code, err = run_cli(["trees", "a.conllu", "b.conllu", "--max-cells", "3843"], cwd=tmp_path)
+    assert code == 1, err
+    # The error said neither which sentences nor how to raise the limit from the command line.
+    assert "a.conllu:2: this sentence and the sentence at b.conllu:2: the tree edit" in err
+    assert "--max-cells" in err
+    code, err = run_cli(["trees", "a.conllu", "b.conllu", "--max-cells", "3844"], cwd=tmp_path)
+    assert code == 0, err
+    code, err = run_cli(["trees", "a.conllu", "b.conllu", "--max-cells", "0"], cwd=tmp_path)
+    assert code == 2 and "--max-cells" in err

@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from ..errors import ParameterError
-from ..trees.model import METRICS, SIZES
+from ..trees.model import MAX_CELLS, METRICS, SIZES
 from ._common import Deprecated, add_common, check_names, command_signature, print_json
 
 
@@ -50,8 +50,18 @@ def register(sub: Any) -> None:
     trees.add_argument("--unit-root", action="store_true",
                        help="the empty-labelled root costs 1 to insert or delete (default: 0, "
                        "the reproduction convention)")
+    trees.add_argument("--max-cells", type=_positive, default=MAX_CELLS, metavar="N",
+                       help="refuse a pair of different trees whose edit distance needs more "
+                       "than N table cells ((n + 1)(m + 1) for trees of n and m nodes, 8 to 16 "
+                       "bytes each) rather than exhaust memory (default: %(default)s)")
     add_common(trees, names=True)
     trees.set_defaults(run=_run_trees)
+
+
+def _positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a positive whole number; got {text!r}")
+    return int(text)
 
 
 def _metric_list(text: str) -> list[str]:
@@ -80,7 +90,7 @@ def _run_trees(args: argparse.Namespace) -> int:
         words=args.words, encoding=args.encoding)
     table = tree_table(annotations)
     metrics = args.distance
-    cache = TreeCache(free_empty=not args.unit_root)
+    cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled)) for m in metrics]
     entries: list[dict[str, Any]] = [

@@ -12,8 +12,9 @@ from .._lazy import attach
 if TYPE_CHECKING:
     from .accuracy import accuracies, mean_pairwise_accuracy
     from .alpha import tree_alpha, tree_table, unlabelled
-    from .edit_distance import MAX_CELLS, TreeCache, ted
+    from .edit_distance import TreeCache, ted
     from .model import (
+        MAX_CELLS,
         METRICS,
         SIZES,
         Sentence,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    'MAX_CELLS': '.edit_distance',
+    'MAX_CELLS': '.model',
     'METRICS': '.model',
     'SIZES': '.model',
     'Sentence': '.model',

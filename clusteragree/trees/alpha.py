@@ -35,7 +35,7 @@ from ..core.coefficient import alpha
 from ..core.distances import Distance
 from ..core.model import CodingTable
 from ..core.result import AlphaResult
-from ..errors import ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError
 from .edit_distance import TreeCache
 from .model import (
     METRICS,
@@ -137,7 +137,16 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
     size_by, measure = _sizer(table, size_by)
 
     def squared(x: Any, y: Any) -> float:
-        d = distance_of(_tree(x), _tree(y))
+        try:
+            d = distance_of(_tree(x), _tree(y))
+        except InputError as err:  # a pair too large to tabulate: say which sentences
+            read = [v for v in (x, y) if isinstance(v, Sentence) and v.path]
+            if err.path is not None or not read:
+                raise
+            also = (f" and the sentence at {read[1].path}:{read[1].line}" if len(read) > 1
+                    else "")
+            raise InputError(f"this sentence{also}: {err.message}", path=read[0].path,
+                             line=read[0].line) from None
         if metric == "diff":
             d -= abs(measure(x) - measure(y))
         elif metric == "norm":

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
-from .model import Tree, TreeLike, as_tree
+from .model import MAX_CELLS, Tree, TreeLike, as_tree
 
 __all__ = ["MAX_CELLS", "TreeCache", "ted"]
 
@@ -134,9 +134,6 @@ def _build_kernel() -> Any:
 
 _KERNEL: Any = False
 
-#: Zhang-Shasha fills tables of (n + 1)(m + 1) cells for trees of n and m nodes; beyond this
-#: many, :func:`ted` refuses the pair rather than exhaust memory (``max_cells`` raises it).
-MAX_CELLS = 25_000_000
 
 
 def _check_options(relabel: object, indel: object, max_cells: object) -> None:
@@ -162,6 +159,14 @@ def _cost(value: object, what: str) -> float:
         raise ParameterError(f"{what} costs must be non-negative finite numbers. Got "
                              f"{value!r}.")
     return cost
+
+
+def _bytes(n: float) -> str:
+    """A number of bytes, readably."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n:.0f} bytes"
 
 
 @lru_cache(maxsize=256)
@@ -206,7 +211,7 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         raise InputError(
             f"the tree edit distance between trees of {len(a)} and {len(b)} nodes needs "
             f"{cells:,} table cells, more than the limit of {max_cells:,} (about "
-            f"{16 * max_cells / 1e9:.1f} GB); raise max_cells if the memory is there")
+            f"{_bytes(16 * max_cells)}); raise max_cells (--max-cells) if the memory is there")
     compiled = _compiled() if kernel != "python" else None
     if kernel == "numba" and compiled is None:
         raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")

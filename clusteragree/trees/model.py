@@ -16,12 +16,16 @@ from typing import Any
 
 from ..errors import InputError, ParameterError, ParameterTypeError
 
-__all__ = ["METRICS", "SIZES", "Sentence", "Tree", "TreeAnnotations", "TreeFile", "TreeLike",
-           "as_tree", "check_paired", "leaves", "size"]
+__all__ = ["MAX_CELLS", "METRICS", "SIZES", "Sentence", "Tree", "TreeAnnotations", "TreeFile",
+           "TreeLike", "as_tree", "check_paired", "leaves", "size"]
 
 
 #: Tree alpha's distances: the edit distance, less the size difference, or over the sizes.
 METRICS = ("plain", "diff", "norm")
+#: Zhang-Shasha fills tables of (n + 1)(m + 1) cells for trees of n and m nodes; beyond this
+#: many, :func:`~clusteragree.trees.ted` refuses the pair rather than exhaust memory
+#: (``max_cells``, on the command line ``--max-cells``, raises it).
+MAX_CELLS = 25_000_000
 #: What ``|x|`` counts in the diff and norm distances (``auto``: tokens or leaves).
 SIZES = ("auto", "tokens", "nodes", "leaves")
 
