@@ -276,3 +276,13 @@ def test_a_pair_too_large_names_its_sentences_and_max_cells_raises_the_limit(
     assert code == 0, err
     code, err = run_cli(["trees", "a.conllu", "b.conllu", "--max-cells", "0"], cwd=tmp_path)
     assert code == 2 and "--max-cells" in err
+
+
+def test_dirs_report_the_entries_they_ignore(tmp_path: Path) -> None:
+    from clusteragree.errors import InputWarning
+    for d in ("A", "B"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "doc1-x.conllu").write_bytes(CONLLU)
+    (tmp_path / "A" / "old").mkdir()  # a subdirectory was passed over in silence
+    with pytest.warns(InputWarning, match="entries that are not files ignored .the first: old"):
+        read_tree_annotations(dirs=[tmp_path / "A", tmp_path / "B"])

@@ -287,7 +287,8 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     Files are matched across directories by the prefix of their name before the first ``-``.
     Annotators are named by ``names`` or the directories' names (made unique as files are by
     :func:`~clusteragree.core.model.unique_labels`). Two files of one prefix in one directory, a
-    path that is not a readable directory, or one directory alone are refused.
+    path that is not a readable directory, or one directory alone are refused; entries that are
+    not files (subdirectories) are reported ignored.
     """
     dirs = _paths(directories, "directories")
     if len(dirs) < 2:
@@ -307,6 +308,9 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
             raise InputError(f"cannot list the directory: {err.strerror}",
                              path=str(folder)) from None
         first: dict[str, Path] = {}
+        others = [f for f in entries if not f.is_file()]
+        notify("ignored", f"entries that are not files ignored (the first: {others[0].name})"
+               if others else "", path=str(folder), count=len(others))
         for f in entries:
             if not f.is_file():
                 continue
