@@ -67,6 +67,7 @@ GOOD = ("ok", "input-error", "usage")
 OUTCOMES = (*GOOD, "internal-error", "uncaught", "crash", "hang")
 ESCAPED = 98  # the child's status when an exception escaped main
 OUT_OF_MEMORY = "not enough memory for this input"
+LONG_MESSAGE = 5_000  # characters on stderr worth a note
 
 # ---------------------------------------------------------------------------------- seeds
 
@@ -507,6 +508,7 @@ class Outcome:
     traceback: str = ""
     seconds: float = 0.0
     max_rss_mb: float = 0.0
+    stderr_chars: int = 0
 
 
 def classify(status: int | None, workdir: Path, seconds: float, rss_kb: int) -> Outcome:
@@ -516,7 +518,9 @@ def classify(status: int | None, workdir: Path, seconds: float, rss_kb: int) -> 
         return path.read_text(errors="replace") if path.exists() else ""
 
     stderr, tb, faults = read(".stderr"), read(".traceback"), read(".faults")
-    result = Outcome("", stderr=stderr[-20_000:], seconds=seconds, max_rss_mb=rss_kb / 1024)
+    kept = stderr if len(stderr) <= 30_000 else f"{stderr[:10_000]}\n[...]\n{stderr[-20_000:]}"
+    result = Outcome("", stderr=kept, seconds=seconds, max_rss_mb=rss_kb / 1024,
+                     stderr_chars=len(stderr))
     if status is None:
         result.outcome = "hang"
         where, line = _where(faults)
@@ -688,6 +692,7 @@ class Campaign:
     seeds: dict[str, list[str]]
     max_rss_mb: dict[str, float]
     usage: Counter[tuple[str, str]] = field(default_factory=Counter)
+    long_messages: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def warm_up() -> None:
@@ -729,23 +734,24 @@ def campaign(names: list[str], n: int, seed: int, *, timeout: float = 20.0, jobs
              progress: bool = False) -> Campaign:
     """Run ``n`` mutated inputs per reader; print the report (and write ``out_dir``)."""
     warm_up()
-    rnd = random.Random(seed)
     tmp = Path(tempfile.mkdtemp(prefix="clusteragree-campaign-"))
     counts: dict[str, Counter[str]] = {name: Counter() for name in names}
     rss: dict[str, float] = dict.fromkeys(names, 0.0)
     failures: dict[str, Failure] = {}
     usage: Counter[tuple[str, str]] = Counter()
+    long_messages: dict[str, tuple[str, int]] = {}
     running: list[Running] = []
     try:
         seeds_report = check_seeds(names, tmp, mem_mb, timeout)
-        cases = []
-        for name in names:
-            seeds = READERS[name].seeds()
-            cases += [make_case(name, rnd, seeds) for _ in range(n)]
+        cases = (make_case(name, rnd, seeds) for name in names  # a reader's inputs depend on
+                 for rnd in [random.Random(f"{seed}:{name}")]  # the seed, not on the others
+                 for seeds in [READERS[name].seeds()] for _ in range(n))
+        pending = next(cases, None)
         done, started = 0, time.monotonic()
-        while cases or running:
-            while cases and len(running) < jobs:
-                case = cases.pop(0)
+        while pending is not None or running:
+            while pending is not None and len(running) < jobs:
+                case = pending
+                pending = next(cases, None)
                 running.append(_start(case, tmp / f"run-{done + len(running)}-{case.reader}",
                                       mem_mb, timeout))
             time.sleep(0.002)
@@ -761,6 +767,12 @@ def campaign(names: list[str], n: int, seed: int, *, timeout: float = 20.0, jobs
                 if got.outcome == "usage":  # from a mutated file: worth a look
                     last = [line for line in got.stderr.splitlines() if "error:" in line][-1:]
                     usage[reader, _message_prefix(last[0] if last else got.stderr)] += 1
+                if got.stderr_chars > LONG_MESSAGE:  # a message quoting a whole field?
+                    example, seen = long_messages.get(reader, (
+                        f"{' '.join(run.case.argv)} ({'+'.join(run.case.ops)}): "
+                        f"{got.outcome}, {got.stderr_chars} characters: {got.stderr[:120]!r}",
+                        0))
+                    long_messages[reader] = (example, seen + 1)
                 if got.outcome not in GOOD:
                     fail = failures.setdefault(got.signature,
                                                Failure(got.signature, got.outcome))
@@ -771,7 +783,7 @@ def campaign(names: list[str], n: int, seed: int, *, timeout: float = 20.0, jobs
                 if progress and done % 100 == 0:
                     print(f"... {done} inputs, {time.monotonic() - started:.0f} s",
                           file=sys.stderr, flush=True)
-        result = Campaign(counts, failures, seeds_report, rss, usage)
+        result = Campaign(counts, failures, seeds_report, rss, usage, long_messages)
         _report(result, n, seed)
         if out_dir is not None:
             _write(result, n, seed, out_dir, tmp, mem_mb, timeout, minimize)
@@ -807,6 +819,9 @@ def _report(result: Campaign, n: int, seed: int) -> None:
     for reader, lines in result.seeds.items():
         for line in lines:
             print(f"note: {reader}: unmutated {line}")
+    for reader, (example, count) in result.long_messages.items():
+        print(f"note: {reader}: stderr over {LONG_MESSAGE} characters {count} times, e.g. "
+              f"{example}")
     for (reader, message), count in sorted(result.usage.items()):
         print(f"note: {reader}: exit 2 (usage) {count} times: {message}")
 
@@ -857,6 +872,8 @@ def _write(result: Campaign, n: int, seed: int, out_dir: Path, tmp: Path, mem_mb
                "counts": {r: dict(c) for r, c in result.counts.items()}, "total": dict(total),
                "max_rss_mb": {r: round(v, 1) for r, v in result.max_rss_mb.items()},
                "seeds_not_ok": result.seeds,
+               "long_messages": {r: {"example": e, "count": k}
+                                 for r, (e, k) in result.long_messages.items()},
                "usage": [{"reader": r, "message": m, "count": k}
                          for (r, m), k in sorted(result.usage.items())],
                "failures": listed}
