@@ -82,7 +82,7 @@ def test_linear_engine_equals_generic_and_brute_force(parts, name) -> None:
 @st.composite
 def label_sets(draw: st.DrawFn) -> dict[tuple[str, int], frozenset]:
     n_units = draw(st.integers(1, 10))
-    n_coders = draw(st.integers(2, 4))
+    n_coders = draw(st.integers(2, 6))
     cells = {}
     for c in range(n_coders):
         for u in range(n_units):
@@ -190,7 +190,7 @@ def test_contingency_without_packing_equals_packed_keys() -> None:
 
 @st.composite
 def scalar_cells(draw: st.DrawFn) -> dict[tuple[str, int], int]:
-    n_units, n_coders = draw(st.integers(1, 10)), draw(st.integers(2, 4))
+    n_units, n_coders = draw(st.integers(1, 10)), draw(st.integers(2, 6))
     cells = {}
     for c in range(n_coders):
         for u in range(n_units):
@@ -228,3 +228,30 @@ def test_sparse_and_dense_intersections_agree(cells, name) -> None:
     finally:
         generic.DENSE_MAX_CELLS = old
     assert _same(dense.alpha, sparse.alpha) and dense.n == sparse.n
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(scalar_cells(), label_sets()))
+def test_both_ways_of_counting_coincidences_agree(cells) -> None:
+    """Coder pair by coder pair, or from the counts of each value in each unit: the same
+    marginals and coincidences (the engine picks one by the number of coders)."""
+    import clusteragree.core.alpha_generic as generic
+
+    assume(cells)
+    table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
+    saved = generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK
+    try:
+        generic.FEW_CODERS = 10**6
+        by_pairs = value_stats(table)
+        generic.FEW_CODERS = 0
+        ways = []
+        for dense, block in [(4, 1 << 22), (4, 3), (0, 1 << 22)]:  # dense, small blocks, sparse
+            generic.DENSE_COUNTS, generic.DENSE_BLOCK = dense, block
+            ways.append(value_stats(table))
+    finally:
+        generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK = saved
+    for by_counts in ways:
+        assert by_counts.values == by_pairs.values
+        np.testing.assert_array_equal(by_counts.counts, by_pairs.counts)
+        np.testing.assert_array_equal(by_counts.pairs, by_pairs.pairs)
+        np.testing.assert_allclose(by_counts.weights, by_pairs.weights, rtol=1e-12)

@@ -46,8 +46,16 @@ DENSE_MAX_CELLS = 4e7
 DENSE_MIN_FILL = 0.02
 
 
-#: With at most this many coders, coincidences are counted one ordered pair of coders at a time.
-FEW_CODERS = 8
+#: Unit counts go into dense units x types blocks (of at most DENSE_BLOCK cells) when the table
+#: would have at most DENSE_COUNTS cells per value (plus a little); a sparse matrix otherwise.
+DENSE_COUNTS = 4
+DENSE_BLOCK = 1 << 22
+
+#: With at most this many coders, coincidences are counted one ordered pair of coders at a time;
+#: with more, from the counts of each value type in each unit (the cost of the first grows with
+#: the square of the coders, that of the second with the distinct values per unit; they meet
+#: near six coders on a million cells).
+FEW_CODERS = 6
 
 
 def _coder_pairs(remap: IntArray, sub: IntArray, m_unit: IntArray, n_types: int
@@ -56,20 +64,64 @@ def _coder_pairs(remap: IntArray, sub: IntArray, m_unit: IntArray, n_types: int
     every ordered pair of coders: each unit coded by both adds ``1 / (m_u - 1)`` to the pair of
     their value types."""
     inv_weight = 1.0 / (m_unit - 1.0)
+    width = max(n_types, 1)
     packed_all, weight_all = [], []
     for a in range(sub.shape[0]):
-        for b in range(sub.shape[0]):
-            if a == b:
-                continue
+        for b in range(a + 1, sub.shape[0]):  # the pair (b, a) is the mirror image
             both = (sub[a] >= 0) & (sub[b] >= 0)
             if not both.any():
                 continue
-            va, vb = remap[sub[a, both]], remap[sub[b, both]]
-            packed_all.append(va * max(n_types, 1) + vb)
+            packed_all.append(remap[sub[a, both]] * width + remap[sub[b, both]])
             weight_all.append(inv_weight[both])
     if not packed_all:
         return np.zeros((0, 2), dtype=np.int64), np.zeros(0)
-    return _aggregate_packed(np.concatenate(packed_all), np.concatenate(weight_all), n_types)
+    half, weights = _aggregate_packed(np.concatenate(packed_all), np.concatenate(weight_all),
+                                      n_types)
+    return _aggregate(np.vstack([half, half[:, ::-1]]), np.concatenate([weights, weights]),
+                      n_types)
+
+
+def _unit_counts(unit_ix: IntArray, types: IntArray, m_unit: IntArray, n_types: int
+                 ) -> tuple[IntArray, FloatArray]:
+    """Coincidences from ``n_uv``, the number of values of type ``v`` in unit ``u`` (one entry
+    per value: its unit and type): ``o_vw = sum_u n_uv n_uw / (m_u - 1)`` for ``v != w`` and
+    ``o_vv = sum_u n_uv (n_uv - 1) / (m_u - 1)`` (Krippendorff 2011, the coincidence matrix).
+    Dense products over blocks of units when there are few value types, a sparse product
+    otherwise: the work grows with the distinct value types per unit, not with the square of
+    the coders."""
+    n_units, width = len(m_unit), max(n_types, 1)
+    inv_weight = 1.0 / (m_unit - 1.0)
+    if n_units * width <= DENSE_COUNTS * (len(types) + 256):  # few types: dense blocks
+        matrix = np.zeros((width, width))
+        step = max(1, DENSE_BLOCK // width)  # units per block (unit_ix is sorted)
+        bounds = np.searchsorted(unit_ix, np.arange(0, n_units + step, step))
+        for k in range(len(bounds) - 1):
+            lo, hi = bounds[k], bounds[k + 1]
+            first = k * step
+            n_block = min(step, n_units - first)
+            if n_block <= 0:
+                break
+            dense = np.bincount((unit_ix[lo:hi] - first) * width + types[lo:hi],
+                                minlength=n_block * width).reshape(n_block, width)
+            weighted = dense * inv_weight[first:first + n_block, None]
+            block = weighted.T @ dense
+            np.fill_diagonal(block, (weighted * (dense - 1.0)).sum(axis=0))
+            matrix += block
+        row, col = np.nonzero(matrix > 0)
+        return (np.column_stack([row, col]).astype(np.int64),
+                matrix[row, col].astype(np.float64))
+    counts = sp.csr_matrix((np.ones(len(types)), (unit_ix, types)), shape=(n_units, width))
+    counts.sum_duplicates()
+    product = ((sp.diags(inv_weight) @ counts).T @ counts).tocoo()
+    row, col = product.row.astype(np.int64), product.col.astype(np.int64)
+    off = row != col
+    n_uv = counts.data
+    per_entry = np.repeat(inv_weight, np.diff(counts.indptr)) * n_uv * (n_uv - 1.0)
+    diagonal = np.bincount(counts.indices, weights=per_entry, minlength=width)
+    kept = np.flatnonzero(diagonal > 0)
+    pairs = np.column_stack([np.concatenate([row[off], kept]),
+                             np.concatenate([col[off], kept])]).astype(np.int64)
+    return _aggregate(pairs, np.concatenate([product.data[off], diagonal[kept]]), n_types)
 
 
 def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntArray, FloatArray]:
@@ -296,30 +348,17 @@ def value_stats(table: Any) -> ValueStats:
     pairable = m >= 2
     coders = int(present.any(axis=1).sum())
     sub = codes[:, pairable]
-    unit_ix, coder_ix = np.nonzero(sub.T >= 0)  # unit-major, so each unit's values are adjacent
-    vals = sub[coder_ix, unit_ix]
-    used = np.bincount(vals, minlength=len(table.values))  # value codes are 0 .. L-1
+    used = np.bincount(sub[sub >= 0], minlength=len(table.values))  # codes are 0 .. L-1
     type_codes = np.flatnonzero(used)
     remap = np.full(len(used), -1, dtype=np.int64)
     remap[type_codes] = np.arange(len(type_codes))
-    inverse = remap[vals]
     counts = used[type_codes].astype(np.float64)
     if sub.shape[0] <= FEW_CODERS:  # pairs coder by coder: no enumeration of value pairs
         pairs, weights = _coder_pairs(remap, sub, m[pairable], len(type_codes))
-        values = tuple(table.values[k] for k in type_codes.tolist())
-        return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
-                          dict(getattr(table, "meta", {})))
-    m_unit = m[pairable]
-    starts = np.concatenate([[0], np.cumsum(m_unit)[:-1]]).astype(np.int64)
-    rep = m_unit[unit_ix]
-    first = np.repeat(np.arange(len(vals)), rep)
-    offsets = np.arange(len(first)) - np.repeat(np.cumsum(rep) - rep, rep)
-    second = np.repeat(starts[unit_ix], rep) + offsets
-    keep = first != second
-    first, second = first[keep], second[keep]
-    pairs = np.column_stack([inverse[first], inverse[second]]).astype(np.int64)
-    weights = 1.0 / (rep[first] - 1.0)
-    pairs, weights = _aggregate(pairs, weights, len(type_codes))
+    else:  # more coders: from the counts of each value type in each unit
+        unit_ix, coder_ix = np.nonzero(sub.T >= 0)
+        types = remap[sub[coder_ix, unit_ix]]
+        pairs, weights = _unit_counts(unit_ix, types, m[pairable], len(type_codes))
     values = tuple(table.values[k] for k in type_codes.tolist())
     return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
                       dict(getattr(table, "meta", {})))

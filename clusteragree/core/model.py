@@ -379,8 +379,6 @@ class CodingTable:
             if is_set.any():
                 vals = vals.where(~is_set, vals.map(
                     lambda v: frozenset(v) if isinstance(v, (set, list)) else v))
-        else:
-            missing = vals.isna().to_numpy(dtype=bool)
         n_u = len(u_labels)
         keys = c_codes.astype(np.int64) * max(n_u, 1) + u_codes
         cells = len(c_labels) * max(n_u, 1)
@@ -396,17 +394,15 @@ class CodingTable:
                 f"record {again + 1}: coder {_plain(c_labels[c_codes[again]])!r} coded unit "
                 f"{_plain(u_labels[u_codes[again]])!r} twice (first at record {first + 1}); "
                 "keep one record per coder and unit (a set value holds several labels)")
-        present = ~missing
-        try:
-            v_codes, v_uniques = pd.factorize(vals[present], use_na_sentinel=True)
+        try:  # None, NaN and pd.NA all get the code -1: missing
+            v_codes, v_uniques = pd.factorize(vals, use_na_sentinel=True)
         except TypeError as err:
             raise InputError(f"a value is not hashable ({err}); give label sets as set, "
                              "frozenset or list and labels as str or numbers") from None
         distinct = [_normalise(v)[0] for v in v_uniques.tolist()]
         codes = np.full((len(c_labels), n_u), -1, dtype=np.int64)
-        codes[c_codes[present], u_codes[present]] = v_codes
-        return cls(c_labels.tolist(), u_labels.tolist(), codes=codes, values=distinct,
-                   meta=meta)
+        codes[c_codes, u_codes] = v_codes
+        return cls(c_labels, u_labels, codes=codes, values=distinct, meta=meta)
 
     @classmethod
     def from_clusterings(
