@@ -97,6 +97,8 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..report import render
     from ..report import table as render_table
     from ..report.schema import alpha_records, envelope, records
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, text_report
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
@@ -135,18 +137,19 @@ def _run_coref(args: argparse.Namespace) -> int:
         else:
             raise ParameterError(f"--table {table}: that table was not computed (--metrics)")
         return 0
+    headline: list[str] = []
+    sections: list[tuple[str | None, Any]] = []
+    footer: list[str] = []
     if frame is not None:
-        shown = frame if args.per_doc else frame[pooled_rows(frame)]
-        print(render(shown, args.format, header=header))
+        headline.append(alpha_headline(frame, f"Krippendorff's alpha ({args.units} as units)"))
+        body, footer = alpha_text(frame if args.per_doc else frame[pooled_rows(frame)])
+        sections.append(("alpha", body))
     if scores is not None:
-        if args.format == "csv":
-            print(scores.to_csv(index=False, float_format="%.10g").rstrip("\n"))
-        else:
-            print()
-            shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
-                          "metric", "recall", "precision", "f1"]
-            print(scores[shown_cols].to_string(index=False, na_rep="-",
-                                               float_format=lambda x: f"{x:.4f}"))
+        headline.extend(_conll_lines(scores))
+        shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
+                      "metric", "recall", "precision", "f1"]
+        sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
+    print(text_report("\n".join(headline), sections, footer))
     return 0
 
 
@@ -164,3 +167,21 @@ def _read_coref(path: str, args: argparse.Namespace) -> Any:
     if kind == "corefud":
         return read_corefud(path, lenient=args.lenient, encoding=args.encoding)
     return read_conll(path, lenient=args.lenient, encoding=args.encoding)
+
+
+def _conll_lines(scores: Any) -> list[str]:
+    """The pooled CoNLL average F1 of each pair of annotators (it does not depend on which one
+    is the key), one line per pair; none when the average was not asked for."""
+    rows = scores[scores["metric"] == "conll"]
+    if "document" in rows:
+        rows = rows[rows["document"].isna()]
+    seen: set[frozenset[str]] = set()
+    lines = []
+    for row in rows.itertuples():
+        pair = frozenset((str(row.key), str(row.response)))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        lines.append(f"CoNLL F1 (mean of MUC, B3 and CEAFe F1), {row.key} and {row.response}: "
+                     f"{row.f1:.4f}")
+    return lines

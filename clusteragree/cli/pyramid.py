@@ -75,7 +75,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
                             {"units": args.units, "repairs": header["repairs"],
                              "notes": header["notes"]}))
     else:
-        print(render(frame, args.format, header=header))
+        print(render(frame, args.format, header=header,
+                     what=f"Krippendorff's alpha ({args.units} as units)"))
     return 0
 
 
@@ -83,6 +84,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     from ..pyramids.agreement import load_pans, pan_agreement, pan_scores
     from ..report import render, table
     from ..report.schema import alpha_records, envelope, records
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, text_report
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching)
@@ -100,10 +103,12 @@ def _run_pan(args: argparse.Namespace) -> int:
             chosen = corr if args.table == "correlations" else scores
             print(table(chosen, args.format))
         return 0
-    print(render(frame, args.format, header=header))
-    print("\ncorrelation of annotators' pyramid scores over peers")
-    print(corr.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    body, signatures = alpha_text(frame)
+    sections: list[tuple[str | None, Any]] = [
+        ("alpha (peer words as units)", body),
+        ("correlation of the annotators' pyramid scores over peers", corr)]
     if args.scores:
-        print()
-        print(scores.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        sections.append(("pyramid scores of each peer", scores))
+    print(text_report(alpha_headline(frame, "Krippendorff's alpha (peer words as units)"),
+                      sections, signatures))
     return 0

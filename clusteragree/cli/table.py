@@ -96,6 +96,7 @@ def _run_multilabel(args: argparse.Namespace) -> int:
         or ("alpha" in wanted and m.startswith("alpha")) or ("mvalpha" in wanted
                                                              and m == "mv-alpha")))
     frame = frame[keep]
+    from ..report.text import plural, text_report
     if args.format == "json":
         print_json(envelope("table", [args.file], command_signature(args),
                             records(frame, "measure"),
@@ -104,8 +105,13 @@ def _run_multilabel(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
     else:
-        print(frame.drop(columns=["note"]).to_string(index=False, float_format=lambda x:
-                                                     f"{x:.6f}"))
+        shown = frame.drop(columns=["note"])
+        firsts = shown.groupby(shown["measure"].str.split(" ").str[0], sort=False).head(1)
+        headline = (f"{plural(len(data.annotators), 'annotator')}, "
+                    f"{plural(len(data.items), 'item')}: "
+                    + ", ".join(f"{m} {v:.4f}" if v == v else f"{m} undefined" for m, v in
+                                zip(firsts["measure"], firsts["value"], strict=True)))
+        print(text_report(headline, [(None, shown)], digits=6))
     return 0
 
 

@@ -76,6 +76,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..report.schema import envelope
+    from ..report.text import plural, text_report
     from ..trees.accuracy import accuracies, mean_pairwise_accuracy
     from ..trees.alpha import tree_alpha, tree_table
     from ..trees.edit_distance import TreeCache
@@ -116,8 +117,15 @@ def _run_trees(args: argparse.Namespace) -> int:
     frame = pd.DataFrame(entries)[["metric", "value"]]
     if args.format == "csv":
         print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
-    else:
-        print(frame.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
-        for _, r in results:
-            print(f"{r.distance}: {r.signature}")
+        return 0
+    first = results[0][1]
+    headline = ("tree alpha (Skjaerholt 2014): "
+                + ", ".join(f"{m} {_figure(r.alpha)}" for m, r in results)
+                + f" ({plural(first.coders, 'annotator')}, {plural(first.units, 'sentence')})")
+    print(text_report(headline, [(None, frame)], [f"{r.distance}: {r.signature}"
+                                                  for _, r in results], digits=6))
     return 0
+
+
+def _figure(value: float) -> str:
+    return "undefined" if value != value else f"{value:.4f}"

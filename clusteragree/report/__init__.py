@@ -12,20 +12,24 @@ if TYPE_CHECKING:
     from .formats import FORMATS
     from .schema import SCHEMA, alpha_records, envelope, records
     from .tables import json_object, render, table
+    from .text import alpha_headline, plural, text_report
 
 _WHERE = {
     'FORMATS': '.formats',
     'SCHEMA': '.schema',
+    'alpha_headline': '.text',
     'alpha_records': '.schema',
     'envelope': '.schema',
     'json_object': '.tables',
+    'plural': '.text',
     'records': '.schema',
     'render': '.tables',
     'table': '.tables',
+    'text_report': '.text',
 }
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS', 'SCHEMA', 'alpha_records', 'envelope', 'json_object', 'records', 'render',
-    'table'
+    'FORMATS', 'SCHEMA', 'alpha_headline', 'alpha_records', 'envelope', 'json_object', 'plural',
+    'records', 'render', 'table', 'text_report'
 ]

@@ -22,6 +22,7 @@ import pandas as pd
 from ..core.frames import TOTAL, pooled_rows
 from ..errors import ParameterError
 from .formats import FORMATS
+from .text import alpha_headline, text_report
 
 __all__ = ["FORMATS", "json_object", "render", "table"]
 
@@ -60,30 +61,24 @@ def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) ->
 
 
 def render(
-    frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None
+    frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None,
+    what: str = "Krippendorff's alpha",
 ) -> str:
     """Render a report as ``text``, ``json``, ``csv`` or ``latex``.
 
     JSON is an object ``{"results": [...], ...header}``: ``results`` holds the pooled rows
     (one per distance) and ``documents`` the per-document rows when there are any; NaN is
-    written as null.
+    written as null. Text starts with a headline naming ``what`` was computed.
     """
     if fmt not in FORMATS:
         raise ParameterError(f"The format must be one of {list(FORMATS)}. Got {fmt!r}.")
-    mask = pooled_rows(frame)
-    pooled, per_doc = frame[mask], frame[~mask]
     if fmt == "json":
         return json.dumps(json_object(frame, header), indent=2, ensure_ascii=False)
     if fmt == "csv":
         return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
-    if (per_doc["document"].astype(str) == TOTAL).any():  # a document is called TOTAL
-        frame = frame.assign(document=frame["document"].where(~mask, f"{TOTAL} (pooled)"))
-    shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
-    if not len(per_doc):
-        shown.remove("document")
-    if "pair" in frame.columns and frame["pair"].nunique() > 1:
-        shown.insert(0, "pair")
     if fmt == "latex":
+        shown = _alpha_columns(frame)
+        frame = _named_total(frame)
         left = shown.index("distance") + 1
         lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
                  " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
@@ -92,15 +87,39 @@ def render(
             lines.append(" & ".join(cells) + r" \\")
         lines += [r"\bottomrule", r"\end{tabular}"]
         return "\n".join(lines)
+    body, signatures = alpha_text(frame)
+    return text_report(alpha_headline(frame, what), [(None, body)], signatures)
+
+
+def _named_total(frame: pd.DataFrame) -> pd.DataFrame:
+    """The pooled rows' document shown as ``TOTAL (pooled)`` when a document is called TOTAL."""
+    mask = pooled_rows(frame)
+    if (frame.loc[~mask, "document"].astype(str) == TOTAL).any():
+        return frame.assign(document=frame["document"].where(~mask, f"{TOTAL} (pooled)"))
+    return frame
+
+
+def _alpha_columns(frame: pd.DataFrame) -> list[str]:
+    shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
+    if pooled_rows(frame).all():
+        shown.remove("document")
+    if "pair" in frame.columns and frame["pair"].nunique() > 1:
+        shown.insert(0, "pair")
+    return shown
+
+
+def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
+    """The table of an alpha report as text, and the signature line of each pooled row."""
+    shown = _alpha_columns(frame)
+    pooled = frame[pooled_rows(frame)]
+    frame = _named_total(frame)
     table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
     left = shown.index("distance") + 1
     out = ["  ".join(cell.rjust(w) if i >= left else cell.ljust(w)
                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
            for r in table]
-    out.append("")
-    out += [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
-    return "\n".join(out)
+    return "\n".join(out), [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
 
 
 def table(frame: pd.DataFrame, fmt: str) -> str:

@@ -1,4 +1,5 @@
-"""Every command's JSON output follows one versioned schema (docs/schema/clusteragree-1.json)."""
+"""Every command's output: JSON follows one versioned schema (docs/schema/clusteragree-1.json),
+text puts the answer first."""
 
 from __future__ import annotations
 
@@ -61,3 +62,17 @@ def test_records_hold_only_the_fields_of_their_kind(cli) -> None:
             assert "c_key" not in record and "recall_num" in record
         if record["kind"] == "alpha":
             assert "metric" not in record and "recall" not in record
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_text_output_puts_the_answer_first(name: str, cli) -> None:
+    """The first lines (up to the first blank line) hold the first result, the figure the JSON
+    output gives, to four decimals; tables and signatures come after."""
+    code, out, _ = cli(*RUNS[name], "-f", "json")
+    first = json.loads(out)["results"][0]
+    value = next(first[k] for k in ("alpha", "value", "f1") if k in first)
+    code, text, err = cli(*RUNS[name])
+    assert code == 0, err
+    headline, _, rest = text.partition("\n\n")
+    assert ("undefined" if value is None else f"{value:.4f}") in headline
+    assert rest.strip(), "the tables follow the headline"

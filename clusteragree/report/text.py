@@ -1,0 +1,161 @@
+"""Text output with the answer first: a headline of the main figures, then titled tables, then
+the reproducibility signatures.
+
+Every command's text output is made here, so that the command line only wires arguments and
+all commands read alike (docs/cli.md).
+
+Examples
+--------
+>>> import pandas as pd
+>>> print(text_report("alpha 0.5", [("pairs", pd.DataFrame({"a": ["x"], "f1": [0.25]}))]))
+alpha 0.5
+<BLANKLINE>
+pairs
+a     f1
+x 0.2500
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..core.frames import pooled_rows
+
+__all__ = ["alpha_headline", "plural", "text_report"]
+
+Section = tuple[str | None, pd.DataFrame | str]
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 unit"``, ``"2 units"``: a count and its noun.
+
+    Parameters
+    ----------
+    count : int
+        How many.
+    noun : str
+        The singular; an ``s`` is added for any other count.
+
+    Returns
+    -------
+    str
+        The count, a space and the noun.
+
+    References
+    ----------
+    docs/cli.md (the text output of every command).
+
+    Examples
+    --------
+    >>> plural(1, "sentence"), plural(3, "sentence")
+    ('1 sentence', '3 sentences')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _number(x: float, digits: int = 4) -> str:
+    return "undefined" if isinstance(x, float) and math.isnan(x) else f"{x:.{digits}f}"
+
+
+def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> str:
+    """One line with the pooled alpha of each distance of a report and what it rests on.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A report of :func:`clusteragree.core.frames.alpha_report` (columns ``distance``,
+        ``alpha``, ``units``, ``coders``, ``n``; pooled rows marked).
+    what : str
+        The name of the coefficient, first on the line.
+
+    Returns
+    -------
+    str
+        ``"Krippendorff's alpha: nominal 0.4385, masi 0.5404 (2 coders, 11 pairable units,
+        22 values)"``; an alpha that is undefined reads ``undefined``.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg School for
+    Communication, University of Pennsylvania. (What a report of alpha should state: the
+    coefficient, the coders, the pairable units and values.)
+
+    Examples
+    --------
+    Two coders agree on unit 1 and disagree on unit 2, over two values: D_o = 2/4 (one of the
+    two pairs inside units disagrees, each counted twice, over n = 4) and D_e = 1 - (3*2 +
+    1*0)/(4*3) = 1/2 (three x and one y), so alpha = 1 - (1/2)/(1/2) = 0.
+
+    >>> from clusteragree import CodingTable, alpha_report
+    >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "y"),
+    ...                               ("B", 2, "x")])
+    >>> print(alpha_headline(alpha_report(t, ["nominal"])))
+    Krippendorff's alpha: nominal 0.0000 (2 coders, 2 pairable units, 4 values)
+    """
+    pooled = frame[pooled_rows(frame)] if len(frame) else frame
+    if not len(pooled):
+        return f"{what}: nothing computed"
+    figures = ", ".join(f"{name} {_number(float(value))}" for name, value in
+                        zip(pooled["distance"].astype(str), pooled["alpha"], strict=True))
+    first = pooled.iloc[0]
+    return (f"{what}: {figures} ({plural(int(first['coders']), 'coder')}, "
+            f"{plural(int(first['units']), 'pairable unit')}, {plural(int(first['n']), 'value')})")
+
+
+def _table(frame: pd.DataFrame, digits: int) -> str:
+    return frame.to_string(index=False, na_rep="-",
+                           float_format=lambda x: _number(x, digits))
+
+
+def text_report(headline: str, sections: Sequence[Section], footer: Sequence[str] = (),
+                *, digits: int = 4) -> str:
+    """The text output of a command: the headline, each titled table, then the footer lines.
+
+    Parameters
+    ----------
+    headline : str
+        The answer, in one or two lines.
+    sections : sequence of (title or None, DataFrame or str)
+        Tables in the order shown, each after a blank line and its title; a string is a table
+        already laid out.
+    footer : sequence of str
+        Lines after the tables (reproducibility signatures).
+    digits : int, default=4
+        Decimals of floats; NaN prints as ``-``.
+
+    Returns
+    -------
+    str
+        The lines joined by newlines.
+
+    References
+    ----------
+    docs/cli.md (the text output of every command).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"metric": ["muc", "conll"], "f1": [0.5, float("nan")]})
+    >>> print(text_report("F1 0.5", [("metrics", f)], ["sig"]))
+    F1 0.5
+    <BLANKLINE>
+    metrics
+    metric     f1
+       muc 0.5000
+     conll      -
+    <BLANKLINE>
+    sig
+    """
+    lines = [headline]
+    for title, frame in sections:
+        lines.append("")
+        if title:
+            lines.append(title)
+        lines.append(frame if isinstance(frame, str) else _table(frame, digits))
+    if footer:
+        lines.append("")
+        lines.extend(footer)
+    return "\n".join(lines)
