@@ -255,3 +255,29 @@ def test_both_ways_of_counting_coincidences_agree(cells) -> None:
         np.testing.assert_array_equal(by_counts.counts, by_pairs.counts)
         np.testing.assert_array_equal(by_counts.pairs, by_pairs.pairs)
         np.testing.assert_allclose(by_counts.weights, by_pairs.weights, rtol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**40), st.integers(0, 9), st.integers(-3, 3)),
+                max_size=40),
+       st.sampled_from(["dense", "factorize", "rows"]))
+def test_sum_by_key_equals_a_dictionary(rows, path) -> None:
+    """The group-and-sum of both engines against a plain dictionary, on every path: a dense
+    count, a factorisation of packed keys, and sorted rows (keys too wide to pack)."""
+    import clusteragree.core.crosstab as crosstab
+
+    expected: dict[tuple[int, ...], float] = {}
+    for a, b, w in rows:
+        key = (a, b) if path != "dense" else (a % 50, b)
+        expected[key] = expected.get(key, 0.0) + w
+    cols = [np.array([k[0] for k in ([r[:2] for r in rows] if path != "dense" else
+                                     [(a % 50, b) for a, b, _ in rows])], dtype=np.int64),
+            np.array([r[1] for r in rows], dtype=np.int64)]
+    if path == "rows":
+        cols.append(np.full(len(rows), 2**30, dtype=np.int64))  # 2**40 * 10 * 2**30 > 2**62
+        expected = {(*k, 2**30): v for k, v in expected.items()}
+    keys, sums = crosstab.sum_by_key(cols, np.array([float(r[2]) for r in rows]))
+    got = {tuple(int(c[i]) for c in keys): float(sums[i]) for i in range(len(sums))}
+    assert got == expected
+    flat = list(zip(*[c.tolist() for c in keys], strict=True))
+    assert flat == sorted(flat)

@@ -27,10 +27,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from ..errors import ParameterError
-from .crosstab import contingency
+from .crosstab import contingency, sum_by_key
 from .distances import Distance, get_distance
 from .result import AlphaResult, alpha_from_sums
 
@@ -52,28 +51,7 @@ def _histogram(keys: list[npt.NDArray[Any]], weights: FloatArray) -> FloatArray:
     cols = [np.asarray(k).astype(np.int64) for k in keys]
     if min(int(c.min()) for c in cols) < 0:
         raise AssertionError("negative cardinality in statistics")
-    span = [int(c.max()) + 1 for c in cols]
-    total = int(np.prod(np.array(span, dtype=object)))
-    if total < 2**62:
-        flat = np.zeros(len(weights), dtype=np.int64)
-        for col, width in zip(cols, span, strict=True):
-            flat = flat * width + col
-        if total <= max(1 << 22, 2 * len(flat)):
-            sums = np.bincount(flat, weights=weights, minlength=total)
-            found = np.flatnonzero(sums)
-            out, weights_out = found, sums[found]
-        else:
-            codes, out = pd.factorize(flat)
-            weights_out = np.bincount(codes, weights=weights, minlength=len(out))
-        decoded = []
-        for width in reversed(span):
-            out, rest = np.divmod(out, width)
-            decoded.append(rest)
-        key_cols = decoded[::-1]
-    else:
-        uniq, codes = np.unique(np.column_stack(cols), axis=0, return_inverse=True)
-        weights_out = np.bincount(codes.ravel(), weights=weights, minlength=len(uniq))
-        key_cols = list(uniq.T)
+    key_cols, weights_out = sum_by_key(cols, weights)
     keep = weights_out != 0
     return np.column_stack([*(k[keep].astype(np.float64) for k in key_cols), weights_out[keep]])
 

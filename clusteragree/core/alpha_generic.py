@@ -32,6 +32,7 @@ import scipy.sparse as sp
 
 from ..errors import ParameterError
 from .alpha_classes import CardinalityStats
+from .crosstab import sum_by_key
 from .distances import Distance, as_numbers, get_distance
 from .result import AlphaResult, alpha_from_sums
 
@@ -125,26 +126,19 @@ def _unit_counts(unit_ix: IntArray, types: IntArray, m_unit: IntArray, n_types: 
 
 
 def _aggregate(pairs: IntArray, weights: FloatArray, n_types: int) -> tuple[IntArray, FloatArray]:
-    """Sum the weights of equal (v, w) pairs."""
+    """Sum the weights of equal (v, w) pairs (sorted by v, then w)."""
     if len(pairs) == 0:
         return pairs.reshape(0, 2), weights
-    return _aggregate_packed(pairs[:, 0] * max(n_types, 1) + pairs[:, 1], weights, n_types)
+    (first, second), summed = sum_by_key([pairs[:, 0], pairs[:, 1]], weights)
+    return np.column_stack([first, second]).astype(np.int64), summed
 
 
 def _aggregate_packed(packed: IntArray, weights: FloatArray, n_types: int
                       ) -> tuple[IntArray, FloatArray]:
     """:func:`_aggregate` of pairs packed as ``v * n_types + w``."""
     width = max(n_types, 1)
-    if width * width <= 4 * len(packed) + 1024:  # few types: count into a dense table
-        present = np.bincount(packed, minlength=width * width)
-        keys = np.flatnonzero(present).astype(np.int64)
-        summed = np.bincount(packed, weights=weights, minlength=width * width)[keys]
-    else:
-        codes, uniq = pd.factorize(packed)
-        summed = np.bincount(codes, weights=weights, minlength=len(uniq))
-        keys = np.asarray(uniq, dtype=np.int64)
-    pairs_out: IntArray = np.column_stack([keys // width, keys % width]).astype(np.int64)
-    return pairs_out, np.asarray(summed, dtype=np.float64)
+    (keys,), summed = sum_by_key([packed], weights)
+    return np.column_stack([keys // width, keys % width]).astype(np.int64), summed
 
 
 @dataclass(frozen=True)

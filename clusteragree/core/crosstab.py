@@ -2,15 +2,20 @@
 
 One builder for every measure that compares two clusterings of the same items: the linear-time
 alpha engine (classes of two coders over the units both coded) and the coreference metrics
-(key against response entities over the mentions both marked).
+(key against response entities over the mentions both marked). Beside it, :func:`sum_by_key`,
+the one group-and-sum of both alpha engines (coincidences of value types, histograms of
+cardinalities).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
-__all__ = ["contingency", "groups"]
+__all__ = ["contingency", "groups", "sum_by_key"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -77,3 +82,76 @@ def contingency(
     k = np.add.reduceat(runs, pair_starts)
     w = np.add.reduceat(runs / (m_run - 1.0), pair_starts)
     return run_i[pair_starts], run_j[pair_starts], k, w
+
+
+#: Keys are counted into a dense table when it has at most this many cells per row (plus 1,024).
+DENSE_PER_ROW = 4
+
+
+def sum_by_key(columns: Sequence[npt.ArrayLike], weights: npt.ArrayLike
+               ) -> tuple[list[IntArray], FloatArray]:
+    """The distinct rows of some columns of non-negative integers, in increasing order, with
+    the total weight of each.
+
+    Parameters
+    ----------
+    columns : sequence of int arrays, all of one length
+        The key of each row, one column per part (e.g. value type of one coder and of the
+        other, or the sizes ``|A|, |B|, |A & B|``).
+    weights : float array of the same length
+        The weight of each row.
+
+    Returns
+    -------
+    keys : list of int arrays
+        One array per column: the distinct keys, sorted by the first column, then the second...
+    sums : float array
+        The total weight of each distinct key.
+
+    Notes
+    -----
+    Keys are packed into one integer (mixed radix) and counted into a dense table when it is
+    small, factorised otherwise; rows are sorted when the packed key would not fit in 63 bits.
+
+    References
+    ----------
+    docs/architecture.md (one contingency builder, one group-and-sum).
+
+    Examples
+    --------
+    Rows (0, 1), (2, 0), (0, 1) with weights 1, 2, 3: the key (0, 1) totals 1 + 3 = 4.
+
+    >>> keys, sums = sum_by_key([np.array([0, 2, 0]), np.array([1, 0, 1])], [1.0, 2.0, 3.0])
+    >>> [k.tolist() for k in keys], sums.tolist()
+    ([[0, 2], [1, 0]], [4.0, 2.0])
+    """
+    cols = [np.asarray(c).astype(np.int64) for c in columns]
+    w = np.asarray(weights, dtype=np.float64)
+    if len(w) == 0:
+        return [np.zeros(0, dtype=np.int64) for _ in cols], np.zeros(0)
+    if min(int(c.min()) for c in cols) < 0:
+        raise ValueError("sum_by_key needs non-negative integer keys")
+    span = [int(c.max()) + 1 for c in cols]
+    total = 1
+    for width in span:
+        total *= width
+    if total >= 2**62:  # too wide to pack: sort the rows themselves
+        uniq, codes = np.unique(np.column_stack(cols), axis=0, return_inverse=True)
+        sums = np.bincount(codes.ravel(), weights=w, minlength=len(uniq))
+        return [np.ascontiguousarray(c) for c in uniq.T], np.asarray(sums, dtype=np.float64)
+    flat = np.zeros(len(w), dtype=np.int64)
+    for col, width in zip(cols, span, strict=True):
+        flat = flat * width + col
+    if total <= DENSE_PER_ROW * len(flat) + 1024:
+        present = np.bincount(flat, minlength=total)
+        found = np.flatnonzero(present)
+        sums = np.bincount(flat, weights=w, minlength=total)[found]
+    else:
+        codes, uniq = pd.factorize(flat, sort=True)
+        sums = np.bincount(codes, weights=w, minlength=len(uniq))
+        found = np.asarray(uniq, dtype=np.int64)
+    decoded = []
+    for width in reversed(span):
+        found, rest = np.divmod(found, width)
+        decoded.append(rest)
+    return decoded[::-1], np.asarray(sums, dtype=np.float64)
