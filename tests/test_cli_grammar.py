@@ -22,6 +22,8 @@ def test_every_subcommand_has_the_common_options(command: str) -> None:
     assert {"-f", "--format", "-o", "--output", "--strict", "--encoding", "--distance"} <= flags
     if command in ("pyramid", "coref", "trees"):
         assert "--names" in flags
+    if command in ("table", "pyramid", "coref"):
+        assert "--pairwise" in flags
 
 
 def test_output_goes_to_the_file_of_o(tmp_path: Path, cli) -> None:
@@ -80,3 +82,40 @@ def test_csv_writes_one_table_chosen_by_table(cli) -> None:
 def test_usage_errors_show_one_example(cli) -> None:
     code, _, err = cli("trees", "--no-such-option")
     assert code == 2 and "example: clusteragree trees" in err
+
+
+def test_pairwise_rows_are_alpha_of_the_pair_alone(cli) -> None:
+    """table --pairwise: each pair's alpha equals alpha over a table built from that pair's
+    rows of the CSV alone (Krippendorff 2011's four coders)."""
+    import csv
+
+    from clusteragree import CodingTable, alpha
+
+    path = FIX / "krippendorff2011.csv"
+    code, out, err = cli("table", str(path), "--scalar", "--distance", "nominal,interval",
+                         "--pairwise", "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    # coders in the order the file first names them: A, B, D, C
+    assert {r["pair"] for r in results} == {"all", "A | B", "A | D", "A | C", "B | D", "B | C",
+                                            "D | C"}
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    for r in results:
+        coders = r["pair"].split(" | ") if r["pair"] != "all" else ["A", "B", "C", "D"]
+        table = CodingTable.from_records((row["coder"], row["unit"], int(row["labels"]))
+                                         for row in rows
+                                         if row["coder"] in coders and row["labels"])
+        assert r["alpha"] == pytest.approx(alpha(table, r["distance"]).alpha, abs=1e-12)
+    everyone = {r["distance"]: r["alpha"] for r in results if r["pair"] == "all"}
+    assert round(everyone["nominal"], 3) == 0.743 and round(everyone["interval"], 3) == 0.849
+
+
+def test_pyramid_pairwise_names_each_pair(cli) -> None:
+    three = [*PYR, PYR[0]]
+    code, out, err = cli("pyramid", *three, "--names", "a,b,c", "--pairwise", "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    pairs = {r["pair"] for r in results}
+    assert pairs == {"all", "a | b", "a | c", "b | c"}
+    same = [r["alpha"] for r in results if r["pair"] == "a | c"]
+    assert same and all(a == pytest.approx(1.0) for a in same)  # c is a's own file

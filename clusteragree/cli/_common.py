@@ -84,11 +84,11 @@ def _encoding(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def add_common(parser: argparse.ArgumentParser, *, names: bool = False,
+def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
                legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
     environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
-    ``--names`` to name the annotators."""
+    ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
         "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
@@ -102,6 +102,10 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False,
         parser.add_argument("--names", type=name_list, metavar="A,B,...",
                             help="names of the annotators, one per input, comma-separated "
                             "(default: from the file names)")
+    if pairwise:
+        parser.add_argument("--pairwise", action="store_true",
+                            help="with three or more annotators, alpha for every pair as well "
+                            "(column pair; all of them together: all)")
     parser.add_argument(
         "--strict", action="store_true",
         help="refuse input that needs a repair, skip, merge or conversion (exit 1) instead of "

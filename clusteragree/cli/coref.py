@@ -65,9 +65,7 @@ def register(sub: Any) -> None:
     coref.add_argument("--table", choices=("alpha", "metrics"), default=None,
                        help="-f csv/latex: the table to write (default: alpha when it is "
                        "computed, else metrics)")
-    coref.add_argument("--pairwise", action="store_true",
-                       help="with three or more annotators, alpha for every pair as well")
-    add_common(coref, names=True, legacy_formats=INPUT_FORMATS)
+    add_common(coref, names=True, pairwise=True, legacy_formats=INPUT_FORMATS)
     coref.set_defaults(run=_run_coref)
 
 

@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
         "the same model summaries. A unit's value is the set of other units in its SCU(s).",
     )
     pyr.add_argument("files", nargs="+", help="two or more .pyr files")
-    _add_pyramid_options(pyr, names=True)
+    _add_pyramid_options(pyr, names=True, pairwise=True)
     pyr.add_argument("--units", choices=("words", "spans", "contributors"), default="words",
                      help="coding units (default: %(default)s)")
     pyr.add_argument("--overlap", choices=("union", "component"), default="union",
@@ -49,13 +49,14 @@ def register(sub: Any) -> None:
     pan.set_defaults(run=_run_pan)
 
 
-def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False) -> None:
+def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
+                         pairwise: bool = False) -> None:
     parser.add_argument(
         "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    add_common(parser, names=names)
+    add_common(parser, names=names, pairwise=pairwise)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -67,7 +68,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
                               encoding=args.encoding,
-                              coders=check_names(args.names, len(args.files)))
+                              coders=check_names(args.names, len(args.files)),
+                              pairwise=args.pairwise)
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     if args.format == "json":

@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
     table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
                        "(default: the labels used)")
-    add_common(table)
+    add_common(table, pairwise=True)
     table.set_defaults(run=_run_table)
 
 
@@ -116,7 +116,7 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
-    from ..core.frames import alpha_report
+    from ..core.frames import alpha_report, pairwise_report
     from ..labels.table import read_long_table
     from ..report import render
     from ..report.schema import alpha_records, envelope
@@ -135,7 +135,20 @@ def _run_table(args: argparse.Namespace) -> int:
     tables: Any = data.tables
     if list(tables) == [None]:
         tables = tables[None]
-    frame = alpha_report(tables, args.distance, engine=args.engine, per_document=args.per_doc)
+    if args.pairwise:
+        docs = tables if isinstance(tables, dict) else {None: tables}
+        names = list(dict.fromkeys(c for t in docs.values() for c in t.coders))
+
+        def tables_of(chosen: tuple[int, ...]) -> Any:
+            wanted = [names[i] for i in chosen]
+            picked = {d: t.select([c for c in wanted if c in t.coders]) for d, t in docs.items()}
+            return picked if isinstance(tables, dict) else picked[None]
+
+        frame = pairwise_report(tables_of, names, args.distance, engine=args.engine,
+                                per_document=args.per_doc)
+    else:
+        frame = alpha_report(tables, args.distance, engine=args.engine,
+                             per_document=args.per_doc)
     header = {
         "command": "table",
         "file": data.path,

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .alpha_generic import ValueStats, value_stats
     from .coefficient import alpha, alpha_many, alpha_stats, as_table, choose_engine
     from .convert import memberships_table
-    from .crosstab import contingency, groups
+    from .crosstab import contingency, groups, sum_by_key
     from .distances import (
         DEFAULT_DISTANCES,
         DISTANCES,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         ratio,
         set_distance,
     )
-    from .frames import COLUMNS, TOTAL, alpha_report, pooled_rows, results_frame
+    from .frames import COLUMNS, TOTAL, alpha_report, pairwise_report, pooled_rows, results_frame
     from .kappa import (
         bennett_s,
         cohen_kappa,
@@ -70,6 +70,7 @@ _WHERE = {
     'class_stats': '.alpha_classes',
     'cohen_kappa': '.kappa',
     'contingency': '.crosstab',
+    'sum_by_key': '.crosstab',
     'dice': '.distances',
     'first_difference': '.text',
     'fleiss_pi': '.kappa',
@@ -88,6 +89,7 @@ _WHERE = {
     'observed_agreement': '.kappa',
     'pairwise': '.kappa',
     'passonneau2004': '.distances',
+    'pairwise_report': '.frames',
     'pooled_rows': '.frames',
     'ratio': '.distances',
     'require_records': '.model',
@@ -139,6 +141,7 @@ __all__ = [
     'nominal',
     'observed_agreement',
     'pairwise',
+    'pairwise_report',
     'passonneau2004',
     'pooled_rows',
     'ratio',
@@ -146,6 +149,7 @@ __all__ = [
     'results_frame',
     'scott_pi',
     'set_distance',
+    'sum_by_key',
     'unique_labels',
     'value_stats'
 ]

@@ -18,7 +18,7 @@ Examples
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -29,7 +29,7 @@ from .distances import DEFAULT_DISTANCES, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "TOTAL", "alpha_report", "pooled_rows", "results_frame"]
+__all__ = ["COLUMNS", "TOTAL", "alpha_report", "pairwise_report", "pooled_rows", "results_frame"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
            "signature", "pooled"]
@@ -127,6 +127,68 @@ def alpha_report(
     frame = results_frame(rows, totals)
     frame.attrs["distances"] = [d.name for d in dists]
     return frame
+
+
+def pairwise_report(
+    tables_of: Callable[[tuple[int, ...]], CodingTable | Mapping[Any, CodingTable]],
+    names: Sequence[Hashable],
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
+    *,
+    engine: Engine = "auto",
+    per_document: bool = True,
+) -> pd.DataFrame:
+    """Alpha of all the annotators together, then of every pair of them.
+
+    Parameters
+    ----------
+    tables_of : callable
+        Given the positions of some annotators in ``names`` (all of them, then each pair
+        ``(i, j)``, ``i < j``), the table (or tables by document) of those annotators alone.
+        A callable rather than one table, because what the units are can depend on who
+        annotated (spans or mentions of the annotators compared).
+    names : sequence
+        The annotators' names, used in the ``pair`` column (``"A | B"``).
+    distances, engine, per_document
+        As :func:`alpha_report`.
+
+    Returns
+    -------
+    DataFrame
+        The rows of :func:`alpha_report` for all annotators (``pair`` = ``"all"``), then those
+        of each pair; with two annotators only the first.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. (Alpha of a subset of
+    the coders; pairwise values show which annotator departs from the others.)
+
+    Examples
+    --------
+    A and B agree on both units, C disagrees with both on unit 2. All three: values x 4 times
+    and y twice (n = 6); unit 2 holds the coincidences o_xy = o_yx = 2 x 1 / (3 - 1) = 1, so
+    D_o = 2/6, D_e = (4 x 2 + 2 x 4) / (6 x 5) = 16/30 and alpha = 1 - (1/3) / (16/30) = 0.375.
+    The pair A | B never disagrees: alpha 1.
+
+    >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("C", 1, "x"),
+    ...                               ("A", 2, "y"), ("B", 2, "y"), ("C", 2, "x")])
+    >>> f = pairwise_report(lambda idx: t.select([t.coders[i] for i in idx]),
+    ...                     list(t.coders), ["nominal"])
+    >>> f[["pair", "alpha"]].round(4).values.tolist()[:2]
+    [['all', 0.375], ['A | B', 1.0]]
+    """
+    names = list(names)
+    frame = alpha_report(tables_of(tuple(range(len(names)))), distances, engine=engine,
+                         per_document=per_document).assign(pair="all")
+    parts = [frame]
+    if len(names) > 2:
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                parts.append(alpha_report(tables_of((i, j)), distances, engine=engine,
+                                          per_document=per_document)
+                             .assign(pair=f"{names[i]} | {names[j]}"))
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs = dict(frame.attrs)
+    return out
 
 
 def _cause(message: Warning | str) -> str:

@@ -536,6 +536,48 @@ class CodingTable:
         for c, u in zip(cs.tolist(), us.tolist(), strict=True):
             yield self.coders[c], self.units[u], self.values[self.codes[c, u]]
 
+    def select(self, coders: Sequence[Hashable]) -> CodingTable:
+        """The table of some of the coders (in the order given), every unit kept.
+
+        Parameters
+        ----------
+        coders : sequence of coder labels
+            Coders of this table, each once.
+
+        Returns
+        -------
+        CodingTable
+            Their rows; a class-derived table stays class-derived.
+
+        Raises
+        ------
+        ParameterError
+            A coder that is not in the table, or one named twice.
+
+        References
+        ----------
+        Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability (alpha of any subset
+        of the coders is computed from their rows alone).
+
+        Examples
+        --------
+        >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("C", 1, "x")])
+        >>> sub = t.select(["C", "A"])
+        >>> list(sub.coders), sub.value("C", 1)
+        (['C', 'A'], 'x')
+        """
+        wanted = list(coders)
+        missing = [c for c in wanted if c not in self.coders]
+        if missing or len(set(wanted)) != len(wanted):
+            raise ParameterError(
+                f"select needs coders of this table, each once; got {wanted!r} (the table has "
+                f"{list(self.coders)!r})")
+        rows = self.coders.get_indexer(wanted)
+        if self._classes is not None:
+            return CodingTable(wanted, self.units, classes=self._classes[rows], meta=self.meta)
+        return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
+                           meta=self.meta)
+
     def to_frame(self) -> pd.DataFrame:
         """Wide DataFrame, coders as rows and units as columns, None where missing."""
         vals = np.empty(len(self.values) + 1, dtype=object)

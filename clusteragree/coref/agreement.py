@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..core.convert import memberships_table
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
-from ..core.frames import alpha_report
+from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
@@ -196,19 +196,15 @@ def coref_alpha(
     annotators (column ``pair``; the joint rows have pair ``all``)."""
     check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
-    tables = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
-                          coders=names, lenient=lenient)
-    frame = alpha_report(tables, distances).assign(pair="all")
-    if pairwise and len(corpora) > 2:
-        parts = [frame]
-        for i in range(len(corpora)):
-            for j in range(i + 1, len(corpora)):
-                sub = coref_tables([corpora[i], corpora[j]], units=units, unmarked=unmarked,
-                                   word_policy=word_policy, coders=[names[i], names[j]],
-                                   lenient=lenient)
-                parts.append(alpha_report(sub, distances).assign(pair=f"{names[i]} | {names[j]}"))
-        frame = pd.concat(parts, ignore_index=True)
-    return frame
+
+    def tables_of(chosen: tuple[int, ...]) -> dict[str, CodingTable]:
+        return coref_tables([corpora[i] for i in chosen], units=units, unmarked=unmarked,
+                            word_policy=word_policy, coders=[names[i] for i in chosen],
+                            lenient=lenient)
+
+    if pairwise:
+        return pairwise_report(tables_of, names, distances)
+    return alpha_report(tables_of(tuple(range(len(names)))), distances).assign(pair="all")
 
 
 def coref_metrics(

@@ -22,7 +22,7 @@ import pandas as pd
 from ..core.coefficient import Engine
 from ..core.convert import memberships_table
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
-from ..core.frames import alpha_report
+from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError
@@ -113,6 +113,7 @@ def pyramid_agreement(
     engine: Engine = "auto",
     encoding: str | None = None,
     coders: Sequence[str] | None = None,
+    pairwise: bool = False,
 ) -> pd.DataFrame:
     """Alpha between two or more pyramids of the same model summaries.
 
@@ -134,6 +135,9 @@ def pyramid_agreement(
         The files' encoding (see :func:`~clusteragree.pyramids.reader.read_pyramid`).
     coders : sequence of str, optional
         The annotators' names (default: from the file names).
+    pairwise : bool, default=False
+        Also alpha for every pair of pyramids (column ``pair``; all together is ``"all"``);
+        span units are those of the pair compared.
 
     Returns
     -------
@@ -143,9 +147,15 @@ def pyramid_agreement(
         tokeniser and policies. ``attrs`` holds the repairs and notes of each file.
     """
     pyramids = _pyramids(paths, strict, encoding)
-    table, _ = pyramid_table(pyramids, units=units, tokenizer=tokenizer, overlap=overlap,
-                             unmarked=unmarked, coders=coders)
-    frame = alpha_report(table, distances, engine=engine)
+    names = list(coders) if coders else unique_labels([p.path for p in pyramids])
+
+    def table_of(chosen: tuple[int, ...]) -> CodingTable:
+        return pyramid_table([pyramids[i] for i in chosen], units=units, tokenizer=tokenizer,
+                             overlap=overlap, unmarked=unmarked,
+                             coders=[names[i] for i in chosen])[0]
+
+    frame = (pairwise_report(table_of, names, distances, engine=engine) if pairwise else
+             alpha_report(table_of(tuple(range(len(names)))), distances, engine=engine))
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame

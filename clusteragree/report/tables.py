@@ -119,7 +119,9 @@ def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
     out = ["  ".join(cell.rjust(w) if i >= left else cell.ljust(w)
                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
            for r in table]
-    return "\n".join(out), [f"{r['distance']}: {r['signature']}" for r in _records(pooled)]
+    pair = "pair" in shown
+    return "\n".join(out), [f"{r['pair'] + ' ' if pair else ''}{r['distance']}: {r['signature']}"
+                            for r in _records(pooled)]
 
 
 def table(frame: pd.DataFrame, fmt: str) -> str:

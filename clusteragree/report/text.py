@@ -96,6 +96,8 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
     Krippendorff's alpha: nominal 0.0000 (2 coders, 2 pairable units, 4 values)
     """
     pooled = frame[pooled_rows(frame)] if len(frame) else frame
+    if "pair" in pooled.columns:  # all annotators together; the pairs are in the table
+        pooled = pooled[pooled["pair"] == "all"]
     if not len(pooled):
         return f"{what}: nothing computed"
     figures = ", ".join(f"{name} {_number(float(value))}" for name, value in
