@@ -68,15 +68,56 @@ KINDS: dict[str, tuple[bool, str]] = {
 
 
 class ClusterAgreeError(ValueError):
-    """Base class of every error clusteragree raises on purpose."""
+    """Base class of every error clusteragree raises on purpose.
+
+    It is a :class:`ValueError`, so ``except ValueError`` catches every error of the package;
+    the command line turns it into exit status 1 (bad input) or 2 (bad usage) with a one-line
+    message, never a traceback.
+
+    References
+    ----------
+    docs/cli.md, "Exit status"; docs/reliability.md (every bad input ends in such an error).
+
+    Examples
+    --------
+    A misspelt distance name is a :class:`ParameterError`, hence a ClusterAgreeError and a
+    ValueError:
+
+    >>> from clusteragree.core.distances import get_distance
+    >>> try:
+    ...     get_distance("jacard")
+    ... except ClusterAgreeError as err:
+    ...     print(type(err).__name__, isinstance(err, ValueError))
+    ParameterError True
+    """
 
 
 class ParameterError(ClusterAgreeError):
-    """A parameter of a function or a command has a value it cannot take."""
+    """A parameter of a function or a command has a value it cannot take.
+
+    The message names the parameter, the values it can take and the value received.
+
+    References
+    ----------
+    docs/cli.md, "Exit status" (a value an option cannot take: exit status 2).
+
+    Examples
+    --------
+    >>> from clusteragree.core.distances import get_distance
+    >>> get_distance("jacard")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: The distance must be one of ... Got 'jacard'.
+    """
 
 
 class ParameterTypeError(ParameterError, TypeError):
     """A parameter has a type it cannot take (also a :class:`TypeError`).
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values" (wrong types are ParameterTypeError naming the
+    argument).
 
     Examples
     --------
@@ -99,6 +140,11 @@ class InputError(ClusterAgreeError):
         The 1-based line number in ``path``.
     col : int, optional
         The 1-based column (character) in that line.
+
+    References
+    ----------
+    docs/cli.md, "Exit status" (bad input: exit status 1, the message as ``FILE:LINE:COL:``);
+    docs/reliability.md.
 
     Examples
     --------
@@ -136,7 +182,33 @@ class InputError(ClusterAgreeError):
 
 
 class AlphaUndefinedWarning(RuntimeWarning):
-    """Alpha is undefined (no pairable value, or no expected disagreement); NaN is returned."""
+    """Alpha is undefined (no pairable value, or no expected disagreement); NaN is returned.
+
+    The message names the distance and the cause. Under a :class:`Ledger` (and on the command
+    line) it becomes a notice of kind ``undefined``.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Alpha needs pairable values and variation.)
+
+    docs/alpha.md, "Definition" (undefined cases); docs/cli.md, "Undefined values and empty
+    input".
+
+    Examples
+    --------
+    Two coders give the same label to both units: every pairable value is the same, the
+    expected disagreement D_e is 0 and alpha is undefined:
+
+    >>> import warnings
+    >>> from clusteragree import CodingTable, alpha
+    >>> table = CodingTable.from_matrix([["x", "x"], ["x", "x"]])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = alpha(table, distance="nominal")
+    >>> result.alpha, [w.category.__name__ for w in caught]
+    (nan, ['AlphaUndefinedWarning'])
+    """
 
 
 class PerformanceWarning(RuntimeWarning):
@@ -198,6 +270,24 @@ class InputWarning(UserWarning):
     ----------
     notice : Notice or str
         A string becomes a notice of kind ``note``.
+
+    References
+    ----------
+    docs/cli.md, "Warnings: nothing is lost in silence" (the kinds, and what ``--strict``
+    refuses).
+
+    Examples
+    --------
+    What :func:`notify` issues when a reader skips part of its input:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     notify("skipped", "2 empty nodes", path="a.conllu", line=7, count=2)
+    >>> caught[0].category is InputWarning, str(caught[0].message)
+    (True, 'a.conllu:7: skipped: 2 empty nodes (2 times)')
+    >>> caught[0].message.notice.count, InputWarning("kept as annotated").notice.kind
+    (2, 'note')
     """
 
     def __init__(self, notice: Notice | str) -> None:

@@ -80,13 +80,77 @@ def memberships_table(
 ) -> CodingTable:
     """A coding table from each coder's ``(unit, SCU)`` memberships.
 
+    A unit's value for a coder is the set of the other units in its SCU (its class minus itself).
+    The two policies below say what happens to units in several SCUs and to units in none; both
+    are recorded in the table's ``meta`` and so in every signature.
+
+    Parameters
+    ----------
+    members : sequence of ndarray of int, shape (k, 2)
+        One array per coder, a row ``(unit, scu)`` for each membership: ``unit`` in
+        ``0..n_units-1``, ``scu`` any int id (ids are per coder).
+    n_units : int
+        Number of units; the table's units are ``0..n_units-1``.
+    coders : sequence of hashable
+        One unique label per coder, in the order of ``members``.
+    overlap : {"union", "component"}, default="union"
+        A unit in several SCUs: ``"union"`` gives it the union of the other units of all its SCUs
+        (values that are no longer classes, so alpha uses the generic engine); ``"component"``
+        merges SCUs that share a unit into one class (connected components).
+    unmarked : {"empty", "missing"}, default="empty"
+        A unit in no SCU of a coder: the empty set (a singleton class, which agrees with another
+        coder who also left the unit out), or a missing cell.
+    meta : mapping, optional
+        Provenance to keep in the table (``units``, ``tok``, ...); ``overlap`` and ``unmarked``
+        are added.
+
+    Returns
+    -------
+    CodingTable
+        Coders x ``n_units`` units. It is class-derived (built from class ids, for the linear-time
+        alpha engine) when no coder has a unit in two SCUs or ``overlap="component"``; otherwise
+        its values are frozensets of unit indices.
+
+    Raises
+    ------
+    ParameterError
+        If ``overlap`` or ``unmarked`` is not one of its choices, or coder labels repeat.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and pragmatic
+    annotation. Proceedings of LREC 2006, Genoa. Section 3.3 (SCUs as equivalence classes;
+    ungrouped words form singleton sets; the unit is removed from its own value).
+
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: the
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston.
+
+    docs/pyramids.md, "Units and values" (the policies).
+
     Examples
     --------
+    Coder A puts units 0 and 1 in SCU 1 and unit 2 in SCU 2, and leaves unit 3 out; B puts 0, 1
+    and 2 in SCU 5. A's unit 0 has value {1}; B's unit 2 has {0, 1}; A's unit 3 is the empty set:
+
     >>> a = np.array([[0, 1], [1, 1], [2, 2]])  # units 0, 1 in SCU 1; unit 2 in SCU 2
     >>> b = np.array([[0, 5], [1, 5], [2, 5]])
     >>> t = memberships_table([a, b], 4, ["A", "B"])
     >>> sorted(t.value("A", 0)), sorted(t.value("B", 2)), t.value("A", 3)
     ([1], [0, 1], frozenset())
+    >>> t.is_class_derived, memberships_table([a, b], 4, ["A", "B"], unmarked="missing").value(
+    ...     "A", 3) is None
+    (True, True)
+
+    Coder C puts unit 1 in SCU 1 (with unit 0) and in SCU 2 (with unit 2). Under ``union`` unit 1
+    gets ``{0, 1} | {1, 2}`` minus itself, ``{0, 2}``, while unit 0 keeps ``{1}``; under
+    ``component`` the two SCUs become one class ``{0, 1, 2}``, so unit 0 gets ``{1, 2}``:
+
+    >>> c = np.array([[0, 1], [1, 1], [1, 2], [2, 2]])
+    >>> u = memberships_table([c, b], 3, ["C", "B"])
+    >>> sorted(u.value("C", 1)), sorted(u.value("C", 0)), u.is_class_derived
+    ([0, 2], [1], False)
+    >>> sorted(memberships_table([c, b], 3, ["C", "B"], overlap="component").value("C", 0))
+    [1, 2]
     """
     if overlap not in ("union", "component"):
         raise ParameterError(f"overlap must be 'union' or 'component'. Got {overlap!r}.")

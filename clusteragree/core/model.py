@@ -30,8 +30,32 @@ _SET_TYPES = (set, frozenset, list)
 def is_missing(value: Any) -> bool:
     """None, NaN and ``pd.NA`` mean a missing value.
 
+    A missing cell is a unit the coder did not code; it is not the same as coding it with the empty
+    set, which is a value.
+
+    Parameters
+    ----------
+    value : object
+        Any cell value.
+
+    Returns
+    -------
+    bool
+        True for None, ``pd.NA`` and a float NaN (including ``numpy.nan``); False otherwise.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Missing values in reliability data.)
+
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
     >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
     (True, True, True, False)
+    >>> is_missing(frozenset()), is_missing("")  # the empty set and "" are values
+    (False, False)
     """
     if value is None or value is pd.NA:
         return True
@@ -44,7 +68,46 @@ def _plain(value: Any) -> Any:
 
 
 def require_records(records: Any, shape: str, builder: str) -> None:
-    """Refuse anything but an iterable of records (a string, a mapping, a DataFrame)."""
+    """Refuse anything but an iterable of records (a string, a mapping, a DataFrame).
+
+    The record builders (:meth:`CodingTable.from_records`, ``MultiLabel.from_records``) call this
+    first, so that a string is not read character by character and a DataFrame is not read as its
+    column names.
+
+    Parameters
+    ----------
+    records : object
+        What the caller passed as records.
+    shape : str
+        The shape of one record, for the message, e.g. ``"(coder, unit, value)"``.
+    builder : str
+        The class whose ``from_dataframe`` the message suggests for a DataFrame, e.g.
+        ``"CodingTable"``.
+
+    Returns
+    -------
+    None
+        When ``records`` is an iterable other than a string, bytes, a mapping or a DataFrame.
+
+    Raises
+    ------
+    ParameterTypeError
+        Otherwise, naming the type received (and ``builder.from_dataframe`` for a DataFrame).
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values" (wrong types are ParameterTypeError naming the
+    argument).
+
+    Examples
+    --------
+    >>> require_records([("A", 1, "x")], "(coder, unit, value)", "CodingTable") is None
+    True
+    >>> require_records("A,1,x", "(coder, unit, value)", "CodingTable")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterTypeError: records must be an iterable of ... tuples. Got str.
+    """
     if isinstance(records, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(
             records, Iterable):
         raise ParameterTypeError(
@@ -103,13 +166,28 @@ class CodingTable:
     meta : mapping, optional
         Provenance (``units``, ``tok``, ...) echoed in result signatures.
 
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Reliability data: coders x units, with missing
+    values.)
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa. Section 3.3 (the value of a unit is
+    its class with the unit itself removed).
+
+    docs/alpha.md, "Input and missing values"; docs/architecture.md.
+
     Examples
     --------
+    Coder A gives unit 1 the set {x} and leaves unit 2 missing; B gives unit 1 {x, y} and never
+    mentions unit 2, which is missing too:
+
     >>> t = CodingTable.from_records([("A", 1, {"x"}), ("B", 1, {"x", "y"}), ("A", 2, None)])
     >>> t.n_coders, t.n_units, t.value_kind
     (2, 2, 'set')
-    >>> sorted(t.value("B", 1)), t.value("A", 2)
-    (['x', 'y'], None)
+    >>> sorted(t.value("B", 1)), t.value("A", 2), t.value("B", 2)
+    (['x', 'y'], None, None)
     """
 
     def __init__(
@@ -614,6 +692,30 @@ class CodingTable:
 
 def unique_labels(paths: Sequence[str]) -> list[str]:
     """Short unique coder labels for files: base names, else full paths, else numbered.
+
+    Used to name coders after their input files when no names are given (the command line's
+    ``--names``).
+
+    Parameters
+    ----------
+    paths : sequence of str
+        One path per coder, in order.
+
+    Returns
+    -------
+    list of str
+        One label per path, in order: the base names if they are all different; otherwise the
+        paths as given if those are all different; otherwise ``name#1``, ``name#2``, ... (the
+        paths numbered by position).
+
+    References
+    ----------
+    docs/cli.md (``--names``: one name per input, by default from the file names).
+
+    Examples
+    --------
+    Different base names are enough; equal base names in different folders keep the folders; the
+    same path twice is numbered:
 
     >>> unique_labels(["a/x.pyr", "b/y.pyr"]), unique_labels(["a/x.pyr", "b/x.pyr"])
     (['x.pyr', 'y.pyr'], ['a/x.pyr', 'b/x.pyr'])

@@ -24,8 +24,30 @@ __all__ = ["AlphaResult", "alpha_from_sums", "format_signature"]
 def format_signature(name: str, fields: Iterable[tuple[str, object]]) -> str:
     """Join ``name`` and ``key:value`` fields with ``|``, booleans as yes/no, version last.
 
+    Parameters
+    ----------
+    name : str
+        The measure, first in the signature (``"alpha"``, ...).
+    fields : iterable of (str, object)
+        ``(key, value)`` pairs in the order they are to appear; a value is written with ``str``,
+        except booleans, written ``yes`` or ``no``.
+
+    Returns
+    -------
+    str
+        ``name|key:value|...|v:VERSION``, with the version of clusteragree last.
+
+    References
+    ----------
+    docs/alpha.md, "The signature"; docs/cli.md, "JSON output".
+
+    Examples
+    --------
     >>> format_signature("alpha", [("dist", "masi"), ("missing", True)])  # doctest: +ELLIPSIS
     'alpha|dist:masi|missing:yes|v:...'
+    >>> from clusteragree import __version__
+    >>> format_signature("kappa", [("coders", 2)]) == "kappa|coders:2|v:" + __version__
+    True
     """
     parts = [name]
     for key, value in fields:
@@ -56,8 +78,36 @@ class AlphaResult:
         Name of the distance.
     engine : str
         ``"classes"`` (linear-time, class-derived values) or ``"generic"`` (value types).
+    distance_fields : mapping
+        The distance's own signature fields (MASI's weights: ``{"masi": "exact"}``).
     meta : mapping
         Provenance of the coding table (unit kind, tokenisation, ...), echoed in the signature.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    docs/alpha.md, "Definition" and "The signature".
+
+    Examples
+    --------
+    Krippendorff (2011)'s 4 coders x 12 units (``None`` where a coder gave no value). Unit 12
+    has one value only, so 11 units and n = 40 values are pairable; nominal alpha is his
+    113/152 = 0.743 (the sums are worked out under :func:`alpha_from_sums`):
+
+    >>> from clusteragree import CodingTable, alpha
+    >>> data = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    ...         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    ...         [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    ...         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+    >>> result = alpha(CodingTable.from_matrix(data, coders=list("ABCD")), distance="nominal")
+    >>> round(result.alpha, 6), round(result.D_o, 6), result.n, result.units, result.coders
+    (0.743421, 0.2, 40, 11, 4)
+    >>> result.signature  # doctest: +ELLIPSIS
+    'alpha|dist:nominal|engine:generic|coders:4|pairable:11|n:40|agg:pooled|v:...'
+    >>> round(float(result), 3), sorted(result.as_dict())[:3]
+    (0.743, ['D_e', 'D_o', 'alpha'])
     """
 
     alpha: float
@@ -116,6 +166,9 @@ def alpha_from_sums(
 ) -> AlphaResult:
     """Turn summed disagreements into an :class:`AlphaResult`.
 
+    Both alpha engines end here: they sum the distances, this function divides and names the
+    result.
+
     Parameters
     ----------
     observed : float
@@ -124,12 +177,49 @@ def alpha_from_sums(
         Sum of ``d`` over all ordered pairs of distinct pairable values.
     n, units, coders : int
         Pairable values, pairable units, coders.
+    distance : Distance
+        The distance summed; its name and signature fields go into the result.
+    engine : str
+        The engine that made the sums (``"generic"`` or ``"classes"``).
+    meta : mapping, optional
+        Provenance of the coding table, echoed in the signature.
 
     Returns
     -------
     AlphaResult
         ``D_o = observed / n``, ``D_e = expected / (n (n - 1))``, ``alpha = 1 - D_o / D_e``;
         alpha is NaN, with an :class:`AlphaUndefinedWarning`, when ``n < 2`` or ``D_e == 0``.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    docs/alpha.md, "Definition" (and the undefined cases).
+
+    Examples
+    --------
+    Krippendorff (2011)'s 4 coders x 12 units, nominal: from his coincidence matrix, n = 40
+    pairable values in 11 pairable units, 32 of the 40 coincidences on the diagonal
+    (``observed = 40 - 32 = 8``) and marginals 9, 13, 10, 5, 3
+    (``expected = 40**2 - (81 + 169 + 100 + 25 + 9) = 1216``). Then ``D_o = 8/40 = 0.2``,
+    ``D_e = 1216/1560`` and ``alpha = 1 - 8 * 39 / 1216 = 113/152``, his 0.743:
+
+    >>> from clusteragree.core.distances import get_distance
+    >>> r = alpha_from_sums(8, 1216, n=40, units=11, coders=4,
+    ...                     distance=get_distance("nominal"), engine="generic")
+    >>> round(r.alpha, 6), round(r.D_o, 6), round(r.D_e, 6)
+    (0.743421, 0.2, 0.779487)
+
+    With fewer than two pairable values alpha is undefined:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = alpha_from_sums(0.0, 0.0, n=1, units=0, coders=1,
+    ...                         distance=get_distance("nominal"), engine="generic")
+    >>> r.alpha, caught[0].category.__name__
+    (nan, 'AlphaUndefinedWarning')
     """
     if n < 2:
         warnings.warn(
