@@ -119,3 +119,10 @@ def test_pyramid_pairwise_names_each_pair(cli) -> None:
     assert pairs == {"all", "a | b", "a | c", "b | c"}
     same = [r["alpha"] for r in results if r["pair"] == "a | c"]
     assert same and all(a == pytest.approx(1.0) for a in same)  # c is a's own file
+
+
+@pytest.mark.parametrize("bad", [["--ci", "95"], ["--ci", "x"], ["--bootstrap", "1"],
+                                 ["--seed", "-1"], ["--resample", "coders"]])
+def test_bad_interval_options_are_usage_errors(cli, bad: list[str]) -> None:
+    code, _, err = cli("table", str(FIX / "krippendorff2011.csv"), "--scalar", *bad)
+    assert code == 2 and "usage:" in err

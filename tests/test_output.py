@@ -30,6 +30,12 @@ RUNS = {
               str(FIX / "coref" / "annotator-b.conll"), "--per-doc"],
     "coref-brat": ["coref", str(FIX / "coref" / "brat" / "A"), str(FIX / "coref" / "brat" / "B"),
                    "--text-dir", str(FIX / "coref" / "brat" / "text"), "--units", "words"],
+    "table-ci": ["table", str(FIX / "krippendorff2011.csv"), "--scalar", "--distance",
+                 "nominal,interval", "--ci", "0.9", "--bootstrap", "200", "--seed", "4"],
+    "coref-ci-pairwise": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll")
+                                     for x in "aba"], "--names", "a,b,c", "--pairwise",
+                          "--ci", "0.95", "--bootstrap", "100", "--seed", "2",
+                          "--metrics", "alpha"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -76,3 +82,12 @@ def test_text_output_puts_the_answer_first(name: str, cli) -> None:
     headline, _, rest = text.partition("\n\n")
     assert ("undefined" if value is None else f"{value:.4f}") in headline
     assert rest.strip(), "the tables follow the headline"
+
+
+def test_a_seed_makes_the_interval_reproducible(cli) -> None:
+    runs = [cli(*RUNS["table-ci"], "-f", "json")[1] for _ in range(2)]
+    first, second = (json.loads(r)["results"] for r in runs)
+    assert [r["ci"] for r in first] == [r["ci"] for r in second]
+    assert all(r["ci"][0] <= r["alpha"] <= r["ci"][1] for r in first)
+    assert first[0]["bootstrap"] == {"n": 200, "resample": "units", "seed": 4, "level": 0.9,
+                                     "undefined": first[0]["bootstrap"]["undefined"]}

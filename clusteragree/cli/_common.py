@@ -16,7 +16,7 @@ from ..inputs import check_encoding
 from ..report.formats import FORMATS
 
 __all__ = ["Deprecated", "add_common", "check_names", "command_signature", "distance_list",
-           "name_list", "print_json"]
+           "interval_options", "name_list", "print_json"]
 
 
 def distance_list(text: str) -> list[str]:
@@ -85,10 +85,11 @@ def _encoding(text: str) -> str:
 
 
 def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
-               legacy_formats: tuple[str, ...] = ()) -> None:
+               interval: bool = False, legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
     environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
-    ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``."""
+    ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with ``interval``,
+    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--resample``)."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
         "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
@@ -102,6 +103,19 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
         parser.add_argument("--names", type=name_list, metavar="A,B,...",
                             help="names of the annotators, one per input, comma-separated "
                             "(default: from the file names)")
+    if interval:
+        parser.add_argument("--ci", type=_level, metavar="LEVEL",
+                            help="a bootstrap interval of alpha at this confidence level, "
+                            "e.g. 0.95, with its standard error and the shares of resamples "
+                            "below 0.667 and 0.8 (default: none)")
+        parser.add_argument("--bootstrap", type=_resamples, default=1000, metavar="N",
+                            help="resamples of the bootstrap (default: %(default)s)")
+        parser.add_argument("--seed", type=_seed, default=None, metavar="S",
+                            help="seed of the resamples (default: fresh each run)")
+        parser.add_argument("--resample", choices=("auto", "units", "documents"),
+                            default="auto",
+                            help="what the bootstrap draws: whole documents when there are "
+                            "several (auto), or units (default: %(default)s)")
     if pairwise:
         parser.add_argument("--pairwise", action="store_true",
                             help="with three or more annotators, alpha for every pair as well "
@@ -113,6 +127,36 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
     parser.add_argument(
         "--encoding", type=_encoding, default=None,
         help="encoding of the input files (default: UTF-8, with or without a byte-order mark)")
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"give a confidence level between 0 and 1, such as "
+                                         f"0.95; got {text!r}")
+    return value
+
+
+def _resamples(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 2:
+        raise argparse.ArgumentTypeError(f"give a whole number of resamples of at least 2; "
+                                         f"got {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise argparse.ArgumentTypeError(f"give a non-negative whole number; got {text!r}")
+    return int(text)
+
+
+def interval_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The bootstrap keywords of :func:`clusteragree.alpha_report` from the parsed options."""
+    return {"ci": args.ci, "bootstrap": args.bootstrap, "seed": args.seed,
+            "resample": args.resample}
 
 
 def _clean(value: Any, path: str, nulls: list[str]) -> Any:

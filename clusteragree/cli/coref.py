@@ -12,7 +12,14 @@ from typing import Any
 from ..core.distances import DEFAULT_DISTANCES
 from ..coref.model import METRICS
 from ..errors import ParameterError
-from ._common import add_common, check_names, command_signature, distance_list, print_json
+from ._common import (
+    add_common,
+    check_names,
+    command_signature,
+    distance_list,
+    interval_options,
+    print_json,
+)
 
 
 def register(sub: Any) -> None:
@@ -65,7 +72,7 @@ def register(sub: Any) -> None:
     coref.add_argument("--table", choices=("alpha", "metrics"), default=None,
                        help="-f csv/latex: the table to write (default: alpha when it is "
                        "computed, else metrics)")
-    add_common(coref, names=True, pairwise=True, legacy_formats=INPUT_FORMATS)
+    add_common(coref, names=True, pairwise=True, interval=True, legacy_formats=INPUT_FORMATS)
     coref.set_defaults(run=_run_coref)
 
 
@@ -110,7 +117,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
-                         pairwise=args.pairwise)
+                         pairwise=args.pairwise, **interval_options(args))
              if "alpha" in args.metrics else None)
     scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient,
                             singletons=args.singletons, per_document=args.per_doc)

@@ -10,7 +10,14 @@ from typing import Any
 from ..core.distances import DEFAULT_DISTANCES
 from ..errors import ParameterError
 from ..pyramids.units import TOKENIZERS
-from ._common import add_common, check_names, command_signature, distance_list, print_json
+from ._common import (
+    add_common,
+    check_names,
+    command_signature,
+    distance_list,
+    interval_options,
+    print_json,
+)
 
 
 def register(sub: Any) -> None:
@@ -21,7 +28,7 @@ def register(sub: Any) -> None:
         "the same model summaries. A unit's value is the set of other units in its SCU(s).",
     )
     pyr.add_argument("files", nargs="+", help="two or more .pyr files")
-    _add_pyramid_options(pyr, names=True, pairwise=True)
+    _add_pyramid_options(pyr, names=True, pairwise=True, interval=True)
     pyr.add_argument("--units", choices=("words", "spans", "contributors"), default="words",
                      help="coding units (default: %(default)s)")
     pyr.add_argument("--overlap", choices=("union", "component"), default="union",
@@ -50,13 +57,13 @@ def register(sub: Any) -> None:
 
 
 def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
-                         pairwise: bool = False) -> None:
+                         pairwise: bool = False, interval: bool = False) -> None:
     parser.add_argument(
         "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    add_common(parser, names=names, pairwise=pairwise)
+    add_common(parser, names=names, pairwise=pairwise, interval=interval)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -69,7 +76,7 @@ def _run_pyramid(args: argparse.Namespace) -> int:
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
                               encoding=args.encoding,
                               coders=check_names(args.names, len(args.files)),
-                              pairwise=args.pairwise)
+                              pairwise=args.pairwise, **interval_options(args))
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     if args.format == "json":

@@ -11,7 +11,14 @@ from typing import Any
 from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
 from ..core.result import format_signature
 from ..errors import ParameterError
-from ._common import Deprecated, add_common, command_signature, distance_list, print_json
+from ._common import (
+    Deprecated,
+    add_common,
+    command_signature,
+    distance_list,
+    interval_options,
+    print_json,
+)
 
 
 def register(sub: Any) -> None:
@@ -50,7 +57,7 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
     table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
                        "(default: the labels used)")
-    add_common(table, pairwise=True)
+    add_common(table, pairwise=True, interval=True)
     table.set_defaults(run=_run_table)
 
 
@@ -145,10 +152,10 @@ def _run_table(args: argparse.Namespace) -> int:
             return picked if isinstance(tables, dict) else picked[None]
 
         frame = pairwise_report(tables_of, names, args.distance, engine=args.engine,
-                                per_document=args.per_doc)
+                                per_document=args.per_doc, **interval_options(args))
     else:
         frame = alpha_report(tables, args.distance, engine=args.engine,
-                             per_document=args.per_doc)
+                             per_document=args.per_doc, **interval_options(args))
     header = {
         "command": "table",
         "file": data.path,

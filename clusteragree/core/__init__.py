@@ -12,6 +12,14 @@ from .._lazy import attach
 if TYPE_CHECKING:
     from .alpha_classes import CardinalityStats, class_stats
     from .alpha_generic import ValueStats, value_stats
+    from .bootstrap import (
+        RESAMPLE,
+        BlockStats,
+        Bootstrap,
+        block_stats,
+        bootstrap_alpha,
+        reweighted_alpha,
+    )
     from .coefficient import alpha, alpha_many, alpha_stats, as_table, choose_engine
     from .convert import memberships_table
     from .crosstab import contingency, groups, sum_by_key
@@ -69,6 +77,12 @@ _WHERE = {
     'choose_engine': '.coefficient',
     'class_stats': '.alpha_classes',
     'cohen_kappa': '.kappa',
+    'RESAMPLE': '.bootstrap',
+    'BlockStats': '.bootstrap',
+    'Bootstrap': '.bootstrap',
+    'block_stats': '.bootstrap',
+    'bootstrap_alpha': '.bootstrap',
+    'reweighted_alpha': '.bootstrap',
     'contingency': '.crosstab',
     'sum_by_key': '.crosstab',
     'dice': '.distances',
@@ -105,8 +119,11 @@ __all__ = [
     'COLUMNS',
     'DEFAULT_DISTANCES',
     'DISTANCES',
+    'RESAMPLE',
     'TOTAL',
     'AlphaResult',
+    'BlockStats',
+    'Bootstrap',
     'CardinalityStats',
     'CodingTable',
     'Distance',
@@ -120,6 +137,8 @@ __all__ = [
     'as_numbers',
     'as_table',
     'bennett_s',
+    'block_stats',
+    'bootstrap_alpha',
     'choose_engine',
     'class_stats',
     'cohen_kappa',
@@ -147,6 +166,7 @@ __all__ = [
     'ratio',
     'require_records',
     'results_frame',
+    'reweighted_alpha',
     'scott_pi',
     'set_distance',
     'sum_by_key',

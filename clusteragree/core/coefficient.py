@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -43,6 +44,7 @@ import pandas as pd
 from ..errors import InputError, ParameterError, ParameterTypeError
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
+from .bootstrap import block_stats, bootstrap_alpha
 from .distances import Distance, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
@@ -144,7 +146,8 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
 
 
 def alpha(
-    table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto"
+    table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
+    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None,
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
 
@@ -157,6 +160,15 @@ def alpha(
         ``dice``, ``masi``, ``masi_nltk_legacy``, ``masi_dkpro``, ``passonneau2004``,
         ``interval``, ``ratio``, ``ordinal``), a :class:`Distance`, or any ``f(x, y)``.
     engine : {"auto", "classes", "generic"}, default="auto"
+    ci : float, optional
+        A confidence level (e.g. 0.95): the result also holds a bootstrap percentile interval
+        over resampled units, its standard error and the shares of resamples below 0.667 and
+        0.8 (``result.uncertainty``; :func:`clusteragree.core.bootstrap.bootstrap_alpha`).
+        For documents, resample them with :func:`clusteragree.alpha_report`.
+    bootstrap : int, default=1000
+        Resamples drawn when ``ci`` is given.
+    seed : int, optional
+        Seed of the resamples.
 
     Returns
     -------
@@ -177,7 +189,11 @@ def alpha(
     chosen = choose_engine(table, dist, engine)
     _has_values(table)
     stats = class_stats(table) if chosen == "classes" else value_stats(table)
-    return stats.compute(dist)
+    result = stats.compute(dist)
+    if ci is None:
+        return result
+    drawn = bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed)
+    return replace(result, uncertainty=drawn.as_dict())
 
 
 def alpha_many(

@@ -23,9 +23,10 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import AlphaUndefinedWarning, ParameterError
+from ..errors import AlphaUndefinedWarning, ParameterError, notify
+from .bootstrap import RESAMPLE, block_stats, bootstrap_alpha
 from .coefficient import Engine, alpha_stats, choose_engine
-from .distances import DEFAULT_DISTANCES, DistanceLike, get_distance
+from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
 
@@ -72,6 +73,10 @@ def alpha_report(
     *,
     engine: Engine = "auto",
     per_document: bool = True,
+    ci: float | None = None,
+    bootstrap: int = 1000,
+    seed: int | None = None,
+    resample: str = "auto",
 ) -> pd.DataFrame:
     """Alpha per document and pooled over all documents, for several distances.
 
@@ -83,6 +88,19 @@ def alpha_report(
     engine : {"auto", "classes", "generic"}
     per_document : bool, default=True
         Include a row per document before the ``TOTAL`` rows.
+    ci : float, optional
+        A confidence level (e.g. 0.95): the pooled rows gain a bootstrap percentile interval
+        (``ci_low``, ``ci_high``), its standard error ``se`` and the shares of resamples below
+        0.667 and 0.8 (``p_below_0.667``, ``p_below_0.8``); see
+        :func:`clusteragree.core.bootstrap.bootstrap_alpha`.
+    bootstrap : int, default=1000
+        Resamples drawn when ``ci`` is given.
+    seed : int, optional
+        Seed of the resamples (the same for every distance, so that they are compared on the
+        same resamples).
+    resample : {"auto", "units", "documents"}, default="auto"
+        What a resample draws: whole documents when there are several (their tokens are not
+        independent), else units.
 
     Returns
     -------
@@ -126,7 +144,48 @@ def alpha_report(
     totals.sort(key=lambda r: order[r[1].distance])
     frame = results_frame(rows, totals)
     frame.attrs["distances"] = [d.name for d in dists]
+    if ci is not None:
+        _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample)
     return frame
+
+
+#: Fewer blocks than this to resample get a note that the interval is rough.
+FEW_BLOCKS = 20
+
+#: Columns a report gains with a bootstrap interval (pooled rows only).
+INTERVAL_COLUMNS = ["ci_low", "ci_high", "se", "p_below_0.667", "p_below_0.8",
+                    "bootstrap_undefined"]
+
+
+def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
+                   dists: Sequence[Distance], level: float, n: int, seed: int | None,
+                   resample: str) -> None:
+    """Bootstrap columns on the pooled rows of ``frame`` (in place)."""
+    if resample not in ("auto", *RESAMPLE):
+        raise ParameterError(f"resample must be auto, units or documents. Got {resample!r}.")
+    chosen = resample if resample != "auto" else ("documents" if len(tables) > 1 else "units")
+    per_doc = {doc: block_stats(t) for doc, t in tables.items()}
+    if chosen == "documents":
+        kept = [s.collapse(doc) for doc, s in per_doc.items() if len(s.blocks)]
+    else:
+        kept = [s for s in per_doc.values() if len(s.blocks)]
+    if not kept:
+        raise ParameterError("no pairable unit: nothing to resample")
+    stats = sum(kept[1:], kept[0])
+    if len(stats.blocks) < FEW_BLOCKS:
+        notify("note", f"the bootstrap resamples {len(stats.blocks)} {chosen}: with so few, "
+               "its interval is rough (docs/uncertainty.md)")
+    for column in INTERVAL_COLUMNS:
+        frame[column] = float("nan")
+    pooled = pooled_rows(frame)
+    for dist in dists:
+        result = bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen)
+        row = pooled & (frame["distance"] == dist.name)
+        frame.loc[row, INTERVAL_COLUMNS] = [result.ci[0], result.ci[1], result.se,
+                                            result.p_below["0.667"], result.p_below["0.8"],
+                                            result.undefined]
+    frame.attrs["bootstrap"] = {"n": int(n), "resample": chosen, "seed": seed,
+                                "level": float(level)}
 
 
 def pairwise_report(
@@ -136,6 +195,7 @@ def pairwise_report(
     *,
     engine: Engine = "auto",
     per_document: bool = True,
+    **interval: Any,
 ) -> pd.DataFrame:
     """Alpha of all the annotators together, then of every pair of them.
 
@@ -150,6 +210,8 @@ def pairwise_report(
         The annotators' names, used in the ``pair`` column (``"A | B"``).
     distances, engine, per_document
         As :func:`alpha_report`.
+    **interval
+        ``ci``, ``bootstrap``, ``seed``, ``resample``: as :func:`alpha_report`, for every row.
 
     Returns
     -------
@@ -178,13 +240,13 @@ def pairwise_report(
     """
     names = list(names)
     frame = alpha_report(tables_of(tuple(range(len(names)))), distances, engine=engine,
-                         per_document=per_document).assign(pair="all")
+                         per_document=per_document, **interval).assign(pair="all")
     parts = [frame]
     if len(names) > 2:
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
                 parts.append(alpha_report(tables_of((i, j)), distances, engine=engine,
-                                          per_document=per_document)
+                                          per_document=per_document, **interval)
                              .assign(pair=f"{names[i]} | {names[j]}"))
     out = pd.concat(parts, ignore_index=True)
     out.attrs = dict(frame.attrs)

@@ -82,6 +82,9 @@ class AlphaResult:
         The distance's own signature fields (MASI's weights: ``{"masi": "exact"}``).
     meta : mapping
         Provenance of the coding table (unit kind, tokenisation, ...), echoed in the signature.
+    uncertainty : mapping, optional
+        With a bootstrap (``alpha(..., ci=0.95)``): ``ci`` ([low, high]), ``se``, ``p_below``
+        ({"0.667": p, "0.8": p}) and ``bootstrap`` ({"n", "resample", "seed", "level"}).
 
     References
     ----------
@@ -120,6 +123,7 @@ class AlphaResult:
     engine: str
     distance_fields: Mapping[str, str] = field(default_factory=dict)
     meta: Mapping[str, str] = field(default_factory=dict)
+    uncertainty: Mapping[str, object] | None = None
 
     def __float__(self) -> float:
         return float(self.alpha)
@@ -151,6 +155,7 @@ class AlphaResult:
             "coders": self.coders,
             "engine": self.engine,
             "signature": self.signature,
+            **(dict(self.uncertainty) if self.uncertainty else {}),
         }
 
 

@@ -18,6 +18,7 @@ documents.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -191,9 +192,16 @@ def coref_alpha(
     coders: Sequence[Hashable] | None = None,
     lenient: bool = False,
     pairwise: bool = False,
+    ci: float | None = None,
+    bootstrap: int = 1000,
+    seed: int | None = None,
+    resample: str = "auto",
 ) -> pd.DataFrame:
     """Alpha per document and pooled (TOTAL); with ``pairwise``, also for every pair of
-    annotators (column ``pair``; the joint rows have pair ``all``)."""
+    annotators (column ``pair``; the joint rows have pair ``all``); with ``ci``, a bootstrap
+    interval on the pooled rows that resamples whole documents when there are several
+    (``bootstrap``, ``seed``, ``resample`` as
+    :func:`clusteragree.core.frames.alpha_report`)."""
     check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
 
@@ -202,9 +210,12 @@ def coref_alpha(
                             word_policy=word_policy, coders=[names[i] for i in chosen],
                             lenient=lenient)
 
+    interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                                "resample": resample}
     if pairwise:
-        return pairwise_report(tables_of, names, distances)
-    return alpha_report(tables_of(tuple(range(len(names)))), distances).assign(pair="all")
+        return pairwise_report(tables_of, names, distances, **interval)
+    return alpha_report(tables_of(tuple(range(len(names)))), distances,
+                        **interval).assign(pair="all")
 
 
 def coref_metrics(

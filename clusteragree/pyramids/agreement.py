@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -114,6 +115,10 @@ def pyramid_agreement(
     encoding: str | None = None,
     coders: Sequence[str] | None = None,
     pairwise: bool = False,
+    ci: float | None = None,
+    bootstrap: int = 1000,
+    seed: int | None = None,
+    resample: str = "auto",
 ) -> pd.DataFrame:
     """Alpha between two or more pyramids of the same model summaries.
 
@@ -138,6 +143,9 @@ def pyramid_agreement(
     pairwise : bool, default=False
         Also alpha for every pair of pyramids (column ``pair``; all together is ``"all"``);
         span units are those of the pair compared.
+    ci, bootstrap, seed, resample
+        A bootstrap interval of alpha: as :func:`clusteragree.core.frames.alpha_report`
+        (units are resampled: one pyramid is one document).
 
     Returns
     -------
@@ -154,8 +162,11 @@ def pyramid_agreement(
                              overlap=overlap, unmarked=unmarked,
                              coders=[names[i] for i in chosen])[0]
 
-    frame = (pairwise_report(table_of, names, distances, engine=engine) if pairwise else
-             alpha_report(table_of(tuple(range(len(names)))), distances, engine=engine))
+    interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                                "resample": resample}
+    frame = (pairwise_report(table_of, names, distances, engine=engine, **interval) if pairwise
+             else alpha_report(table_of(tuple(range(len(names)))), distances, engine=engine,
+                               **interval))
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame

@@ -13,7 +13,7 @@ against it):
 kind           fields
 =============  ==================================================================================
 alpha          document, pooled, distance, alpha, D_o, D_e, n, units, coders, engine, signature
-               (and pair, for coreference pairs)
+               (and pair, with --pairwise; and ci, se, p_below, bootstrap, with --ci)
 metric         key, response, metric, recall, precision, f1, and the metric's numerators and
                denominators (recall_num ... or, for BLANC, c_key ... n_both)
 measure        measure, value, observed, expected, note (the multi-label measures)
@@ -76,6 +76,13 @@ def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
         rec["document"] = None if rec["pooled"] else str(rec["document"])
         if "pair" in row:
             rec["pair"] = str(row["pair"])
+        if "ci_low" in row and not _missing(row["ci_low"]):
+            rec["ci"] = [_plain(row["ci_low"]), _plain(row["ci_high"])]
+            rec["se"] = _plain(row["se"])
+            rec["p_below"] = {"0.667": _plain(row["p_below_0.667"]),
+                              "0.8": _plain(row["p_below_0.8"])}
+            rec["bootstrap"] = {**frame.attrs.get("bootstrap", {}),
+                                "undefined": int(row["bootstrap_undefined"])}
         out.append(rec)
     return out
 

@@ -113,6 +113,13 @@ def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
     shown = _alpha_columns(frame)
     pooled = frame[pooled_rows(frame)]
     frame = _named_total(frame)
+    if "ci_low" in frame.columns:  # the bootstrap interval after alpha, its level in the header
+        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
+        label = f"{level:.0%} CI"
+        frame = frame.assign(**{label: [
+            "" if low != low else f"[{low:.4f}, {high:.4f}]"
+            for low, high in zip(frame["ci_low"], frame["ci_high"], strict=True)]})
+        shown.insert(shown.index("alpha") + 1, label)
     table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
     left = shown.index("distance") + 1

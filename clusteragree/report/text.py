@@ -102,6 +102,13 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
         return f"{what}: nothing computed"
     figures = ", ".join(f"{name} {_number(float(value))}" for name, value in
                         zip(pooled["distance"].astype(str), pooled["alpha"], strict=True))
+    if "ci_low" in pooled.columns and pooled["ci_low"].notna().any():
+        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
+        figures = ", ".join(
+            f"{name} {_number(float(value))} [{_number(float(low))}, {_number(float(high))}]"
+            for name, value, low, high in zip(pooled["distance"].astype(str), pooled["alpha"],
+                                              pooled["ci_low"], pooled["ci_high"], strict=True))
+        figures += f" ({level:.0%} bootstrap intervals)"
     first = pooled.iloc[0]
     return (f"{what}: {figures} ({plural(int(first['coders']), 'coder')}, "
             f"{plural(int(first['units']), 'pairable unit')}, {plural(int(first['n']), 'value')})")
