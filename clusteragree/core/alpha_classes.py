@@ -165,7 +165,7 @@ class CardinalityStats:
 
     Jaccard distances inside the units are 1/2, 1/2, 1 (doc1) and 0, 0 (doc2), each counted
     for both orders, so ``D_o = 2 (1/2 + 1/2 + 1) / 10 = 0.4``. Over the 45 unordered pairs of
-    the 10 values: the 5 non-empty values differ by 7 in all (four disjoint pairs at 1, four
+    the 10 values: the 5 non-empty values differ by 7 in all (three disjoint pairs at 1, four
     pairs like ``{1}, {1, 2}`` at 1/2, three pairs like ``{1, 2}, {0, 2}`` at 2/3), each of
     the 5 empty values is at 1 from each of them (25) and at 0 from the others, so
     ``D_e = 2 (7 + 25) / (10 * 9) = 64/90`` and ``alpha = 1 - 0.4 * 90/64 = 0.4375``:
