@@ -78,16 +78,89 @@ class CardinalityStats:
     a value of the other, as with documents of a corpus. ``n`` is the number of pairable
     values, ``units`` the number of pairable units, ``coders`` the number of coders.
 
+    Built by :func:`class_stats` (linear-time engine) or
+    :meth:`ValueStats.to_cardinality <clusteragree.core.alpha_generic.ValueStats.to_cardinality>`
+    (generic engine, set values); ``CardinalityStats()`` is the zero of ``+``.
+
+    Attributes
+    ----------
+    n : int, default=0
+        Number of pairable values (values in units coded by at least two coders).
+    units : int, default=0
+        Number of pairable units.
+    coders : int, default=0
+        Number of coders with at least one value (the largest of the summands when added).
+    observed : ndarray of float, shape (R, 4)
+        Rows ``(|A|, |B|, |A & B|, w)`` over the ordered pairs of values ``(A, B)`` of different
+        coders inside a unit, each pair weighted ``1 / (m_u - 1)``; ``(a, b)`` and ``(b, a)``
+        are stored once, smaller size first, with the weight of both. Default: no rows.
+    expected : ndarray of float, shape (R, 4)
+        Rows ``(|A|, |B|, |A & B|, count)``: how many ordered pairs of distinct pairable values
+        intersect with these cardinalities (stored like ``observed``). Default: no rows.
+    sizes : ndarray of float, shape (S, 2)
+        Rows ``(s, count)``: how many pairable values have ``s`` elements. Default: no rows.
+    meta : mapping of str to str, default={}
+        Provenance of the table (unit kind, tokenisation, ...), echoed in the signature; kept
+        by ``+`` only when both summands have the same.
+    engine : str, default="classes"
+        ``"classes"`` or ``"generic"`` (the engine that built the statistics), ``"mixed"``
+        after adding statistics of both.
+
+    Notes
+    -----
+    With ``d = d(|A|, |B|, |A & B|)``, the observed sum is ``sum(w * d)`` over ``observed``.
+    The expected sum over all ordered pairs of distinct pairable values is first taken as if
+    no two values intersected, from ``sizes`` alone (``sum_s,t H_s H_t d(s, t, 0)`` minus the
+    pairs of a value with itself), then corrected by ``count * (d(a, b, k) - d(a, b, 0))`` for
+    each row of ``expected``. Then ``D_o = observed / n``, ``D_e = expected / (n (n - 1))``
+    and ``alpha = 1 - D_o / D_e`` (:func:`~clusteragree.core.result.alpha_from_sums`).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (The coincidence form of alpha: pairable values,
+    weights ``1 / (m_u - 1)``, ``D_o`` and ``D_e``.)
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and pragmatic
+    annotation. Proceedings of LREC 2006, Genoa. (Set values; the Jaccard and MASI distances.)
+
+    docs/alpha.md, "Linear-time engine for class-derived values" and "Statistics that add";
+    docs/architecture.md, "Statistics are distance-free".
+
     Examples
     --------
+    Two documents of two coders, each coder's classes given by a class id per unit; a unit's
+    value is its class minus itself. In ``doc1`` coder A has values ``{1}, {0}, {}`` and B
+    ``{1, 2}, {0, 2}, {0, 1}``; in ``doc2`` every value is empty. So there are 10 pairable
+    values in 5 units:
+
     >>> from clusteragree import CodingTable
     >>> doc1 = CodingTable.from_clusterings({"A": [0, 0, 1], "B": [0, 0, 0]})
     >>> doc2 = CodingTable.from_clusterings({"A": [0, 1], "B": [0, 1]})
     >>> total = class_stats(doc1) + class_stats(doc2)
     >>> total.n, total.units
     (10, 5)
-    >>> round(total.compute("jaccard").alpha, 6)
-    0.4375
+
+    Jaccard distances inside the units are 1/2, 1/2, 1 (doc1) and 0, 0 (doc2), each counted
+    for both orders, so ``D_o = 2 (1/2 + 1/2 + 1) / 10 = 0.4``. Over the 45 unordered pairs of
+    the 10 values: the 5 non-empty values differ by 7 in all (three disjoint pairs at 1, four
+    pairs like ``{1}, {1, 2}`` at 1/2, three pairs like ``{1, 2}, {0, 2}`` at 2/3), each of
+    the 5 empty values is at 1 from each of them (25) and at 0 from the others, so
+    ``D_e = 2 (7 + 25) / (10 * 9) = 64/90`` and ``alpha = 1 - 0.4 * 90/64 = 0.4375``:
+
+    >>> result = total.compute("jaccard")
+    >>> round(result.D_o, 6), round(result.D_e, 6), round(result.alpha, 6)
+    (0.4, 0.711111, 0.4375)
+
+    The same statistics give every set distance. Nominal (equal sets or not): the three units
+    of doc1 disagree, so ``D_o = 6/10``; of the 10 * 10 ordered pairs, the 5 distinct non-empty
+    values and the 5 equal empty ones leave ``100 - 5 - 25 = 70`` unequal, so
+    ``D_e = 70/90`` and ``alpha = 1 - (6/10) (90/70) = 8/35``. Adding the zero changes nothing:
+
+    >>> round(total.compute("nominal").alpha, 6), round(8 / 35, 6)
+    (0.228571, 0.228571)
+    >>> (CardinalityStats() + total).n
+    10
     """
 
     n: int = 0
@@ -110,7 +183,24 @@ class CardinalityStats:
         sizes: Iterable[FloatArray],
         **kwargs: object,
     ) -> CardinalityStats:
-        """Statistics from lists of row blocks, compacted."""
+        """Statistics from lists of row blocks, compacted.
+
+        Parameters
+        ----------
+        n, units, coders : int
+            As the attributes.
+        observed, expected : iterable of array_like of float, each shape (r, 4)
+            Blocks of rows ``(|A|, |B|, |A & B|, weight)``; rows with equal cardinalities are
+            summed.
+        sizes : iterable of array_like of float, each shape (r, 2)
+            Blocks of rows ``(s, count)``; rows with equal ``s`` are summed.
+        **kwargs
+            ``meta`` and ``engine``.
+
+        Returns
+        -------
+        CardinalityStats
+        """
 
         def stack(blocks: Iterable[FloatArray], ncols: int) -> FloatArray:
             blocks = [np.asarray(b, dtype=np.float64).reshape(-1, ncols) for b in blocks]
@@ -136,7 +226,24 @@ class CardinalityStats:
         return NotImplemented
 
     def sums(self, distance: Distance) -> tuple[float, float]:
-        """Observed and expected disagreement sums for a set distance."""
+        """Observed and expected disagreement sums for a set distance.
+
+        Parameters
+        ----------
+        distance : Distance
+            A distance of kind ``"set"`` (a function of ``|A|, |B|, |A & B|``).
+
+        Returns
+        -------
+        (float, float)
+            ``n * D_o`` and ``n (n - 1) * D_e``: the weighted sum of ``d`` over the observed
+            pairs, and the sum over all ordered pairs of distinct pairable values.
+
+        Raises
+        ------
+        ParameterError
+            If the distance is not a set distance.
+        """
         if distance.kind != "set":
             raise ParameterError(
                 f"The {distance.name!r} distance is not a function of set cardinalities; "
@@ -159,7 +266,19 @@ class CardinalityStats:
         return observed, baseline + correction
 
     def compute(self, distance: str | Distance = "masi") -> AlphaResult:
-        """Alpha for one set distance."""
+        """Alpha for one set distance.
+
+        Parameters
+        ----------
+        distance : str or Distance, default="masi"
+            A set distance (``nominal``, ``jaccard``, ``dice``, ``masi`` and its variants) or
+            a :class:`~clusteragree.core.distances.Distance` of kind ``"set"``.
+
+        Returns
+        -------
+        AlphaResult
+            Alpha with ``D_o``, ``D_e``, ``n`` and the signature.
+        """
         dist = get_distance(distance)
         observed, expected = self.sums(dist)
         return alpha_from_sums(observed, expected, self.n, self.units, self.coders, dist,
@@ -169,16 +288,81 @@ class CardinalityStats:
 def class_stats(table: object) -> CardinalityStats:
     """Cardinality statistics of a class-derived table, in time linear in its size.
 
+    A class-derived table gives each unit, for each coder, the coder's class of the unit minus
+    the unit itself (Passonneau 2006). Almost every such value is distinct, so enumerating pairs
+    of values is quadratic; here the intersecting pairs are counted per pair of classes of two
+    coders from their contingency table (:func:`~clusteragree.core.crosstab.contingency`), in
+    five kinds (docs/alpha.md derives them, with missing values).
+
     Parameters
     ----------
     table : CodingTable
-        A table built with :meth:`CodingTable.from_clusterings`.
+        A table built with :meth:`CodingTable.from_clusterings` (it carries ``classes``, one
+        row of class ids per coder, -1 where the coder did not code the unit).
 
     Returns
     -------
     CardinalityStats
         Exactly the statistics the generic engine gives for the same table (distances are
-        taken to be symmetric, as Krippendorff's alpha requires).
+        taken to be symmetric, as Krippendorff's alpha requires), with ``engine="classes"``.
+
+    Raises
+    ------
+    ParameterError
+        If the table is not class-derived.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and pragmatic
+    annotation. Proceedings of LREC 2006, Genoa. Section 3.3 (equivalence classes; the coding
+    value of a unit is its class minus the unit).
+
+    docs/alpha.md, "Linear-time engine for class-derived values"; docs/performance.md.
+
+    Examples
+    --------
+    Coder A puts units 0 and 1 together and unit 2 alone; coder B puts all three together. A's
+    values are ``{1}, {0}, {}``, B's ``{1, 2}, {0, 2}, {0, 1}``:
+
+    >>> from clusteragree import CodingTable
+    >>> t = CodingTable.from_clusterings({"A": [0, 0, 1], "B": [0, 0, 0]})
+    >>> s = class_stats(t)
+    >>> s.n, s.units, s.coders, s.engine
+    (6, 3, 2, 'classes')
+
+    Value sizes: one of size 0, two of size 1, three of size 2. Observed pairs: unit 2 gives
+    ``({}, {0, 1})`` (sizes 0 and 2, no overlap), units 0 and 1 each ``({1}, {1, 2})``-like
+    pairs (sizes 1 and 2, overlap 1); each unit has two values, so weight 1 for each order:
+
+    >>> s.sizes.tolist()
+    [[0.0, 1.0], [1.0, 2.0], [2.0, 3.0]]
+    >>> s.observed.tolist()
+    [[0.0, 2.0, 0.0, 2.0], [1.0, 2.0, 1.0, 4.0]]
+
+    Intersecting pairs of distinct values: ``{1}`` with ``{1, 2}`` and ``{0, 1}``, ``{0}`` with
+    ``{0, 2}`` and ``{0, 1}`` (4 pairs, 8 ordered, sizes 1 and 2, overlap 1), and the three
+    pairs of B's values (6 ordered, sizes 2 and 2, overlap 1):
+
+    >>> s.expected.tolist()
+    [[1.0, 2.0, 1.0, 8.0], [2.0, 2.0, 1.0, 6.0]]
+
+    Jaccard: the observed sum is ``2 (1/2 + 1/2 + 1) = 4``. The expected sum first takes the
+    ``6 * 5 = 30`` ordered pairs as disjoint, each at distance 1 (only two empty values would be
+    at 0, and there is one), then corrects the intersecting ones:
+    ``30 - 8 (1 - 1/2) - 6 (1 - 2/3) = 24``. So ``D_o = 4/6``, ``D_e = 24/30`` and
+    ``alpha = 1 - (4/6) / (24/30) = 1/6``. MASI: the pairs like ``({1}, {1, 2})`` are at
+    ``1 - (1/2)(2/3) = 2/3`` and B's pairs at ``1 - (1/3)(1/3) = 8/9``, so the sums are
+    ``2 (2/3 + 2/3 + 1) = 14/3`` and ``30 - 8/3 - 6/9 = 80/3``, ``D_o = 7/9``, ``D_e = 8/9``
+    and ``alpha = 1/8``:
+
+    >>> from clusteragree.core.distances import get_distance
+    >>> s.sums(get_distance("jaccard")), round(s.compute("jaccard").alpha, 6)
+    ((4.0, 24.0), 0.166667)
+    >>> round(s.compute("masi").alpha, 6)
+    0.125
     """
     classes = getattr(table, "classes", None)
     if classes is None:

@@ -145,26 +145,113 @@ def _aggregate_packed(packed: IntArray, weights: FloatArray, n_types: int
 class ValueStats:
     """Marginals and coincidences of the pairable values; they add across documents.
 
+    Adding two statistics merges equal values, so the statistics of a corpus are the sum of those
+    of its parts however the units are split (``ValueStats()`` is the zero of ``+``). Any
+    distance applies at the end (:meth:`compute`).
+
     Attributes
     ----------
-    values : tuple
-        The distinct pairable values.
+    values : tuple, default=()
+        The distinct pairable values (scalars, or frozensets for set values).
     counts : ndarray of float, shape (L,)
-        How many pairable values equal each of ``values``.
+        ``n_v``: how many pairable values equal each of ``values``. Default: empty.
     pairs : ndarray of int, shape (P, 2)
-        Pairs of indices into ``values`` that coincide in some unit.
+        Ordered pairs ``(v, w)`` of indices into ``values`` that coincide in some unit
+        (``v == w`` included). Default: empty.
     weights : ndarray of float, shape (P,)
-        The coincidence ``o_vw`` of each pair.
-    units, coders : int
-        Pairable units; coders with at least one value.
+        The coincidence ``o_vw`` of each pair: over the units, the ordered pairs of values of
+        different coders equal to ``(v, w)``, each weighted ``1 / (m_u - 1)``. Every pairable
+        value has total weight 1, so ``weights.sum() == n``. Default: empty.
+    units : int, default=0
+        Number of pairable units (coded by at least two coders).
+    coders : int, default=0
+        Number of coders with at least one value (the largest of the summands when added).
+    meta : mapping of str to str, default={}
+        Provenance of the table, echoed in the signature; kept by ``+`` only when both
+        summands have the same.
+
+    Notes
+    -----
+    ``D_o = sum(o_vw d(v, w)) / n`` and ``D_e = sum_v,w n_v (n_w - [v = w]) d(v, w) / (n (n - 1))``
+    (Krippendorff 2011). How each kind of distance is summed is in the module's description and
+    in docs/alpha.md, "Generic engine".
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Coincidences, marginals, ``D_o`` and ``D_e``; the
+    4 coders x 12 units example with missing values.)
+
+    Passonneau, R. (2004). Computing reliability for coreference annotation. LREC. (The set
+    distance 0, 1/3, 2/3, 1.)
+
+    DKPro Statistics, ``SetAnnotationsTest.java`` (the nine set-valued items below).
+
+    docs/alpha.md, "Generic engine" and "Statistics that add".
 
     Examples
     --------
+    Unit 1 has ``a, a`` and unit 2 ``a, b``. One of the two units disagrees, so
+    ``D_o = 2/4``; of the 4 * 3 ordered pairs of the values ``a, a, a, b``, 6 are unequal, so
+    ``D_e = 6/12`` and nominal alpha is 0:
+
     >>> from clusteragree import CodingTable
     >>> t = CodingTable.from_records([("A", 1, "a"), ("B", 1, "a"), ("A", 2, "a"), ("B", 2, "b")])
     >>> s = value_stats(t)
     >>> s.n, round(s.compute("nominal").alpha, 6)
     (4, 0.0)
+
+    Krippendorff (2011)'s 4 coders x 12 units, ``None`` for a missing value. The coincidences
+    are his matrix (shown times 3, since units of three values weigh 1/2 and units of four
+    1/3); its diagonal holds 32 of the 40 pairable values, so nominal ``D_o = 8/40``:
+
+    >>> import numpy as np
+    >>> data = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    ...         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    ...         [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    ...         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+    >>> k = value_stats(CodingTable.from_matrix(data, coders=list("ABCD")))
+    >>> k.values, k.counts.tolist(), k.n, k.units
+    ((1, 2, 3, 4, 5), [9.0, 13.0, 10.0, 5.0, 3.0], 40, 11)
+    >>> o = np.zeros((5, 5))
+    >>> o[k.pairs[:, 0], k.pairs[:, 1]] = k.weights
+    >>> (3 * o).round().astype(int).tolist()
+    [[21, 4, 1, 1, 0], [4, 30, 4, 1, 0], [1, 4, 24, 1, 0], [1, 1, 1, 12, 0], [0, 0, 0, 0, 9]]
+
+    The same statistics give his four published values: nominal 113/152 = 0.743, ordinal
+    0.815, interval 951/1120 = 0.849 and ratio 0.797:
+
+    >>> [round(k.compute(d).alpha, 6) for d in ("nominal", "ordinal", "interval", "ratio")]
+    [0.743421, 0.815388, 0.849107, 0.797403]
+
+    Statistics add: the two halves of the units give the statistics of the whole table:
+
+    >>> left = value_stats(CodingTable.from_matrix([row[:6] for row in data], coders=list("ABCD")))
+    >>> right = value_stats(CodingTable.from_matrix([row[6:] for row in data],
+    ...                                            coders=list("ABCD")))
+    >>> whole = left + right
+    >>> whole.n, whole.units, round(whole.compute("nominal").alpha, 6)
+    (40, 11, 0.743421)
+
+    Set values with empty sets: DKPro Statistics' ``SetAnnotationsTest`` (two coders, nine
+    items) checks ``D_o, D_e, alpha`` = 0.333, 0.409, 0.186 for Passonneau's (2004) set distance
+    and 0.253, 0.338, 0.252 for its MASI variant, within 0.001. Passonneau (2004) puts the
+    items at 0, 1/3 (``{} < {A}``), 0, 1, 1/3, 2/3, 0, 1/3, 1/3: 3 in all, so the observed sum
+    over both orders is 6 and ``D_o = 6/18``:
+
+    >>> c1 = [set(), {"A"}, {"A"}, {"A"}, {"A", "B"}, {"A", "B"}, {"A", "B", "C"}, {"C"}, {"C"}]
+    >>> c2 = [set(), set(), {"A"}, {"B"}, {"A"}, {"A", "C"}, {"A", "B", "C"}, {"A", "C"},
+    ...       {"A", "C"}]
+    >>> sets = value_stats(CodingTable.from_records(
+    ...     [(c, i, v) for c, row in (("1", c1), ("2", c2)) for i, v in enumerate(row)]))
+    >>> sets.n, sets.sums(get_distance("passonneau2004"))[0]
+    (18, 6.0)
+    >>> r = sets.compute("passonneau2004")
+    >>> round(r.D_o, 4), round(r.D_e, 4), round(r.alpha, 4)
+    (0.3333, 0.4096, 0.1862)
+    >>> r = sets.compute("masi_dkpro")
+    >>> round(r.D_o, 4), round(r.D_e, 4), round(r.alpha, 4)
+    (0.2531, 0.3388, 0.2529)
     """
 
     values: tuple[Any, ...] = ()
@@ -177,7 +264,7 @@ class ValueStats:
 
     @property
     def n(self) -> int:
-        """Number of pairable values."""
+        """Number of pairable values (``counts.sum()``)."""
         return round(float(self.counts.sum()))
 
     def __add__(self, other: ValueStats) -> ValueStats:
@@ -215,7 +302,18 @@ class ValueStats:
 
     # ------------------------------------------------------------------ sums per distance
     def to_cardinality(self) -> CardinalityStats:
-        """The same statistics as cardinality histograms (set values only; computed once)."""
+        """The same statistics as cardinality histograms (set values only; computed once).
+
+        Returns
+        -------
+        CardinalityStats
+            With ``engine="generic"``; gives the same alpha for every set distance.
+
+        Raises
+        ------
+        ParameterError
+            If the values are scalars.
+        """
         if self.value_kind != "set":
             raise ParameterError("cardinality statistics need set values; these are scalars")
         return self._cardinality
@@ -264,6 +362,21 @@ class ValueStats:
         its name: set distances on sets use the cardinality statistics, ``equality`` counts
         unequal pairs, an ``embedding`` gives the expected sum in closed form, a marginal
         distance is first bound to these values and counts.
+
+        Parameters
+        ----------
+        distance : Distance
+            Any distance; a set distance needs set values and a numeric one numbers.
+
+        Returns
+        -------
+        (float, float)
+            ``n * D_o`` and ``n (n - 1) * D_e``.
+
+        Raises
+        ------
+        ParameterError
+            If the distance does not apply to the values.
         """
         pi, pj, w, n_v = self.pairs[:, 0], self.pairs[:, 1], self.weights, self.counts
         if distance.marginal:
@@ -324,7 +437,19 @@ class ValueStats:
         return total
 
     def compute(self, distance: str | Distance = "masi") -> AlphaResult:
-        """Alpha for one distance."""
+        """Alpha for one distance.
+
+        Parameters
+        ----------
+        distance : str, Distance or callable, default="masi"
+            A name from :data:`~clusteragree.core.distances.DISTANCES`, a
+            :class:`~clusteragree.core.distances.Distance`, or any symmetric ``f(x, y)``.
+
+        Returns
+        -------
+        AlphaResult
+            Alpha with ``D_o``, ``D_e``, ``n`` and the signature (``engine:generic``).
+        """
         dist = get_distance(distance)
         observed, expected = self.sums(dist)
         return alpha_from_sums(observed, expected, self.n, self.units, self.coders, dist,
@@ -334,7 +459,53 @@ class ValueStats:
 def value_stats(table: Any) -> ValueStats:
     """Marginals and coincidences of a :class:`~clusteragree.CodingTable`.
 
-    Units with fewer than two values are not pairable and contribute nothing.
+    Units with fewer than two values are not pairable and contribute nothing. This is the
+    generic engine: it works for any values and any distance.
+
+    Parameters
+    ----------
+    table : CodingTable
+        Coders x units, missing cells allowed; scalar or set values.
+
+    Returns
+    -------
+    ValueStats
+        The distinct pairable values with their counts ``n_v`` and coincidences ``o_vw``.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    NLTK, ``nltk/test/unit/test_disagreement.py``, ``test_easy`` (alpha = -1/3).
+
+    docs/alpha.md, "Generic engine".
+
+    Examples
+    --------
+    NLTK's small test of alpha (``test_easy``): three coders; the first dress gets yes, no,
+    no, the second yes, no (coder C gave nothing), the third only no (one value: not
+    pairable). In the first unit
+    each of the 6 ordered pairs weighs 1/2: ``yes-no`` and ``no-yes`` twice each, ``no-no``
+    twice; in the second each of the 2 pairs weighs 1. So ``o(yes, no) = o(no, yes) = 2``,
+    ``o(no, no) = 1``, ``n = 5`` with ``n_yes = 2`` and ``n_no = 3``:
+
+    >>> from clusteragree import CodingTable
+    >>> t = CodingTable.from_records([("A", "dress1", "yes"), ("B", "dress1", "no"),
+    ...                               ("C", "dress1", "no"), ("A", "dress2", "yes"),
+    ...                               ("B", "dress2", "no"), ("C", "dress3", "no")])
+    >>> s = value_stats(t)
+    >>> s.values, s.counts.tolist(), s.units, s.coders
+    (('yes', 'no'), [2.0, 3.0], 2, 3)
+    >>> s.pairs.tolist(), s.weights.tolist()
+    ([[0, 1], [1, 0], [1, 1]], [2.0, 2.0, 1.0])
+
+    Nominal: ``D_o = 4/5``, ``D_e = (25 - 4 - 9) / 20 = 3/5``, alpha ``= 1 - 4/3 = -1/3``, the
+    value NLTK's test expects:
+
+    >>> r = s.compute("nominal")
+    >>> round(r.D_o, 6), round(r.D_e, 6), round(r.alpha, 6)
+    (0.8, 0.6, -0.333333)
     """
     codes = table.codes
     present = codes >= 0

@@ -22,7 +22,33 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def groups(sorted_keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Start positions of the runs of equal keys in a sorted array."""
+    """Start positions of the runs of equal keys in a sorted array.
+
+    Parameters
+    ----------
+    sorted_keys : ndarray of int, shape (N,)
+        Keys sorted so that equal keys are adjacent (ascending, as ``np.sort`` gives).
+
+    Returns
+    -------
+    ndarray of int, shape (R,)
+        The index of the first key of each of the ``R`` runs; empty for an empty array. The run
+        lengths are ``np.diff(starts, append=N)``.
+
+    References
+    ----------
+    docs/architecture.md, "The contingency table is sorted, not hashed"; docs/performance.md.
+
+    Examples
+    --------
+    ``1, 1`` starts at 0, ``2`` at 2 and ``5, 5, 5`` at 3, so the runs are 2, 1 and 3 long:
+
+    >>> starts = groups(np.array([1, 1, 2, 5, 5, 5]))
+    >>> starts.tolist(), np.diff(starts, append=6).tolist()
+    ([0, 2, 3], [2, 1, 3])
+    >>> groups(np.array([], dtype=np.int64)).tolist()
+    []
+    """
     if len(sorted_keys) == 0:
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]))
@@ -40,11 +66,44 @@ def contingency(
     sorted rather than hashed: sorting runs of integers is fast and cache friendly. Used by the
     linear-time alpha engine and by the coreference metrics (key against response entities).
 
+    Parameters
+    ----------
+    ci, cj : ndarray of int, shape (N,)
+        The class of each item on each side: non-negative ids, ``cj < kj``.
+    kj : int
+        An upper bound on the class ids of ``cj`` (their number).
+    m : ndarray of int, shape (N,), optional
+        Each item's number of coders (at least 2). None (the default) weighs every item 1.
+
+    Returns
+    -------
+    i, j : ndarray of int, shape (P,)
+        The class on each side of each of the ``P`` intersecting pairs, sorted by ``(i, j)``.
+    k : ndarray of float, shape (P,)
+        The number of items the two classes share (the cell of the contingency table).
+    w : ndarray of float, shape (P,)
+        The sum over those items of ``1 / (m_t - 1)``; equal to ``k`` when ``m`` is None.
+
+    References
+    ----------
+    docs/alpha.md, "Intersecting pairs of class-derived values" (the weights); docs/coref.md,
+    "Metrics" (key against response entities); docs/architecture.md, "The contingency table is
+    sorted, not hashed".
+
     Examples
     --------
-    >>> i, j, k, _ = contingency(np.array([0, 0, 1]), np.array([1, 1, 1]), 2)
-    >>> i.tolist(), j.tolist(), k.tolist()
-    ([0, 1], [1, 1], [2.0, 1.0])
+    Items 0 and 1 are in class 0 on the left and class 1 on the right; item 2 in class 1 on
+    both sides. So the pairs are ``(0, 1)`` sharing 2 items and ``(1, 1)`` sharing 1:
+
+    >>> i, j, k, w = contingency(np.array([0, 0, 1]), np.array([1, 1, 1]), 2)
+    >>> i.tolist(), j.tolist(), k.tolist(), w.tolist()
+    ([0, 1], [1, 1], [2.0, 1.0], [2.0, 1.0])
+
+    With item 0 coded by 2 coders and items 1 and 2 by 3, the weights are ``1/1 + 1/2`` for
+    the first pair and ``1/2`` for the second:
+
+    >>> contingency(np.array([0, 0, 1]), np.array([1, 1, 1]), 2, np.array([2, 3, 3]))[3].tolist()
+    [1.5, 0.5]
     """
     if len(ci) == 0:
         empty = np.zeros(0, dtype=np.int64)

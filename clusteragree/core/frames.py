@@ -42,6 +42,38 @@ def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]],
     """A DataFrame with one row per ``(document, result)``, then the ``pooled`` rows.
 
     The column ``pooled`` tells the two apart (a document may well be called ``TOTAL``).
+
+    Parameters
+    ----------
+    rows : iterable of (hashable, AlphaResult)
+        The per-document results, each with the document's name.
+    pooled : iterable of (hashable, AlphaResult), default=()
+        The pooled results, usually labelled :data:`TOTAL`.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`COLUMNS`: ``document, distance, alpha, D_o, D_e, n, units, coders,
+        engine, signature`` (the fields of :meth:`AlphaResult.as_dict`) and ``pooled`` (bool);
+        the rows of ``rows`` first, in their order, then those of ``pooled``.
+
+    References
+    ----------
+    docs/alpha.md, "Statistics that add" and "Input and missing values" (the ``pooled`` column).
+
+    Examples
+    --------
+    One table with units ``x, x`` and ``x, y``: ``D_o = 2/4``, and 6 of the 12 ordered pairs
+    of ``x, x, x, y`` are unequal, so ``D_e = 6/12`` and nominal alpha is 0:
+
+    >>> from clusteragree import CodingTable, alpha
+    >>> r = alpha(CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"),
+    ...                                     ("B", 2, "y")]), "nominal")
+    >>> df = results_frame([("d1", r)], [(TOTAL, r)])
+    >>> list(df.columns) == COLUMNS
+    True
+    >>> df["document"].tolist(), df["alpha"].tolist(), df["D_e"].tolist(), df["pooled"].tolist()
+    (['d1', 'TOTAL'], [0.0, 0.0], [0.5, 0.5], [False, True])
     """
     data = [{"document": doc, **result.as_dict(), "pooled": False} for doc, result in rows]
     data += [{"document": doc, **result.as_dict(), "pooled": True} for doc, result in pooled]
@@ -49,7 +81,34 @@ def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]],
 
 
 def pooled_rows(frame: pd.DataFrame) -> pd.Series:
-    """Boolean mask of a report's pooled rows (by the ``pooled`` column, else by name)."""
+    """Boolean mask of a report's pooled rows (by the ``pooled`` column, else by name).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A report (:func:`alpha_report`, :func:`results_frame`), or a table with a ``document``
+        column such as a report read back from CSV without its ``pooled`` column.
+
+    Returns
+    -------
+    Series of bool
+        The ``pooled`` column as booleans when there is one; else ``document == "TOTAL"``.
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values" (pooled rows are marked by the column ``pooled``).
+
+    Examples
+    --------
+    A document called ``TOTAL`` is not taken for the pooled row when the column is there:
+
+    >>> import pandas as pd
+    >>> marked = pd.DataFrame({"document": ["TOTAL", "TOTAL"], "pooled": [False, True]})
+    >>> pooled_rows(marked).tolist()
+    [False, True]
+    >>> pooled_rows(pd.DataFrame({"document": ["d1", "TOTAL"]})).tolist()
+    [False, True]
+    """
     if "pooled" in frame.columns:
         return frame["pooled"].astype(bool)
     return frame["document"] == TOTAL
@@ -80,12 +139,20 @@ def alpha_report(
 ) -> pd.DataFrame:
     """Alpha per document and pooled over all documents, for several distances.
 
+    The pooled alpha is computed once from the statistics summed over the documents
+    (:func:`~clusteragree.core.coefficient.alpha_stats`), not as a mean of document alphas.
+
     Parameters
     ----------
     tables : CodingTable or mapping document -> CodingTable
-        Documents must be independent: a class never spans two documents.
-    distances : sequence of distance names, Distances or callables
-    engine : {"auto", "classes", "generic"}
+        Documents must be independent: a class never spans two documents. A single table gives
+        its pooled rows only.
+    distances : sequence of distance names, Distances or callables, default=DEFAULT_DISTANCES
+        The distances, one row per document and distance (the default is the module's
+        :data:`~clusteragree.core.distances.DEFAULT_DISTANCES`).
+    engine : {"auto", "classes", "generic"}, default="auto"
+        As for :func:`~clusteragree.core.coefficient.alpha`; with ``auto`` a distance uses the
+        classes engine only when every table can.
     per_document : bool, default=True
         Include a row per document before the ``TOTAL`` rows.
     ci : float, optional
@@ -108,7 +175,48 @@ def alpha_report(
         Columns ``document, distance, alpha, D_o, D_e, n, units, coders, engine, signature``.
         The column ``pooled`` marks the pooled rows (labelled ``TOTAL``). Undefined alphas of
         single documents give one warning per distance naming the documents; the pooled
-        ones are issued as they are.
+        ones are issued as they are. ``attrs["distances"]`` lists the distances' names.
+
+    Raises
+    ------
+    ParameterError
+        If ``tables`` is empty, or for an unknown distance or engine.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Coincidences add over units, so over documents.)
+
+    docs/alpha.md, "Statistics that add"; docs/architecture.md (``core/frames.py``).
+
+    Examples
+    --------
+    In ``d1`` one unit of two disagrees: ``D_o = 2/4``, and 6 of the 12 ordered pairs of
+    ``x, y, y, y`` are unequal, so ``D_e = 6/12`` and alpha is 0. ``d2`` agrees everywhere:
+    alpha 1. Pooled, 2 of the 10 values disagree, ``D_o = 2/10``; with five ``x`` and five
+    ``y``, ``D_e = (100 - 25 - 25) / 90 = 5/9``, so ``alpha = 1 - 0.36 = 0.64``, not the mean
+    0.5 of the documents:
+
+    >>> from clusteragree import CodingTable
+    >>> d1 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"), ("B", 2, "y")])
+    >>> d2 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"), ("B", 2, "x"),
+    ...                                ("A", 3, "y"), ("B", 3, "y")])
+    >>> df = alpha_report({"d1": d1, "d2": d2}, ["nominal"])
+    >>> df["document"].tolist(), [round(a, 4) for a in df["alpha"]], df["pooled"].tolist()
+    (['d1', 'd2', 'TOTAL'], [0.0, 1.0, 0.64], [False, False, True])
+    >>> df["n"].tolist(), df["units"].tolist()
+    ([4, 6, 10], [2, 3, 5])
+
+    Class-derived documents use the linear-time engine; the pooled values are those worked out
+    under :class:`~clusteragree.core.alpha_classes.CardinalityStats` (nominal 8/35, Jaccard
+    0.4375):
+
+    >>> doc1 = CodingTable.from_clusterings({"A": [0, 0, 1], "B": [0, 0, 0]})
+    >>> doc2 = CodingTable.from_clusterings({"A": [0, 1], "B": [0, 1]})
+    >>> total = alpha_report({"doc1": doc1, "doc2": doc2}, ["nominal", "jaccard"],
+    ...                      per_document=False)
+    >>> [(r.distance, round(r.alpha, 6), r.engine) for r in total.itertuples()]
+    [('nominal', 0.228571, 'classes'), ('jaccard', 0.4375, 'classes')]
     """
     if isinstance(tables, CodingTable):
         tables = {TOTAL: tables}

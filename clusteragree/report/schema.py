@@ -64,7 +64,44 @@ def _missing(value: Any) -> bool:
 
 
 def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The rows of an alpha report as ``alpha`` records, pooled rows first."""
+    """The rows of an alpha report as ``alpha`` records, pooled rows first.
+
+    Parameters
+    ----------
+    frame : DataFrame or None
+        An alpha report (:func:`~clusteragree.core.frames.alpha_report`), possibly with a
+        ``pair`` column (coreference pairs); None or an empty frame gives no record.
+
+    Returns
+    -------
+    list of dict
+        One record per row, the pooled rows first: ``kind`` (``"alpha"``), then ``document``
+        (None for a pooled row, else the name as a string), ``pooled``, ``distance``, ``alpha``,
+        ``D_o``, ``D_e``, ``n``, ``units``, ``coders``, ``engine``, ``signature`` (those the
+        frame has) and ``pair`` when there is one; numpy scalars become Python numbers.
+
+    References
+    ----------
+    docs/cli.md, "JSON output"; docs/schema/clusteragree-1.json (the ``alpha`` record).
+
+    Examples
+    --------
+    The report worked out under :func:`~clusteragree.core.frames.alpha_report`: alpha 0 for
+    ``d1``, 1 for ``d2``, 0.64 pooled. The pooled record comes first, with no document:
+
+    >>> from clusteragree import CodingTable, alpha_report
+    >>> d1 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"), ("B", 2, "y")])
+    >>> d2 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"), ("B", 2, "x"),
+    ...                                ("A", 3, "y"), ("B", 3, "y")])
+    >>> df = alpha_report({"d1": d1, "d2": d2}, ["nominal"])
+    >>> recs = alpha_records(df)
+    >>> [(r["document"], r["pooled"], round(r["alpha"], 4)) for r in recs]
+    [(None, True, 0.64), ('d1', False, 0.0), ('d2', False, 1.0)]
+    >>> list(recs[0])[:4]
+    ['kind', 'document', 'pooled', 'distance']
+    >>> alpha_records(None)
+    []
+    """
     if frame is None or not len(frame):
         return []
     ordered = pd.concat([frame[pooled_rows(frame)], frame[~pooled_rows(frame)]])
@@ -90,7 +127,43 @@ def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
             ) -> list[dict[str, Any]]:
     """Rows as records of ``kind``. For ``metric`` records, the counts a metric does not have
-    (NaN in the table of all metrics) are left out."""
+    (NaN in the table of all metrics) are left out.
+
+    Parameters
+    ----------
+    frame : DataFrame or sequence of mapping
+        The rows, each a mapping of field to value.
+    kind : str
+        The record kind: ``metric``, ``measure``, ``accuracy``, ``score``, ``correlation``
+        (the ``alpha`` records have :func:`alpha_records`).
+
+    Returns
+    -------
+    list of dict
+        One record per row: ``kind`` first, then the row's fields with string keys and numpy
+        scalars as Python numbers. In ``metric`` records a missing (None or NaN) numerator or
+        denominator (``recall_num`` ... ``n_both``) is left out; other fields are kept as they
+        are.
+
+    References
+    ----------
+    docs/cli.md, "JSON output"; docs/schema/clusteragree-1.json (the record kinds).
+
+    Examples
+    --------
+    MUC has recall and precision counts and no BLANC link counts, BLANC the other way round:
+    each record keeps only its own:
+
+    >>> import pandas as pd
+    >>> nan = float("nan")
+    >>> frame = pd.DataFrame({"metric": ["muc", "blanc"], "f1": [0.5, 0.25],
+    ...                       "recall_num": [1.0, nan], "c_key": [nan, 2.0]})
+    >>> records(frame, "metric")
+    [{'kind': 'metric', 'metric': 'muc', 'f1': 0.5, 'recall_num': 1.0},
+     {'kind': 'metric', 'metric': 'blanc', 'f1': 0.25, 'c_key': 2.0}]
+    >>> records([{"measure": "A_m", "value": None}], "measure")
+    [{'kind': 'measure', 'measure': 'A_m', 'value': None}]
+    """
     rows = frame.to_dict("records") if isinstance(frame, pd.DataFrame) else list(frame)
     out = []
     for row in rows:
@@ -107,7 +180,40 @@ def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
 def envelope(command: str, inputs: Sequence[str], signature: str,
              results: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None
              ) -> dict[str, Any]:
-    """The JSON object of a command (the ``warnings`` are added when it is printed)."""
+    """The JSON object of a command (the ``warnings`` are added when it is printed).
+
+    Parameters
+    ----------
+    command : str
+        The subcommand (``table``, ``pyramid``, ``coref``, ...).
+    inputs : sequence of str or path
+        The input files, in the order given.
+    signature : str
+        The run's reproducibility signature.
+    results : sequence of mapping
+        The result records (:func:`alpha_records`, :func:`records`).
+    meta : mapping, optional
+        What concerns the run rather than a result (rows read, units, annotators, ...).
+
+    Returns
+    -------
+    dict
+        ``{"schema": SCHEMA, "command", "signature", "inputs", "meta", "results"}``, with the
+        inputs as strings and copies of ``meta`` and of each record.
+
+    References
+    ----------
+    docs/cli.md, "JSON output"; docs/schema/clusteragree-1.json.
+
+    Examples
+    --------
+    >>> obj = envelope("table", ["a.csv"], "alpha|dist:nominal|v:0",
+    ...                [{"kind": "measure", "measure": "A_m", "value": 0.5}], {"units": "items"})
+    >>> list(obj)
+    ['schema', 'command', 'signature', 'inputs', 'meta', 'results']
+    >>> obj["schema"], obj["inputs"], obj["meta"], obj["results"][0]["value"]
+    ('clusteragree/1', ['a.csv'], {'units': 'items'}, 0.5)
+    """
     return {"schema": SCHEMA, "command": command, "signature": signature,
             "inputs": [str(i) for i in inputs], "meta": dict(meta or {}),
             "results": [dict(r) for r in results]}

@@ -48,7 +48,46 @@ def _fmt(x: Any) -> str:
 
 def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON shape of a report: ``header`` fields, ``results`` (the pooled rows, one per
-    distance) and ``documents`` (the per-document rows, when there are any); NaN as None."""
+    distance) and ``documents`` (the per-document rows, when there are any); NaN as None.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        An alpha report (:func:`~clusteragree.core.frames.alpha_report`).
+    header : mapping, optional
+        Fields put first in the object (command, signature, inputs, ...).
+
+    Returns
+    -------
+    dict
+        ``header``'s fields, then ``results``: the pooled rows without ``document`` and
+        ``pooled``; then, if the report has per-document rows, ``documents``: those rows
+        without ``pooled``. NaN is None, numpy scalars are Python numbers.
+
+    References
+    ----------
+    docs/cli.md, "JSON output" and "Undefined values and empty input" (NaN written as null).
+
+    Examples
+    --------
+    The report worked out under :func:`~clusteragree.core.frames.alpha_report` (alpha 0 for
+    ``d1``, 1 for ``d2``, 0.64 pooled):
+
+    >>> from clusteragree import CodingTable, alpha_report
+    >>> d1 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"), ("B", 2, "y")])
+    >>> d2 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"), ("B", 2, "x"),
+    ...                                ("A", 3, "y"), ("B", 3, "y")])
+    >>> df = alpha_report({"d1": d1, "d2": d2}, ["nominal"])
+    >>> obj = json_object(df, {"command": "table"})
+    >>> list(obj), obj["results"][0]["alpha"], [d["document"] for d in obj["documents"]]
+    (['command', 'results', 'documents'], 0.64, ['d1', 'd2'])
+
+    An undefined alpha is written as None (JSON null):
+
+    >>> json_object(pd.DataFrame({"document": ["TOTAL"], "distance": ["nominal"],
+    ...                            "alpha": [float("nan")], "pooled": [True]}))
+    {'results': [{'distance': 'nominal', 'alpha': None}]}
+    """
     mask = pooled_rows(frame)
     pooled, per_doc = frame[mask], frame[~mask]
     obj: dict[str, Any] = dict(header or {})
@@ -68,7 +107,63 @@ def render(
 
     JSON is an object ``{"results": [...], ...header}``: ``results`` holds the pooled rows
     (one per distance) and ``documents`` the per-document rows when there are any; NaN is
-    written as null. Text starts with a headline naming ``what`` was computed.
+    written as null.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        An alpha report (:func:`~clusteragree.core.frames.alpha_report`).
+    fmt : {"text", "json", "csv", "latex"}, default="text"
+        ``text``: a headline with the pooled alpha of each distance (``what``, then the
+        figures), a blank line, an aligned table of ``document`` (left out when there are only
+        pooled rows), ``distance``, ``alpha``, ``D_o``, ``D_e``, ``n``, ``units``, ``coders``
+        with six decimals, then one signature line per distance; ``json``: :func:`json_object`,
+        indented; ``csv``: every column, floats to 10 significant digits; ``latex``: the
+        text table's columns as a booktabs ``tabular``.
+    header : mapping, optional
+        Fields put first in the JSON object (ignored by the other formats).
+    what : str, default="Krippendorff's alpha"
+        The name of the coefficient in the text headline.
+
+    Returns
+    -------
+    str
+        The rendering, without a final newline. If a document is called ``TOTAL``, the pooled
+        rows are shown as ``TOTAL (pooled)`` in text and LaTeX.
+
+    Raises
+    ------
+    ParameterError
+        If ``fmt`` is not one of :data:`~clusteragree.report.formats.FORMATS`.
+
+    References
+    ----------
+    docs/cli.md, "JSON output"; docs/alpha.md, "The signature".
+
+    Examples
+    --------
+    The report worked out under :func:`~clusteragree.core.frames.alpha_report` (alpha 0 for
+    ``d1``, 1 for ``d2``, 0.64 pooled):
+
+    >>> from clusteragree import CodingTable, alpha_report
+    >>> d1 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2, "y"), ("B", 2, "y")])
+    >>> d2 = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"), ("B", 2, "x"),
+    ...                                ("A", 3, "y"), ("B", 3, "y")])
+    >>> df = alpha_report({"d1": d1, "d2": d2}, ["nominal"])
+    >>> print(render(df))  # doctest: +ELLIPSIS
+    Krippendorff's alpha: nominal 0.6400 (2 coders, 5 pairable units, 10 values)
+    <BLANKLINE>
+    document  distance     alpha       D_o       D_e   n  units  coders
+    d1        nominal   0.000000  0.500000  0.500000   4      2       2
+    d2        nominal   1.000000  0.000000  0.533333   6      3       2
+    TOTAL     nominal   0.640000  0.200000  0.555556  10      5       2
+    <BLANKLINE>
+    nominal: alpha|dist:nominal|engine:generic|coders:2|pairable:5|n:10|agg:pooled|v:...
+    >>> print(render(df, "latex").splitlines()[2])
+    document & distance & alpha & D\\_o & D\\_e & n & units & coders \\\\
+    >>> import json
+    >>> json.loads(render(df, "json", header={"command": "table"}))["results"][0]["alpha"]
+    0.64
     """
     if fmt not in FORMATS:
         raise ParameterError(f"The format must be one of {list(FORMATS)}. Got {fmt!r}.")
@@ -134,6 +229,31 @@ def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
 def table(frame: pd.DataFrame, fmt: str) -> str:
     """Any result table (coreference metrics, peer scores, correlations) as CSV or LaTeX.
 
+    Parameters
+    ----------
+    frame : DataFrame
+        The table; every column is written.
+    fmt : {"csv", "latex"}
+        ``csv``: floats to 10 significant digits, no index; ``latex``: a booktabs ``tabular``,
+        numeric columns right-aligned and the others left-aligned, floats with six decimals,
+        underscores escaped.
+
+    Returns
+    -------
+    str
+        The rendering, without a final newline.
+
+    Raises
+    ------
+    ParameterError
+        If ``fmt`` is neither ``csv`` nor ``latex``.
+
+    References
+    ----------
+    docs/cli.md (the ``-f/--format`` option of every command).
+
+    Examples
+    --------
     >>> print(table(pd.DataFrame({"metric": ["muc"], "f1": [0.5]}), "latex"))
     \\begin{tabular}{lr}
     \\toprule
@@ -142,6 +262,9 @@ def table(frame: pd.DataFrame, fmt: str) -> str:
     muc & 0.500000 \\\\
     \\bottomrule
     \\end{tabular}
+    >>> print(table(pd.DataFrame({"metric": ["muc"], "f1": [1 / 3]}), "csv"))
+    metric,f1
+    muc,0.3333333333
     """
     if fmt == "csv":
         return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
