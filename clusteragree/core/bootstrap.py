@@ -535,10 +535,11 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     weigh = _Reweighting(stats, dist)
     for start in range(0, n, batch):
         k = min(batch, n - start)
-        draws = rng.integers(0, n_blocks, size=(k, n_blocks))
-        flat = (np.arange(k)[:, None] * n_blocks + draws).ravel()
-        weights = np.bincount(flat, minlength=k * n_blocks).reshape(k, n_blocks)
-        alphas[start:start + k] = weigh(weights.astype(np.float64))
+        weights = np.empty((k, n_blocks))
+        for row in range(k):  # one resample after another: the stream does not depend on k
+            weights[row] = np.bincount(rng.integers(0, n_blocks, n_blocks),
+                                       minlength=n_blocks)
+        alphas[start:start + k] = weigh(weights)
     kept = alphas[~np.isnan(alphas)]
     if len(kept) == 0:
         raise ParameterError("alpha is undefined in every resample: no interval")
