@@ -56,6 +56,60 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
     lengths. Tokens of the same position that are written differently (a response file whose
     words were replaced, as in the reference scorer's test cases) are compared by position, as
     the reference scorer does, and reported (kind ``mismatch``, refused under strict reading).
+
+    Parameters
+    ----------
+    corpora : sequence of CorefCorpus
+        Two or more annotators' corpora (:func:`read_conll`, :func:`read_corefud`,
+        :func:`read_brat_dir`).
+    lenient : bool, default=False
+        Leave out, and report (kind ``skipped``), the documents missing from some corpora
+        instead of raising.
+
+    Returns
+    -------
+    common : list of str
+        The documents of every corpus, in the order of the first corpus.
+    skipped : list of str
+        The documents left out (in some corpora only), sorted; empty without ``lenient``.
+
+    Raises
+    ------
+    InputError
+        A document missing from some corpus (without ``lenient``), no document shared by all,
+        or a shared document with a different number of tokens in some corpus.
+    ParameterError, ParameterTypeError
+        Fewer than two corpora, or something that is not a list of CorefCorpus.
+
+    References
+    ----------
+    CoNLL reference coreference scorer v8.01 (github.com/conll/reference-coreference-scorers),
+    ``lib/CorScorer.pm``: documents are matched by name and mentions by token position, the
+    tokens themselves being never compared.
+
+    docs/coref.md, "Reading" (documents present in some files only, tokens written
+    differently).
+
+    Examples
+    --------
+    Annotator A has documents ``d`` and ``e``, annotator B only ``d``:
+
+    >>> from clusteragree.coref import parse_conll
+    >>> a = parse_conll(["#begin document d", "d 0 0 Mary (1)", "#end document",
+    ...                  "#begin document e", "e 0 0 John (1)", "#end document"], "a.conll")
+    >>> b = parse_conll(["#begin document d", "d 0 0 Mary -", "#end document"], "b.conll")
+    >>> match_documents([a, b])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: b.conll: document e is in a.conll but not in b.conll; ...
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     match_documents([a, b], lenient=True)
+    (['d'], ['e'])
+    >>> for w in caught:
+    ...     print(w.message)
+    a.conll: skipped: documents not in every annotator's file left out: e
     """
     check_corpora(corpora)
     names = [list(c.documents) for c in corpora]
@@ -158,7 +212,83 @@ def coref_tables(
     coders: Sequence[Hashable] | None = None,
     lenient: bool = False,
 ) -> dict[str, CodingTable]:
-    """One coding table per document shared by all annotators."""
+    """One coding table per document shared by all annotators.
+
+    A unit's value is the set of the other units of its chain (its chain minus itself), so a
+    singleton has the empty set; see the module docstring for the two kinds of units.
+
+    Parameters
+    ----------
+    corpora : sequence of CorefCorpus
+        Two or more annotators' corpora.
+    units : {"mentions", "words"}, default="mentions"
+        ``"mentions"``: the union of all annotators' mentions, by token spans, numbered in
+        span order of the first annotator's mentions, then those only later annotators
+        marked. ``"words"``: every word of the document (a token, or for BRAT a run of
+        non-space characters).
+    unmarked : {"empty", "missing"}, default="empty"
+        For mention units: a mention an annotator did not mark gets the empty set (like a
+        singleton) or is missing for that annotator.
+    word_policy : {"innermost", "outermost", "head"}, default="innermost"
+        For word units: the mention whose chain a word takes when several cover it (the
+        shortest, the longest, or the mention of which it is the head; ``"head"`` needs
+        CorefUD heads).
+    coders : sequence of hashable, optional
+        The annotators' names (default: the corpora's paths, made unique).
+    lenient : bool, default=False
+        Leave out documents missing from some corpora (see :func:`match_documents`).
+
+    Returns
+    -------
+    dict of str to CodingTable
+        Per shared document, a table of coders by units with class-derived values (frozensets
+        of unit numbers).
+
+    Raises
+    ------
+    ParameterError
+        A policy not among those listed, fewer than two corpora, ``"head"`` without heads.
+    InputError
+        As in :func:`match_documents`.
+
+    References
+    ----------
+    Passonneau, R. (2004). Computing reliability for coreference annotation. Proceedings of
+    LREC 2004, pp. 1503-1506. (Mentions as coding units, the equivalence class as the value.)
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, section 3.3 (the coding unit itself is
+    removed from its class before values are compared).
+
+    docs/coref.md, "Agreement".
+
+    Examples
+    --------
+    "Mary met John and he smiled", document ``d``: annotator A puts he with John, annotator B
+    puts he with Mary.
+
+    >>> from clusteragree.coref import parse_conll
+    >>> words = "Mary met John and he smiled".split()
+    >>> def annotator(path, cells):
+    ...     rows = [f"d 0 {i} {w} {c}" for i, (w, c) in enumerate(zip(words, cells))]
+    ...     return parse_conll(["#begin document d", *rows, "#end document"], path)
+    >>> a = annotator("a.conll", ["(1)", "-", "(2)", "-", "(2)", "-"])
+    >>> b = annotator("b.conll", ["(1)", "-", "(2)", "-", "(1)", "-"])
+
+    The mention units are 0 Mary, 1 John and 2 he. For A, Mary is alone (empty set), John's
+    value is {2} (he) and he's is {1} (John); for B, Mary's is {2}, John's empty, he's {0}:
+
+    >>> t = coref_tables([a, b], coders=["A", "B"])["d"]
+    >>> [[sorted(t.value(c, u)) for u in range(3)] for c in ("A", "B")]
+    [[[], [2], [1]], [[2], [], [0]]]
+
+    With word units, every one of the six words is a unit; met, and, smiled are in no mention
+    and have the empty set for both:
+
+    >>> w = coref_tables([a, b], coders=["A", "B"], units="words")["d"]
+    >>> [[sorted(w.value(c, u)) for u in range(6)] for c in ("A", "B")]
+    [[[], [], [4], [], [2], []], [[4], [], [], [], [0], []]]
+    """
     check_corpora(corpora)
     if len(corpora) < 2:
         raise ParameterError("give the coreference annotations of at least two annotators")
@@ -198,10 +328,82 @@ def coref_alpha(
     resample: str = "auto",
 ) -> pd.DataFrame:
     """Alpha per document and pooled (TOTAL); with ``pairwise``, also for every pair of
-    annotators (column ``pair``; the joint rows have pair ``all``); with ``ci``, a bootstrap
-    interval on the pooled rows that resamples whole documents when there are several
-    (``bootstrap``, ``seed``, ``resample`` as
-    :func:`clusteragree.core.frames.alpha_report`)."""
+    annotators (column ``pair``; the joint rows have pair ``all``).
+
+    Parameters
+    ----------
+    corpora : sequence of CorefCorpus
+        Two or more annotators' corpora.
+    distances : sequence of distance names, Distances or callables, default=DEFAULT_DISTANCES
+        The distances between values (sets of units) to compute alpha with; the default is
+        ``("nominal", "jaccard", "masi")``.
+    units, unmarked, word_policy, coders, lenient
+        As in :func:`coref_tables`.
+    pairwise : bool, default=False
+        With more than two annotators, also report alpha of every pair of them, from that
+        pair's tables alone (``pair`` is ``"A | B"``).
+    ci, bootstrap, seed, resample
+        A bootstrap interval on the pooled rows, resampling whole documents when there are
+        several: as :func:`clusteragree.core.frames.alpha_report`.
+
+    Returns
+    -------
+    DataFrame
+        One row per document and distance, then the pooled rows (document ``TOTAL``, column
+        ``pooled`` True); columns ``document, distance, alpha, D_o, D_e, n, units, coders,
+        engine, signature, pooled, pair``.
+
+    Raises
+    ------
+    ParameterError, InputError
+        As in :func:`coref_tables`.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    Passonneau, R. (2004). Computing reliability for coreference annotation. Proceedings of
+    LREC 2004, pp. 1503-1506. (Mentions as coding units, the equivalence class as the value.)
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, section 3.3 (the coding unit itself is
+    removed from its class before values are compared).
+
+    docs/coref.md, "Agreement"; docs/alpha.md.
+
+    Examples
+    --------
+    "Mary met John and he smiled", document ``d``: annotator A puts he with John, annotator B
+    puts he with Mary.
+
+    >>> from clusteragree.coref import parse_conll
+    >>> words = "Mary met John and he smiled".split()
+    >>> def annotator(path, cells):
+    ...     rows = [f"d 0 {i} {w} {c}" for i, (w, c) in enumerate(zip(words, cells))]
+    ...     return parse_conll(["#begin document d", *rows, "#end document"], path)
+    >>> a = annotator("a.conll", ["(1)", "-", "(2)", "-", "(2)", "-"])
+    >>> b = annotator("b.conll", ["(1)", "-", "(2)", "-", "(1)", "-"])
+
+    Over the three mentions (see :func:`coref_tables`) the values are A: {}, {he}, {John} and
+    B: {he}, {}, {Mary}. Every unit disagrees, so D_o = 1. Of the 6 values, {} and {he} occur
+    twice, so 6*5 - 2 - 2 = 26 of the 30 ordered pairs differ: D_e = 26/30, and alpha =
+    1 - 30/26 = -2/13. Any two different values here are disjoint, so Jaccard and MASI
+    distances are 1 wherever nominal is, and give the same alpha:
+
+    >>> frame = coref_alpha([a, b], coders=["A", "B"])
+    >>> pooled = frame[frame.pooled]
+    >>> [(r.distance, round(r.alpha, 4), round(r.D_e, 4)) for r in pooled.itertuples()]
+    [('nominal', -0.1538, 0.8667), ('jaccard', -0.1538, 0.8667), ('masi', -0.1538, 0.8667)]
+
+    Over the six words, three agree (met, and, smiled, all empty), so D_o = 3/6. The 12 values
+    are {} 8 times, {he} twice, {John} and {Mary} once: 132 - 56 - 2 = 74 of the 132 ordered
+    pairs differ, D_e = 74/132, alpha = 1 - 0.5 * 132/74 = 4/37:
+
+    >>> words_frame = coref_alpha([a, b], ["nominal"], coders=["A", "B"], units="words")
+    >>> round(float(words_frame.alpha.iloc[-1]), 4)
+    0.1081
+    """
     check_corpora(corpora)
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
 
@@ -237,6 +439,74 @@ def coref_metrics(
     one mention on both sides before scoring (the CoNLL-2012 evaluation); with
     ``per_document`` a row per document and metric follows the pooled rows (column
     ``document``, None for the pooled rows).
+
+    Parameters
+    ----------
+    corpora : sequence of CorefCorpus
+        Two or more annotators' corpora; each is key against each other as response.
+    metrics : sequence of str, default=METRICS
+        Among ``"muc"``, ``"bcub"``, ``"ceafm"``, ``"ceafe"``, ``"blanc"``, ``"lea"``,
+        ``"mentions"`` and ``"conll"``.
+    coders : sequence of hashable, optional
+        The annotators' names (default: the corpora's paths, made unique).
+    lenient : bool, default=False
+        Leave out documents missing from some corpora (see :func:`match_documents`).
+    singletons : {"keep", "remove"}, default="keep"
+        Score the entities of one mention, or leave them out on both sides.
+    per_document : bool, default=False
+        Add a row per document and metric after the pooled rows.
+
+    Returns
+    -------
+    DataFrame
+        One row per ordered pair and metric; columns ``key, response, metric, recall,
+        precision, f1`` and the counts behind them (``recall_num, recall_den, precision_num,
+        precision_den``; BLANC's link counts ``c_key, c_resp, c_both, n_key, n_resp,
+        n_both``), NaN where a metric has no such count; ``document`` with
+        ``per_document``.
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric or singletons policy, fewer than two corpora.
+    InputError
+        As in :func:`match_documents`.
+
+    References
+    ----------
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35. (The CoNLL score as the mean F1 of MUC, B-cubed and
+    CEAFe; counts summed over documents.)
+
+    The papers of each metric: see :func:`clusteragree.coref.metrics.score`.
+
+    docs/coref.md, "Metrics".
+
+    Examples
+    --------
+    "Mary met John and he smiled", document ``d``: annotator A puts he with John, annotator B
+    puts he with Mary.
+
+    >>> from clusteragree.coref import parse_conll
+    >>> words = "Mary met John and he smiled".split()
+    >>> def annotator(path, cells):
+    ...     rows = [f"d 0 {i} {w} {c}" for i, (w, c) in enumerate(zip(words, cells))]
+    ...     return parse_conll(["#begin document d", *rows, "#end document"], path)
+    >>> a = annotator("a.conll", ["(1)", "-", "(2)", "-", "(2)", "-"])
+    >>> b = annotator("b.conll", ["(1)", "-", "(2)", "-", "(1)", "-"])
+
+    With A as key, the entities are {Mary} {John, he} against {Mary, he} {John}. MUC: the
+    key's one link (John-he) is cut, and so is the response's (Mary-he): 0 and 0. B-cubed
+    recall, per mention: Mary 1/1, John 1/2, he 1/2, mean 2/3; precision: Mary 1/2, John 1/1,
+    he 1/2, also 2/3. CEAFe aligns {Mary}-{Mary, he} (2*1/3) and {John, he}-{John} (2*1/3):
+    4/3 over 2 entities on each side, 2/3. CoNLL: (0 + 2/3 + 2/3)/3 = 4/9.
+
+    >>> frame = coref_metrics([a, b], ["muc", "bcub", "ceafe", "conll"], coders=["A", "B"])
+    >>> [(r.metric, round(r.recall, 4), round(r.f1, 4))
+    ...  for r in frame[frame.key == "A"].itertuples()]
+    [('muc', 0.0, 0.0), ('bcub', 0.6667, 0.6667), ('ceafe', 0.6667, 0.6667),
+     ('conll', nan, 0.4444)]
     """
     if singletons not in ("keep", "remove"):
         raise ParameterError(f"singletons must be 'keep' or 'remove'. Got {singletons!r}.")

@@ -73,6 +73,10 @@ def read_brat(
 
     Parameters
     ----------
+    ann : str or os.PathLike
+        The ``.ann`` standoff file; its stem names the document.
+    text : str or os.PathLike, optional
+        The annotated text (default: the ``.txt`` file of the same stem beside ``ann``).
     types : sequence of str, optional
         The entity types that are mentions (default: every type). Text-bound annotations of
         other types are counted and reported (``skipped``).
@@ -83,6 +87,52 @@ def read_brat(
     encoding : str, optional
         Of both files (default UTF-8). Offsets are in characters of the text as written: a
         CRLF line end is two characters.
+
+    Returns
+    -------
+    CorefDocument
+        Its tokens are the characters of the text and its words the runs of non-space
+        characters; each mention's entity is ``chain-<first id>`` of its chain (the smallest
+        id in string order), a mention in no chain being a chain of its own.
+
+    Raises
+    ------
+    InputError
+        Offsets outside the text, a surface that is not the text at its offsets, a mention id
+        defined twice, a chain or relation naming an unknown mention, a mention in two chains,
+        a line that BRAT does not define; each with the file and line.
+    ParameterTypeError
+        ``types`` or ``relations`` given as one string.
+
+    References
+    ----------
+    Stenetorp, P., Pyysalo, S., Topić, G., Ohta, T., Ananiadou, S., Tsujii, J. (2012). brat:
+    a web-based tool for NLP-assisted text annotation. Proceedings of the Demonstrations at
+    EACL 2012, pp. 102-107.
+
+    brat standoff format (brat.nlplab.org/standoff.html): ``T`` text-bound annotations with
+    character offsets, ``*`` equivalence lines, ``R`` relations, ``#`` notes.
+
+    docs/coref.md, "Reading" and "Input checks and warnings".
+
+    Examples
+    --------
+    "Mary met John. He smiled.": Mary is characters 0-3, John 9-12 and He 15-16 (offsets
+    end exclusive); the ``*`` line puts He and John in one chain, and Mary is alone:
+
+    >>> import pathlib, tempfile
+    >>> ann = "\\n".join(["T1\\tMention 0 4\\tMary", "T2\\tMention 9 13\\tJohn",
+    ...                  "T3\\tMention 15 17\\tHe", "*\\tCoreference T3 T2", ""])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (pathlib.Path(tmp) / "a.txt").write_text("Mary met John. He smiled.")
+    ...     _ = (pathlib.Path(tmp) / "a.ann").write_text(ann)
+    ...     doc = read_brat(pathlib.Path(tmp) / "a.ann")
+    >>> doc.name, len(doc.tokens)
+    ('a', 25)
+    >>> [(m.start, m.end, m.entity) for m in doc.mentions]
+    [(0, 4, 'chain-T1'), (9, 13, 'chain-T2'), (15, 17, 'chain-T2')]
+    >>> doc.word_spans  # Mary, met, John., He, smiled.
+    ((0, 4), (5, 8), (9, 14), (15, 17), (18, 25))
     """
     for what, value in (("types", types), ("relations", relations)):
         if isinstance(value, str):
@@ -187,11 +237,61 @@ def read_brat_dir(
     """Every ``.ann`` file of a directory; texts beside them or in ``text_dir`` (same stem).
     ``types``, ``relations`` and ``encoding`` as in :func:`read_brat`.
 
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        One annotator's directory of ``.ann`` files (files with other suffixes are not read).
+    text_dir : str or os.PathLike, optional
+        Where the texts are, as ``<stem>.txt`` (default: beside each ``.ann``); lets several
+        annotators' directories share one directory of texts.
+    types : sequence of str, optional
+        As in :func:`read_brat`.
+    relations : sequence of str, default=()
+        As in :func:`read_brat`.
+    encoding : str, optional
+        As in :func:`read_brat`.
+
+    Returns
+    -------
+    CorefCorpus
+        One document per ``.ann`` file, named by its stem, in file-name order; format
+        ``"brat"``, named by ``directory``.
+
     Raises
     ------
     InputError
         No ``.ann`` file, or no mention in any of them (nothing to compare), besides the
         errors of :func:`read_brat`.
+
+    References
+    ----------
+    brat standoff format (brat.nlplab.org/standoff.html).
+
+    The doubly annotated corpus github.com/cmerwich/participant-analysis: one directory of
+    ``.ann`` files per annotator (``A/``, ``B/``) over one directory of texts (``text/``).
+
+    docs/coref.md, "Reading".
+
+    Examples
+    --------
+    Two annotators' directories over one shared text directory; annotator A puts both
+    mentions in one chain, annotator B leaves them apart:
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     root = pathlib.Path(tmp)
+    ...     for d in ("text", "A", "B"):
+    ...         (root / d).mkdir()
+    ...     _ = (root / "text" / "p1.txt").write_text("Mary said she left.")
+    ...     marks = "T1\\tMention 0 4\\tMary\\nT2\\tMention 10 13\\tshe\\n"
+    ...     _ = (root / "A" / "p1.ann").write_text(marks + "*\\tCoreference T1 T2\\n")
+    ...     _ = (root / "B" / "p1.ann").write_text(marks)
+    ...     a = read_brat_dir(root / "A", root / "text")
+    ...     b = read_brat_dir(root / "B", root / "text")
+    >>> list(a.documents), a.format
+    (['p1'], 'brat')
+    >>> [[len(c) for c in x.documents["p1"].clusters()] for x in (a, b)]
+    [[2], [1, 1]]
     """
     folder = Path(directory)
     if not folder.is_dir():

@@ -61,7 +61,97 @@ def parse_conll(
 ) -> CorefCorpus:
     """Parse CoNLL coreference lines (see the module docstring). Every repair made under
     lenient reading is reported (:func:`clusteragree.errors.notify`, kind ``repaired``) with
-    its first line and count, and kept in :attr:`CorefCorpus.repairs`."""
+    its first line and count, and kept in :attr:`CorefCorpus.repairs`.
+
+    Parameters
+    ----------
+    lines : iterable of str
+        The lines of a CoNLL-2011/2012 or SemEval-2010 file (with or without their line ends),
+        e.g. ``text.splitlines()`` or an open file; not one string.
+    path : str, default="<conll>"
+        The name given to the corpus and used in messages (``path:line: ...``).
+    lenient : bool, default=False
+        Repair what can be repaired instead of raising (a close without an open, mentions left
+        open, a missing ``#end document``, a comment line inside a document, a repeated
+        mention, SemEval ``(N+M)`` chunks), counting each kind of repair.
+
+    Returns
+    -------
+    CorefCorpus
+        The documents by name (the rest of each ``#begin document`` line), format ``"conll"``,
+        with the repairs made.
+
+    Raises
+    ------
+    InputError
+        For every problem not repaired, with the file and line; non-numeric entity ids and a
+        document name used twice are never repaired.
+    ParameterTypeError
+        ``lines`` is one string.
+
+    References
+    ----------
+    CoNLL-2012 shared task, data description (conll.cemantix.org/2012/data.html): one token
+    per line, the coreference column last, ``(N``, ``N)``, ``(N)`` and ``-``.
+
+    SemEval-2010 Task 1, Coreference Resolution in Multiple Languages, data format
+    (stel.ub.edu/semeval2010-coref/datasets): TAB-separated columns, coreference last, ``_``
+    for none.
+
+    CoNLL reference coreference scorer v8.01 (github.com/conll/reference-coreference-scorers),
+    ``lib/CorScorer.pm``, ``GetCoreference``: how the official scorer reads these files.
+
+    docs/coref.md, "Reading" (and where this reader departs from the official scorer, and
+    why).
+
+    Examples
+    --------
+    "John saw his dog": John and his are entity 1, "his dog" is entity 2. The cell of token 2
+    holds a one-token mention of 1 and opens 2, which token 3 closes:
+
+    >>> lines = ["#begin document (d); part 000",
+    ...          "d 0 0 John (1)",
+    ...          "d 0 1 saw -",
+    ...          "d 0 2 his (1)|(2",
+    ...          "d 0 3 dog 2)",
+    ...          "#end document"]
+    >>> doc = parse_conll(lines, "a.conll").documents["(d); part 000"]
+    >>> doc.tokens
+    ('John', 'saw', 'his', 'dog')
+    >>> [(m.start, m.end, m.entity) for m in doc.mentions]
+    [(0, 1, '1'), (2, 4, '2'), (2, 3, '1')]
+
+    Cells are read left to right, so ``1)(1`` on token 1 ends the mention of entity 1 opened
+    on token 0 and opens the next one, which token 2 ends: tokens 0-1 and 1-2 (the official
+    scorer, taking opens first, reads 1-1 and 0-2):
+
+    >>> chain = ["#begin document x", "x 0 0 a (1", "x 0 1 b 1)(1", "x 0 2 c 1)",
+    ...          "#end document"]
+    >>> [(m.start, m.end) for m in parse_conll(chain).documents["x"].mentions]
+    [(0, 2), (1, 3)]
+
+    A close of entity 2 that was never opened is an error (line 3); lenient reading ignores it,
+    and also drops the mention of entity 1 opened on line 4 and never closed, keeping the
+    mention of tokens 0-2:
+
+    >>> bad = ["#begin document x", "x 0 0 a (1", "x 0 1 b 2)", "x 0 2 c 1)(1",
+    ...        "#end document"]
+    >>> parse_conll(bad, "b.conll")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: b.conll:3: entity 2 closes here ('2)') but no mention of ...
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     fixed = parse_conll(bad, "b.conll", lenient=True)
+    >>> fixed.repairs
+    {'closes without an open ignored': 1, 'unclosed mentions dropped': 1}
+    >>> [str(w.message) for w in caught]
+    ['b.conll:3: repaired: closes without an open ignored',
+     'b.conll:4: repaired: unclosed mentions dropped']
+    >>> [(m.start, m.end) for m in fixed.documents["x"].mentions]
+    [(0, 3)]
+    """
     if isinstance(lines, (str, bytes)):
         raise ParameterTypeError("lines must be an iterable of lines (str.splitlines()), not "
                                  "one string")
@@ -190,7 +280,61 @@ def parse_conll(
 def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
                encoding: str | None = None) -> CorefCorpus:
     """Read a CoNLL-2011/2012 or SemEval-2010 coreference file (UTF-8 unless ``encoding``
-    names another), line by line."""
+    names another), line by line.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file. Columns may be TAB-separated or space-aligned; a SemEval-2010 line is
+        recognised by its first column, a number (the word is then the second column, in
+        CoNLL-2012 the fourth).
+    lenient : bool, default=False
+        Repair what can be repaired, as in :func:`parse_conll`.
+    encoding : str, optional
+        The file's encoding (default UTF-8; a byte that does not decode is an error naming its
+        line and column).
+
+    Returns
+    -------
+    CorefCorpus
+        The documents of the file, format ``"conll"``, named by ``path``.
+
+    Raises
+    ------
+    InputError
+        An empty file, a file without ``#begin document``, and every error of
+        :func:`parse_conll`.
+    ParameterTypeError
+        ``path`` is not a path.
+
+    References
+    ----------
+    CoNLL-2012 shared task, data description (conll.cemantix.org/2012/data.html).
+
+    SemEval-2010 Task 1, Coreference Resolution in Multiple Languages, data format
+    (stel.ub.edu/semeval2010-coref/datasets).
+
+    docs/coref.md, "Reading" and "Input checks and warnings".
+
+    Examples
+    --------
+    A SemEval-2010 document (TAB-separated, ``_`` for no mention; the name is the rest of the
+    ``#begin document`` line, here ``10``): Mary and she are the one-token mentions of entity
+    1.
+
+    >>> import pathlib, tempfile
+    >>> rows = ["1 Mary Mary _ (1)", "2 left leave _ _", "3 because because _ _",
+    ...         "4 she she _ (1)", "5 was be _ _", "6 tired tired _ _"]
+    >>> text = "\\n".join(["#begin document 10", *(r.replace(" ", "\\t") for r in rows),
+    ...                    "#end document", ""])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "a.conll"
+    ...     _ = path.write_text(text, encoding="utf-8")
+    ...     corpus = read_conll(path)
+    >>> doc = corpus.documents["10"]
+    >>> doc.tokens[:4], [(m.start, m.entity) for m in doc.mentions]
+    (('Mary', 'left', 'because', 'she'), [(0, '1'), (3, '1')])
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)

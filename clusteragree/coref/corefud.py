@@ -57,6 +57,71 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     word ids and heads that are not ASCII numbers among them. Multiword-token lines
     (``3-4``) are recognised by their form and are not tokens; empty nodes (``5.1``, the
     zeros of pro-drop languages) are tokens, since mentions may be made of them.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The CoNLL-U file (ten TAB-separated columns, coreference in ``Entity=`` of MISC). A
+        document starts at each ``# newdoc id``; tokens before the first one form a document
+        named after the file's stem.
+    lenient : bool, default=False
+        Keep the first of two mentions of the same tokens (counted and reported) instead of
+        raising.
+    encoding : str, optional
+        The file's encoding (default UTF-8).
+
+    Returns
+    -------
+    CorefCorpus
+        The documents by ``newdoc id``, format ``"corefud"``. Mentions carry their head token
+        (document position) when the opening chunk has a ``head`` field.
+
+    Raises
+    ------
+    InputError
+        For every problem listed in the module docstring, with the file and line, and a file
+        without token lines.
+    ParameterTypeError
+        ``path`` is not a path.
+
+    References
+    ----------
+    Nedoluzhko, A., Novák, M., Popel, M., Žabokrtský, Z., Zeldes, A., Zeman, D. (2022).
+    CorefUD 1.0: Coreference meets Universal Dependencies. Proceedings of LREC 2022.
+
+    CorefUD 1.x format (ufal.mff.cuni.cz/corefud), as read by Udapi
+    (github.com/udapi/udapi-python, ``udapi/core/coref.py``): ``# global.Entity``, the
+    ``Entity=`` chunks, their order, discontinuous parts and heads.
+
+    docs/coref.md, "Reading" and "Input checks and warnings".
+
+    Examples
+    --------
+    "Mary saw her cat": Mary and her are entity ``e1``; "her cat" is ``e2``, whose head is
+    its 2nd word, cat (token 3). Token 3 of the document opens ``e2`` and holds the one-word
+    mention of ``e1``; token 4 closes ``e2``:
+
+    >>> import pathlib, tempfile
+    >>> def row(i, form, misc):
+    ...     return "\\t".join([i, form, "_", "_", "_", "_", "_", "_", "_", misc])
+    >>> text = "\\n".join([
+    ...     "# global.Entity = eid-etype-head-other",
+    ...     "# newdoc id = d1",
+    ...     "# sent_id = 1",
+    ...     row("1", "Mary", "Entity=(e1-person-1-)"),
+    ...     row("2", "saw", "_"),
+    ...     row("3", "her", "Entity=(e2-animal-2-(e1-person-1-)"),
+    ...     row("4", "cat", "SpaceAfter=No|Entity=e2)"),
+    ...     row("5", ".", "_"), ""])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "a.conllu"
+    ...     _ = path.write_text(text, encoding="utf-8")
+    ...     corpus = read_corefud(path)
+    >>> doc = corpus.documents["d1"]
+    >>> [(m.start, m.end, m.entity, m.head) for m in doc.mentions]
+    [(0, 1, 'e1', 0), (2, 4, 'e2', 3), (2, 3, 'e1', 2)]
+    >>> {e: len(ms) for e, ms in doc.chains.items()}
+    {'e1': 2, 'e2': 1}
     """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")

@@ -47,7 +47,47 @@ def _ratio(num: float, den: float) -> float:
 
 @dataclass(frozen=True)
 class Counts:
-    """Recall and precision numerators and denominators of a metric; they add over documents."""
+    """Recall and precision numerators and denominators of a metric; they add over documents.
+
+    Recall, precision and F1 of a corpus come from the summed counts (micro-average), as the
+    CoNLL reference scorer computes them, not from the mean of per-document ratios.
+
+    Attributes
+    ----------
+    recall_num, recall_den : float, default=0.0
+        Numerator and denominator of recall (e.g. for MUC: the key links the response keeps,
+        and the key links, sum of ``|K| - 1`` over key entities K).
+    precision_num, precision_den : float, default=0.0
+        Numerator and denominator of precision (the same with key and response exchanged).
+
+    References
+    ----------
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35. (Numerators and denominators summed over the
+    documents.)
+
+    docs/coref.md, "Metrics".
+
+    Examples
+    --------
+    One document with recall 1/2 and precision 1/1, another with 3/3 and 2/4; the corpus has
+    recall (1 + 3)/(2 + 3) = 0.8 and precision (1 + 2)/(1 + 4) = 0.6, so F1 = 2 * 0.8 * 0.6 /
+    1.4 = 0.6857:
+
+    >>> total = Counts(1, 2, 1, 1) + Counts(3, 3, 2, 4)
+    >>> total
+    Counts(recall_num=4, recall_den=5, precision_num=3, precision_den=5)
+    >>> [round(x, 4) for x in total.rpf]
+    [0.8, 0.6, 0.6857]
+
+    Exchanging key and response exchanges recall and precision; a zero denominator gives 0:
+
+    >>> Counts(1, 2, 1, 1).swapped().rpf
+    (1.0, 0.5, 0.6666666666666666)
+    >>> Counts().rpf
+    (0.0, 0.0, 0.0)
+    """
 
     recall_num: float = 0.0
     recall_den: float = 0.0
@@ -72,7 +112,51 @@ class Counts:
 @dataclass(frozen=True)
 class BlancCounts:
     """Link counts of BLANC: coreference (c) and non-coreference (n) links of key, response and
-    both. BLANC averages the two kinds, so it is not one ratio."""
+    both. BLANC averages the two kinds, so it is not one ratio.
+
+    A coreference link is an unordered pair of mentions in the same entity, a non-coreference
+    link a pair of mentions of one side in different entities. With R_c = c_both/c_key,
+    P_c = c_both/c_resp, R_n = n_both/n_key, P_n = n_both/n_resp, BLANC recall is
+    (R_c + R_n)/2, precision (P_c + P_n)/2 and F the mean of the two F1s (not the harmonic mean
+    of BLANC recall and precision). When the key has no coreference link (only singletons) the
+    non-coreference values are used alone; when it has no non-coreference link (one entity),
+    the coreference values alone. The counts add over documents.
+
+    Attributes
+    ----------
+    c_key, c_resp, c_both : float, default=0.0
+        Coreference links of the key, of the response, and of both.
+    n_key, n_resp, n_both : float, default=0.0
+        Non-coreference links of the key, of the response, and of both.
+
+    References
+    ----------
+    Recasens, M., Hovy, E. (2011). BLANC: Implementing the Rand index for coreference
+    evaluation. Natural Language Engineering 17(4), pp. 485-510.
+
+    Luo, X., Pradhan, S., Recasens, M., Hovy, E. (2014). An extension of BLANC to system
+    mentions. Proceedings of ACL 2014 (short papers), pp. 24-29.
+
+    CoNLL reference coreference scorer v8.01, ``lib/CorScorer.pm``,
+    ``ComputeBLANCFromCounts`` (the conventions for a key without links of one kind).
+
+    Examples
+    --------
+    Key {a} {b, c} {d, e, f}, response {a} {d, e} (test case TC-A-2 of the reference scorer).
+    The key has 6 mentions, 15 pairs, 1 + 3 = 4 coreference links and 11 non-coreference links;
+    the response has 3 mentions, 1 coreference link (d-e, also in the key) and 2
+    non-coreference links (a-d, a-e, also in the key). R_c = 1/4, P_c = 1, R_n = 2/11, P_n = 1;
+    F_c = 0.4, F_n = 4/13; recall (1/4 + 2/11)/2 = 0.2159, F (0.4 + 0.3077)/2 = 0.3538:
+
+    >>> [round(x, 4) for x in BlancCounts(4, 1, 1, 11, 2, 2).rpf]
+    [0.2159, 1.0, 0.3538]
+
+    Key of singletons {a} {b} {c}, response {a, b} {c}: no key coreference link, so only the
+    non-coreference links count: a-c and b-c of the key's 3 are kept (2 of the response's 2):
+
+    >>> [round(x, 4) for x in BlancCounts(0, 1, 0, 3, 2, 2).rpf]
+    [0.6667, 1.0, 0.8]
+    """
 
     c_key: float = 0.0
     c_resp: float = 0.0
@@ -87,6 +171,7 @@ class BlancCounts:
 
     @property
     def rpf(self) -> tuple[float, float, float]:
+        """BLANC recall, precision and F (0 where a denominator is 0)."""
         rc, pc = _ratio(self.c_both, self.c_key), _ratio(self.c_both, self.c_resp)
         rn, pn = _ratio(self.n_both, self.n_key), _ratio(self.n_both, self.n_resp)
         fc, fn = _f1(rc, pc), _f1(rn, pn)
@@ -99,6 +184,7 @@ class BlancCounts:
         return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
 
     def swapped(self) -> BlancCounts:
+        """The counts with key and response exchanged."""
         return BlancCounts(self.c_resp, self.c_key, self.c_both, self.n_resp, self.n_key,
                            self.n_both)
 
@@ -216,6 +302,66 @@ def score(
     """Counts of each metric for one document: key and response are lists of entities, each an
     iterable of hashable mentions (a mention in two entities of one side is an error).
 
+    Parameters
+    ----------
+    key : iterable of iterables of hashable
+        The key (gold, or first annotator's) entities, each a collection of mentions; a
+        mention is any hashable value, e.g. a span ``((start, end),)`` or a letter. Mentions
+        are matched exactly between key and response.
+    response : iterable of iterables of hashable
+        The response (system, or second annotator's) entities.
+    metrics : iterable of str, default=METRICS
+        Any of ``"muc"``, ``"bcub"``, ``"ceafm"``, ``"ceafe"``, ``"blanc"``, ``"lea"`` and
+        ``"mentions"`` (mention identification: mentions in both, over the key's and over the
+        response's mentions).
+
+    Returns
+    -------
+    dict of str to Counts or BlancCounts
+        The counts of each metric asked, in the order asked (BlancCounts for ``"blanc"``);
+        ``.rpf`` gives recall, precision and F1. Counts of several documents add
+        (:func:`add`).
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric, or a mention in two entities of the same side.
+    ParameterTypeError
+        A key or response that is not a list of collections (a string, for instance).
+
+    Notes
+    -----
+    Singletons are scored as given (remove them from both sides first to score as the
+    CoNLL-2012 evaluation did). For MUC, a key entity K counts ``|K| - |p(K)|`` links found,
+    p(K) being the parts the response cuts K into (a mention missing from the response is a
+    part of its own); B-cubed sums ``|K & R|**2 / |K|``; CEAFm and CEAFe align key and response
+    entities one to one (similarity ``|K & R|`` and ``2|K & R| / (|K| + |R|)``); LEA weighs
+    each entity by its size and counts its links found, a singleton being one self-link.
+
+    References
+    ----------
+    Vilain, M., Burger, J., Aberdeen, J., Connolly, D., Hirschman, L. (1995). A
+    model-theoretic coreference scoring scheme. Proceedings of MUC-6, pp. 45-52.
+
+    Bagga, A., Baldwin, B. (1998). Algorithms for scoring coreference chains. Proceedings of
+    the LREC 1998 Workshop on Linguistic Coreference, pp. 563-566.
+
+    Luo, X. (2005). On coreference resolution performance metrics. Proceedings of HLT/EMNLP
+    2005, pp. 25-32.
+
+    Recasens, M., Hovy, E. (2011). BLANC: Implementing the Rand index for coreference
+    evaluation. Natural Language Engineering 17(4), pp. 485-510.
+
+    Moosavi, N. S., Strube, M. (2016). Which coreference evaluation metric do you trust? A
+    proposal for a link-based entity aware metric. Proceedings of ACL 2016, pp. 632-642.
+
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35. (The CoNLL reference scorer v8.01, whose official test
+    cases, and those of its LEA branch, these counts reproduce.)
+
+    docs/coref.md, "Metrics".
+
     Examples
     --------
     The response splits one key chain of three mentions in two: MUC recall is 1 of the 2 links
@@ -224,6 +370,22 @@ def score(
     >>> counts = score([[1, 2, 3]], [[1, 2], [3]], ["muc", "mentions"])
     >>> [round(x, 4) for x in counts["muc"].rpf], counts["mentions"].rpf
     ([0.5, 1.0, 0.6667], (1.0, 1.0, 1.0))
+
+    Test case TC-A-2 of the reference scorer: key {a} {b, c} {d, e, f}, response {a} {d, e}.
+    By hand: MUC recall 1/3 (only d-e of the key's 0 + 1 + 2 links), precision 1/1. B-cubed
+    recall (1 + 2**2/3)/6 = 7/18, precision (1 + 2**2/2)/3 = 1. CEAFm aligns {a}-{a} and
+    {d, e, f}-{d, e}: 1 + 2 = 3 mentions, over 6 and 3. CEAFe: 1 + 2*2/5 = 1.8, over 3 and 2
+    entities. LEA recall (1*1 + 2*0 + 3*(1/3))/6 = 1/3 ({a} is a singleton on both sides;
+    {d, e, f} has 1 of its 3 links), precision (1*1 + 2*1)/3 = 1. BLANC: see
+    :class:`BlancCounts`. Mentions: 3 of the key's 6, all 3 of the response's.
+
+    >>> r = score([{"a"}, {"b", "c"}, {"d", "e", "f"}], [{"a"}, {"d", "e"}])
+    >>> r["muc"]
+    Counts(recall_num=1.0, recall_den=3.0, precision_num=1.0, precision_den=1.0)
+    >>> {m: [round(x, 4) for x in c.rpf] for m, c in r.items()}
+    {'muc': [0.3333, 1.0, 0.5], 'bcub': [0.3889, 1.0, 0.56], 'ceafm': [0.5, 1.0, 0.6667],
+     'ceafe': [0.6, 0.9, 0.72], 'blanc': [0.2159, 1.0, 0.3538], 'lea': [0.3333, 1.0, 0.5],
+     'mentions': [0.5, 1.0, 0.6667]}
     """
     k, r, ki, rj, n = _table(key, response)
     out: dict[str, Counts | BlancCounts] = {}
@@ -248,6 +410,44 @@ def score(
 
 def add(totals: Mapping[str, Counts | BlancCounts], more: Mapping[str, Counts | BlancCounts]
         ) -> dict[str, Counts | BlancCounts]:
-    """Sum two dictionaries of counts metric by metric."""
+    """Sum two dictionaries of counts metric by metric.
+
+    Parameters
+    ----------
+    totals : mapping of str to Counts or BlancCounts
+        The counts so far (may be empty).
+    more : mapping of str to Counts or BlancCounts
+        The counts of one more document, e.g. from :func:`score`.
+
+    Returns
+    -------
+    dict of str to Counts or BlancCounts
+        For every metric in either argument, the sum of its counts (a metric in one argument
+        only is taken as it is). Ratios taken from the sums are micro-averages.
+
+    References
+    ----------
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35. (Numerators and denominators summed over the
+    documents.)
+
+    docs/coref.md, "Metrics".
+
+    Examples
+    --------
+    Document 1: key {1, 2, 3}, response {1, 2} {3}: MUC recall 1/2, precision 1/1.
+    Document 2: key {4, 5}, response {4, 5}: recall 1/1, precision 1/1. Pooled recall is
+    (1 + 1)/(2 + 1) = 2/3 (the mean of the two recalls would be 3/4), precision
+    (1 + 1)/(1 + 1) = 1:
+
+    >>> one = score([[1, 2, 3]], [[1, 2], [3]], ["muc"])
+    >>> two = score([[4, 5]], [[4, 5]], ["muc"])
+    >>> total = add(add({}, one), two)
+    >>> total["muc"]
+    Counts(recall_num=2.0, recall_den=3.0, precision_num=2.0, precision_den=2.0)
+    >>> [round(x, 4) for x in total["muc"].rpf]
+    [0.6667, 1.0, 0.8]
+    """
     return {m: (totals[m] + more[m]) if m in totals else more[m]  # type: ignore[operator]
             for m in {**totals, **more}}

@@ -24,7 +24,40 @@ CONLL_AVERAGE = ("muc", "bcub", "ceafe")
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A mention: its token spans (sorted, end exclusive), entity id, head token and source line."""
+    """A mention: its token spans (sorted, end exclusive), entity id, head token and source line.
+
+    Attributes
+    ----------
+    spans : tuple of (int, int)
+        The token spans ``(start, end)`` of the mention in document token positions (0-based,
+        end exclusive), sorted; more than one span for a discontinuous mention (CorefUD parts
+        ``e3[1/2]``, BRAT fragments separated by ``;``).
+    entity : str
+        The id of the entity (chain) the mention belongs to, as written in the file (CoNLL
+        ``12``, CorefUD ``e3``; BRAT chains are named ``chain-T<n>`` after their first mention).
+    line : int or None, default=None
+        The line of the file where the mention starts (its opening bracket or ``T`` line).
+    head : int or None, default=None
+        The document token position of the head word (CorefUD ``head``), None when the format
+        gives none.
+
+    References
+    ----------
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35. (A mention is identified by its exact token span.)
+
+    docs/coref.md, "Reading" (how each reader maps its format onto mentions).
+
+    Examples
+    --------
+    A discontinuous mention of entity ``e3`` made of token 0 and tokens 3 and 4; the head is
+    token 4:
+
+    >>> m = Mention(((0, 1), (3, 5)), "e3", head=4)
+    >>> m.start, m.end, m.tokens
+    (0, 5, [0, 3, 4])
+    """
 
     spans: Span
     entity: str
@@ -49,7 +82,72 @@ def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
                     repairs: Counter[str], path: str, line: int | None) -> tuple[Mention, ...]:
     """The mentions in reading order with repeats (the same tokens marked twice) refused, or
     with ``lenient`` the first kept and the others counted in ``repairs``; sorted by start,
-    longest first."""
+    longest first.
+
+    Parameters
+    ----------
+    document : str
+        The name of the document, for the error message.
+    mentions : list of Mention
+        The mentions of one document in reading order (the order decides which repeat is
+        first).
+    lenient : bool
+        False: a repeated mention is an :class:`~clusteragree.errors.InputError`. True: the
+        first occurrence is kept and every later one is counted.
+    repairs : collections.Counter of str
+        Updated in place under ``lenient``: the key ``"repeated mentions removed (first
+        kept)"`` grows by the number of repeats removed.
+    path : str
+        The file, for the error message.
+    line : int or None
+        The line to report when the repeated mention has no line of its own.
+
+    Returns
+    -------
+    tuple of Mention
+        The mentions with distinct spans, sorted by start and, for the same start, longest
+        first.
+
+    Raises
+    ------
+    InputError
+        Without ``lenient``, for the first mention whose spans were already marked (naming
+        both entities and lines).
+
+    References
+    ----------
+    CoNLL reference coreference scorer v8.01 (github.com/conll/reference-coreference-scorers),
+    ``lib/CorScorer.pm``: a repeated response mention is removed and the first occurrence
+    kept, which the official test cases TC-A-7, TC-A-8 and TC-A-9 expect.
+
+    docs/coref.md, "Reading" (repeated mentions are an error unless reading is lenient, for key
+    and response alike).
+
+    Examples
+    --------
+    Tokens 3-4 are marked twice, first for entity 1 (line 4) and then for entity 7 (line 9);
+    lenient reading keeps the first and counts one repair. The three mentions left are sorted
+    by start, and 0-3 (four tokens) comes before 0-1 (two tokens):
+
+    >>> from collections import Counter
+    >>> marked = [Mention(((3, 5),), "1", 4), Mention(((0, 2),), "2", 2),
+    ...           Mention(((3, 5),), "7", 9), Mention(((0, 4),), "1", 2)]
+    >>> repairs = Counter()
+    >>> kept = unique_mentions("d", marked, lenient=True, repairs=repairs, path="d.conll",
+    ...                        line=None)
+    >>> [(m.start, m.end, m.entity) for m in kept]
+    [(0, 4, '1'), (0, 2, '2'), (3, 5, '1')]
+    >>> dict(repairs)
+    {'repeated mentions removed (first kept)': 1}
+
+    Strict reading refuses the repeat, at the line of the second mark:
+
+    >>> unique_mentions("d", marked, lenient=False, repairs=Counter(), path="d.conll",
+    ...                 line=None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: d.conll:9: document d: the mention at tokens 3-4 is ...
+    """
     seen: dict[Span, Mention] = {}
     for m in mentions:
         if m.spans not in seen:
@@ -67,7 +165,49 @@ def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
 
 @dataclass(frozen=True)
 class CorefDocument:
-    """A document (or CoNLL part) with one annotator's mentions."""
+    """A document (or CoNLL part) with one annotator's mentions.
+
+    Attributes
+    ----------
+    name : str
+        The document's name: the rest of the ``#begin document`` line (CoNLL, e.g.
+        ``(nw/xinhua/00/chtb_0009); part 000``), the ``# newdoc id`` (CorefUD) or the stem of
+        the ``.ann`` file (BRAT).
+    tokens : tuple of str
+        The tokens (words; for BRAT the characters of the text), by document position.
+    mentions : tuple of Mention
+        The mentions, sorted by start and, for the same start, longest first.
+    path : str, default="<document>"
+        The file the document was read from.
+    line : int or None, default=None
+        The line where the document starts.
+    token_lines : tuple of int, default=()
+        The line of each token (empty when the format has no token lines, as BRAT).
+    words : tuple of (int, int), default=()
+        The word units as token spans ``(start, end)``, when they are not the tokens (BRAT: runs
+        of non-space characters); empty means one word per token.
+
+    References
+    ----------
+    CoNLL-2012 shared task, data description (conll.cemantix.org/2012/data.html): every part
+    of a ``#begin document`` ... ``#end document`` block is scored as a document of its own.
+
+    docs/coref.md, "Reading".
+
+    Examples
+    --------
+    "Mary met John and he smiled": Mary is entity 1, John and he are entity 2.
+
+    >>> doc = CorefDocument("d", ("Mary", "met", "John", "and", "he", "smiled"),
+    ...                     (Mention(((0, 1),), "1"), Mention(((2, 3),), "2"),
+    ...                      Mention(((4, 5),), "2")))
+    >>> {entity: [m.start for m in ms] for entity, ms in doc.chains.items()}
+    {'1': [0], '2': [2, 4]}
+    >>> [sorted(c) for c in doc.clusters()]
+    [[((0, 1),)], [((2, 3),), ((4, 5),)]]
+    >>> doc.word_spans[:3]  # no words given: one word per token
+    ((0, 1), (1, 2), (2, 3))
+    """
 
     name: str
     tokens: tuple[str, ...]
@@ -98,7 +238,38 @@ class CorefDocument:
 
 @dataclass(frozen=True)
 class CorefCorpus:
-    """The documents of one file (one annotator), with the repairs made while reading."""
+    """The documents of one file (one annotator), with the repairs made while reading.
+
+    Attributes
+    ----------
+    documents : dict of str to CorefDocument
+        The documents by name, in file order.
+    path : str
+        The file (or, for BRAT, the directory) read; also the annotator's default name in the
+        agreement tables.
+    repairs : dict of str to int, default={}
+        What lenient reading repaired, with counts (e.g. ``{"unclosed mentions dropped": 2}``);
+        empty when nothing was repaired.
+    format : str, default="conll"
+        The reader that made it: ``"conll"``, ``"corefud"`` or ``"brat"``.
+
+    References
+    ----------
+    docs/coref.md, "Reading" and "Input checks and warnings" (what each reader repairs under
+    lenient reading).
+
+    Examples
+    --------
+    A CoNLL file of one document of two tokens, Mary being a one-token mention of entity 1:
+
+    >>> from clusteragree.coref import parse_conll
+    >>> corpus = parse_conll(["#begin document (a); part 000", "a 0 0 Mary (1)",
+    ...                       "a 0 1 smiled -", "#end document"], "a.conll")
+    >>> list(corpus.documents), corpus.format, corpus.repairs
+    (['(a); part 000'], 'conll', {})
+    >>> corpus.documents["(a); part 000"].tokens
+    ('Mary', 'smiled')
+    """
 
     documents: dict[str, CorefDocument]
     path: str
