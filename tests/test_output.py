@@ -36,6 +36,10 @@ RUNS = {
                                      for x in "aba"], "--names", "a,b,c", "--pairwise",
                           "--ci", "0.95", "--bootstrap", "100", "--seed", "2",
                           "--metrics", "alpha"],
+    "table-diagnostics": ["table", str(REG / "core" / "total-document.csv"), "--distance",
+                          "nominal", "--diagnostics", "--worst", "3"],
+    "table-diagnostics-scalar": ["table", str(FIX / "krippendorff2011.csv"), "--scalar",
+                                 "--distance", "nominal,interval", "--diagnostics"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -54,7 +58,8 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     assert obj["schema"] == "clusteragree/1" and obj["command"] == RUNS[name][0]
     assert obj["results"], "a command with exit 0 has results"
     kinds = {r["kind"] for r in obj["results"]}
-    assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation"}
+    assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
+                     "category", "annotator", "coincidence", "document"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:
@@ -91,3 +96,14 @@ def test_a_seed_makes_the_interval_reproducible(cli) -> None:
     assert all(r["ci"][0] <= r["alpha"] <= r["ci"][1] for r in first)
     assert first[0]["bootstrap"] == {"n": 200, "resample": "units", "seed": 4, "level": 0.9,
                                      "undefined": first[0]["bootstrap"]["undefined"]}
+
+
+def test_diagnostics_in_json_hold_every_kind(cli) -> None:
+    code, out, err = cli(*RUNS["table-diagnostics-scalar"], "-f", "json")
+    assert code == 0, err
+    kinds = {r["kind"] for r in json.loads(out)["results"]}
+    assert {"unit", "category", "annotator", "coincidence"} <= kinds
+    code, out, err = cli(*RUNS["table-diagnostics"], "-f", "json")
+    assert code == 0, err
+    docs = [r for r in json.loads(out)["results"] if r["kind"] == "document"]
+    assert docs and all(isinstance(d["document"], str) for d in docs)

@@ -15,8 +15,17 @@ from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
 from ..report.formats import FORMATS
 
-__all__ = ["Deprecated", "add_common", "check_names", "command_signature", "distance_list",
-           "interval_options", "name_list", "print_json"]
+__all__ = [
+    "Deprecated",
+    "add_common",
+    "check_names",
+    "command_signature",
+    "diagnostic_options",
+    "distance_list",
+    "interval_options",
+    "name_list",
+    "print_json",
+]
 
 
 def distance_list(text: str) -> list[str]:
@@ -116,6 +125,13 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             default="auto",
                             help="what the bootstrap draws: whole documents when there are "
                             "several (auto), or units (default: %(default)s)")
+        parser.add_argument("--diagnostics", action="store_true",
+                            help="after the answer: the units that disagree most, each "
+                            "category against the rest, alpha without each annotator and of "
+                            "every pair, the coincidences, documents least reliable first")
+        parser.add_argument("--worst", type=_resamples, default=10, metavar="K",
+                            help="--diagnostics: how many units to list (default: "
+                            "%(default)s)")
     if pairwise:
         parser.add_argument("--pairwise", action="store_true",
                             help="with three or more annotators, alpha for every pair as well "
@@ -157,6 +173,11 @@ def interval_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bootstrap keywords of :func:`clusteragree.alpha_report` from the parsed options."""
     return {"ci": args.ci, "bootstrap": args.bootstrap, "seed": args.seed,
             "resample": args.resample}
+
+
+def diagnostic_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``diagnose`` and ``worst`` for the domain agreement functions."""
+    return {"diagnose": args.diagnostics, "worst": args.worst}
 
 
 def _clean(value: Any, path: str, nulls: list[str]) -> Any:

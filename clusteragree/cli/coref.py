@@ -16,6 +16,7 @@ from ._common import (
     add_common,
     check_names,
     command_signature,
+    diagnostic_options,
     distance_list,
     interval_options,
     print_json,
@@ -101,9 +102,9 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..coref.agreement import coref_alpha, coref_metrics
     from ..report import render
     from ..report import table as render_table
-    from ..report.schema import alpha_records, envelope, records
+    from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
-    from ..report.text import alpha_headline, text_report
+    from ..report.text import alpha_headline, diagnostic_sections, text_report
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
@@ -117,7 +118,8 @@ def _run_coref(args: argparse.Namespace) -> int:
     metric_names = [m for m in args.metrics if m != "alpha"]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
-                         pairwise=args.pairwise, **interval_options(args))
+                         pairwise=args.pairwise, **interval_options(args),
+                         **diagnostic_options(args))
              if "alpha" in args.metrics else None)
     scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient,
                             singletons=args.singletons, per_document=args.per_doc)
@@ -129,6 +131,8 @@ def _run_coref(args: argparse.Namespace) -> int:
             results = [r for r in results if r["pooled"]]
         if scores is not None:
             results += records(scores, "metric")
+        if frame is not None:
+            results += diagnostic_records(frame.attrs.get("diagnostics", {}))
         print_json(envelope("coref", args.files, command_signature(args), results,
                             {"units": args.units, "annotators": names}))
         return 0
@@ -154,6 +158,8 @@ def _run_coref(args: argparse.Namespace) -> int:
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
                       "metric", "recall", "precision", "f1"]
         sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
+    if frame is not None:
+        sections += diagnostic_sections(frame.attrs.get("diagnostics", {}))
     print(text_report("\n".join(headline), sections, footer))
     return 0
 

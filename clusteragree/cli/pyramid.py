@@ -14,6 +14,7 @@ from ._common import (
     add_common,
     check_names,
     command_signature,
+    diagnostic_options,
     distance_list,
     interval_options,
     print_json,
@@ -69,23 +70,32 @@ def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
 def _run_pyramid(args: argparse.Namespace) -> int:
     from ..pyramids.agreement import pyramid_agreement
     from ..report import render
-    from ..report.schema import alpha_records, envelope
+    from ..report.schema import alpha_records, diagnostic_records, envelope
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, diagnostic_sections, text_report
     if len(args.files) < 2:
         raise ParameterError("give at least two .pyr files")
     frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
                               encoding=args.encoding,
                               coders=check_names(args.names, len(args.files)),
-                              pairwise=args.pairwise, **interval_options(args))
+                              pairwise=args.pairwise, **interval_options(args),
+                              **diagnostic_options(args))
     header = {"command": "pyramid", "files": list(args.files), "units": args.units,
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
+    found = frame.attrs.get("diagnostics", {})
+    what = f"Krippendorff's alpha ({args.units} as units)"
     if args.format == "json":
-        print_json(envelope("pyramid", args.files, command_signature(args), alpha_records(frame),
+        print_json(envelope("pyramid", args.files, command_signature(args),
+                            [*alpha_records(frame), *diagnostic_records(found)],
                             {"units": args.units, "repairs": header["repairs"],
                              "notes": header["notes"]}))
+    elif args.format == "text" and found:
+        body, signatures = alpha_text(frame)
+        print(text_report(alpha_headline(frame, what),
+                          [(None, body), *diagnostic_sections(found)], signatures))
     else:
-        print(render(frame, args.format, header=header,
-                     what=f"Krippendorff's alpha ({args.units} as units)"))
+        print(render(frame, args.format, header=header, what=what))
     return 0
 
 

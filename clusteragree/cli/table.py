@@ -123,10 +123,13 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
+    from ..core.diagnostics import diagnostics
     from ..core.frames import alpha_report, pairwise_report
     from ..labels.table import read_long_table
     from ..report import render
-    from ..report.schema import alpha_records, envelope
+    from ..report.schema import alpha_records, diagnostic_records, envelope
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, diagnostic_sections, text_report
     if _is_multilabel(args.file, args.encoding):
         return _run_multilabel(args)
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
@@ -165,9 +168,16 @@ def _run_table(args: argparse.Namespace) -> int:
             "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
                       ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
     }
+    found = diagnostics(tables, args.distance, worst=args.worst, report=frame) \
+        if args.diagnostics else {}
     if args.format == "json":
-        print_json(envelope("table", [data.path], str(header["signature"]), alpha_records(frame),
+        print_json(envelope("table", [data.path], str(header["signature"]),
+                            [*alpha_records(frame), *diagnostic_records(found)],
                             {"rows": data.rows, "repairs": data.repairs}))
+    elif args.format == "text" and found:
+        body, signatures = alpha_text(frame)
+        print(text_report(alpha_headline(frame), [(None, body), *diagnostic_sections(found)],
+                          signatures))
     else:
         print(render(frame, args.format, header=header))
     return 0

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.convert import memberships_table
+from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
@@ -326,6 +327,8 @@ def coref_alpha(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
+    diagnose: bool = False,
+    worst: int = 10,
 ) -> pd.DataFrame:
     """Alpha per document and pooled (TOTAL); with ``pairwise``, also for every pair of
     annotators (column ``pair``; the joint rows have pair ``all``).
@@ -345,6 +348,9 @@ def coref_alpha(
     ci, bootstrap, seed, resample
         A bootstrap interval on the pooled rows, resampling whole documents when there are
         several: as :func:`clusteragree.core.frames.alpha_report`.
+    diagnose, worst
+        Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics` (the
+        ``worst`` units), over all documents, in ``frame.attrs["diagnostics"]``.
 
     Returns
     -------
@@ -414,10 +420,14 @@ def coref_alpha(
 
     interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
                                 "resample": resample}
-    if pairwise:
-        return pairwise_report(tables_of, names, distances, **interval)
-    return alpha_report(tables_of(tuple(range(len(names)))), distances,
-                        **interval).assign(pair="all")
+    everyone = tuple(range(len(names)))
+    tables = tables_of(everyone)
+    frame = (pairwise_report(tables_of, names, distances, **interval) if pairwise else
+             alpha_report(tables, distances, **interval).assign(pair="all"))
+    if diagnose:
+        frame.attrs["diagnostics"] = diagnostics(tables, distances, worst=worst,
+                                                 report=frame[frame["pair"] == "all"])
+    return frame
 
 
 def coref_metrics(

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..core.coefficient import Engine
 from ..core.convert import memberships_table
+from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
@@ -119,6 +120,8 @@ def pyramid_agreement(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
+    diagnose: bool = False,
+    worst: int = 10,
 ) -> pd.DataFrame:
     """Alpha between two or more pyramids of the same model summaries.
 
@@ -146,6 +149,11 @@ def pyramid_agreement(
     ci, bootstrap, seed, resample
         A bootstrap interval of alpha: as :func:`clusteragree.core.frames.alpha_report`
         (units are resampled: one pyramid is one document).
+    diagnose : bool, default=False
+        Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics` (``worst``
+        units), in ``frame.attrs["diagnostics"]``.
+    worst : int, default=10
+        How many units the diagnostics list.
 
     Returns
     -------
@@ -164,9 +172,11 @@ def pyramid_agreement(
 
     interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
                                 "resample": resample}
+    everyone = tuple(range(len(names)))
     frame = (pairwise_report(table_of, names, distances, engine=engine, **interval) if pairwise
-             else alpha_report(table_of(tuple(range(len(names)))), distances, engine=engine,
-                               **interval))
+             else alpha_report(table_of(everyone), distances, engine=engine, **interval))
+    if diagnose:
+        frame.attrs["diagnostics"] = diagnostics(table_of(everyone), distances, worst=worst)
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame

@@ -42,7 +42,7 @@ import pandas as pd
 
 from ..core.frames import pooled_rows
 
-__all__ = ["SCHEMA", "alpha_records", "envelope", "records"]
+__all__ = ["SCHEMA", "alpha_records", "diagnostic_records", "envelope", "records"]
 
 #: The name and version of the JSON shape.
 SCHEMA = "clusteragree/1"
@@ -217,3 +217,63 @@ def envelope(command: str, inputs: Sequence[str], signature: str,
     return {"schema": SCHEMA, "command": command, "signature": signature,
             "inputs": [str(i) for i in inputs], "meta": dict(meta or {}),
             "results": [dict(r) for r in results]}
+
+
+def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
+    """The diagnostics of :func:`clusteragree.core.diagnostics.diagnostics` as records.
+
+    Parameters
+    ----------
+    found : mapping of DataFrame
+        The diagnostics by name.
+
+    Returns
+    -------
+    list of dict
+        ``unit`` records (unit, values, disagreement, share, and ``codes``: each annotator's
+        value), ``category`` records (category, alpha, n, uses), ``annotator`` records (coder,
+        alpha_without, change, and ``pairwise``: alpha with each other annotator),
+        ``coincidence`` records (value, n_v, and ``row``: o_vw for each w) and ``document``
+        records (document, distance, alpha, n).
+
+    References
+    ----------
+    docs/schema/clusteragree-1.json; docs/uncertainty.md.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> diagnostic_records({"categories": pd.DataFrame(
+    ...     {"category": ["x"], "alpha": [0.5], "n": [4], "uses": [2]})})
+    [{'kind': 'category', 'category': 'x', 'alpha': 0.5, 'n': 4, 'uses': 2}]
+    """
+    out: list[dict[str, Any]] = []
+    if "units" in found:
+        base = ["unit", "values", "disagreement", "share"]
+        for row in found["units"].to_dict("records"):
+            out.append({"kind": "unit", **{k: _plain(row[k]) for k in base},
+                        "unit": str(row["unit"]),
+                        "codes": {str(k): _plain(v) for k, v in row.items() if k not in base}})
+    if "categories" in found:
+        out += records(found["categories"], "category")
+    if "annotators" in found:
+        pairwise = found.get("pairwise")
+        for entry in found["annotators"].to_dict("records"):
+            rec: dict[str, Any] = {"kind": "annotator",
+                                   **{str(k): _plain(v) for k, v in entry.items()}}
+            rec["coder"] = str(rec["coder"])
+            if pairwise is not None:
+                rec["pairwise"] = {str(k): _plain(v) for k, v in pairwise.loc[entry["coder"]]
+                                   .items() if k != entry["coder"]}
+            out.append(rec)
+    if "coincidences" in found:
+        matrix = found["coincidences"]
+        for value, cells in matrix.iterrows():
+            out.append({"kind": "coincidence", "value": str(value),
+                        "n_v": _plain(cells["n_v"]),
+                        "row": {str(k): _plain(v) for k, v in cells.items() if k != "n_v"}})
+    if "documents" in found:
+        for doc in found["documents"].to_dict("records"):
+            out.append({"kind": "document", **{str(k): _plain(v) for k, v in doc.items()},
+                        "document": str(doc["document"])})
+    return out

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..core.frames import pooled_rows
 
-__all__ = ["alpha_headline", "plural", "text_report"]
+__all__ = ["alpha_headline", "diagnostic_sections", "plural", "text_report"]
 
 Section = tuple[str | None, pd.DataFrame | str]
 
@@ -115,6 +115,13 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
 
 
 def _table(frame: pd.DataFrame, digits: int) -> str:
+    frame = frame.copy()
+    for column in [c for c in frame.columns if frame[c].dtype == "object"]:  # None: a number
+        cells = frame[column]
+        if all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+               for v in cells):
+            frame[column] = pd.to_numeric(cells.astype(object).where(cells.notna()),
+                                          errors="coerce")
     return frame.to_string(index=False, na_rep="-",
                            float_format=lambda x: _number(x, digits))
 
@@ -168,3 +175,50 @@ def text_report(headline: str, sections: Sequence[Section], footer: Sequence[str
         lines.append("")
         lines.extend(footer)
     return "\n".join(lines)
+
+
+_TITLES = {
+    "units": "units that disagree most (each annotator's value)",
+    "categories": "categories, least reliable first (nominal alpha of each against the rest)",
+    "annotators": "alpha without each annotator (change: how much the others gain)",
+    "pairwise": "alpha of every pair of annotators",
+    "coincidences": "coincidences (Krippendorff's o_vw; n_v: marginals)",
+    "documents": "documents, least reliable first",
+}
+
+
+def diagnostic_sections(found: dict[str, pd.DataFrame]) -> list[Section]:
+    """Titled tables of :func:`clusteragree.core.diagnostics.diagnostics`, for
+    :func:`text_report`.
+
+    Parameters
+    ----------
+    found : dict of DataFrame
+        The diagnostics by name (``units``, ``categories``, ``annotators``, ``pairwise``,
+        ``coincidences``, ``documents``).
+
+    Returns
+    -------
+    list of (title, DataFrame)
+        In that order, those present; the pairwise and coincidence matrices keep their row
+        labels as a first column.
+
+    References
+    ----------
+    docs/uncertainty.md, "Where the disagreement sits".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> [title for title, _ in diagnostic_sections({"units": pd.DataFrame({"unit": [2]})})]
+    ["units that disagree most (each annotator's value)"]
+    """
+    out: list[Section] = []
+    for name, title in _TITLES.items():
+        if name not in found:
+            continue
+        frame = found[name]
+        if name in ("pairwise", "coincidences"):
+            frame = frame.reset_index(names="")
+        out.append((title, frame))
+    return out
