@@ -44,7 +44,42 @@ __all__ = ["AmResult", "a_m", "a_m_pairwise", "agreement_bins", "category_confus
 
 @dataclass(frozen=True)
 class AmResult:
-    """Po, Pe, A_m and each item's observed agreement P_i."""
+    """Po, Pe, A_m and each item's observed agreement P_i.
+
+    Attributes
+    ----------
+    po : float
+        Observed agreement Po, the mean of ``per_item`` (equation 4).
+    pe : float
+        Chance agreement Pe (equation 8).
+    a_m : float
+        ``(Po - Pe) / (1 - Pe)`` (equation 1); NaN when Pe is 1.
+    per_item : pandas.Series
+        P_i (equation 3), indexed by item, named ``P_i``: the share of (category pair,
+        annotator pair) combinations on which the item's assignments agree.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Section 3.2, equations 1-8.
+
+    Examples
+    --------
+    Two annotators, one category pair (x, y). Item 1: ``[1 0]`` and ``[1 0]`` agree; item 2:
+    ``[1 1]`` and ``[0 1]`` do not; item 3: ``[0 1]`` and ``[0 1]`` agree. So P_i = 1, 0, 1 and
+    Po = 2/3. In Pe, u1's items fall in the groups ``[0 1]``/``[1 0]``, ``[1 1]``,
+    ``[0 1]``/``[1 0]`` (shares 0, 2/3, 1/3) and u2's all in the mixed group (share 1), so
+    Pe = 2/3 x 1 = 2/3 and A_m = 0:
+
+    >>> data = MultiLabel.from_records([(1, "u1", "x"), (1, "u2", "x"), (2, "u1", "x"),
+    ...                                 (2, "u1", "y"), (2, "u2", "y"), (3, "u1", "y"),
+    ...                                 (3, "u2", "y")])
+    >>> r = a_m(data)
+    >>> r.per_item.tolist(), round(r.po, 4), round(r.pe, 4), round(r.a_m, 4)
+    ([1.0, 0.0, 1.0], 0.6667, 0.6667, 0.0)
+    """
 
     po: float
     pe: float
@@ -72,6 +107,96 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
 
     ``categories`` is the category set of the scheme (default: the labels used); unused
     categories add ``[0 0]`` agreements to both Po and Pe, as in the paper.
+
+    For every pair of categories (a, b), an annotator's assignment of an item is ``[0 0]``,
+    ``[0 1]``, ``[1 0]`` or ``[1 1]`` (whether it has a, whether it has b). Po counts the
+    (category pair, annotator pair) combinations on which two annotators' assignments are
+    equal; Pe merges ``[0 1]`` and ``[1 0]`` into one group of three. The paper's Po counts
+    ``[0 1]`` against ``[1 0]`` as a disagreement, so A_m is biased down and can be negative;
+    ``consistent=True`` merges the two in Po as well.
+
+    Parameters
+    ----------
+    data : MultiLabel
+        Any number of labels per cell (ranks are not used).
+    categories : sequence of hashable, optional
+        The scheme's categories (default: the labels used); at least two, and every label used
+        must be among them.
+    annotators : sequence of hashable, optional
+        The annotators to compare (default: all); at least two. Only the items labelled by
+        all of them count.
+    consistent : bool, default=False
+        Count ``[0 1]`` against ``[1 0]`` as an agreement in Po, as Pe does.
+
+    Returns
+    -------
+    AmResult
+        Po, Pe, A_m and the per-item observed agreement P_i.
+
+    Raises
+    ------
+    ParameterError
+        Fewer than two annotators or categories, or a label that is not among
+        ``categories``.
+
+    See Also
+    --------
+    a_m_pairwise : A_m for every pair of annotators.
+    agreement_bins : items by observed agreement.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Section 3.2, equations 1-8.
+
+    docs/multilabel.md, section "A_m" (Po against Pe, the category set).
+
+    Examples
+    --------
+    Two annotators u and v, categories a, b and c (pairs ab, ac, bc). Item 1 (``{a}`` and
+    ``{a}``) agrees on all three pairs: P_1 = 1. Item 2 (``{a}`` against ``{b}``): ab is
+    ``[1 0]`` against ``[0 1]``, ac ``[1 0]`` against ``[0 0]``, bc ``[0 0]`` against
+    ``[1 0]``: P_2 = 0. Item 3 (``{b, c}`` against ``{c}``) agrees on ac only: P_3 = 1/3.
+    Po = (1 + 0 + 1/3) / 3 = 4/9. In Pe, the shares of the groups (``[0 0]``, mixed,
+    ``[1 1]``) over the three items are, for u and v: ab (0, 1, 0) and (1/3, 2/3, 0), giving
+    2/3; ac the same, 2/3; bc (2/3, 0, 1/3) and (1/3, 2/3, 0), giving 2/9. Pe is their mean,
+    14/27, and A_m = (12/27 - 14/27) / (13/27) = -2/13:
+
+    >>> data = MultiLabel.from_records([(1, "u", "a"), (1, "v", "a"), (2, "u", "a"),
+    ...                                 (2, "v", "b"), (3, "u", "b"), (3, "u", "c"),
+    ...                                 (3, "v", "c")])
+    >>> r = a_m(data)
+    >>> round(r.po, 4), round(r.pe, 4), round(r.a_m, 4)
+    (0.4444, 0.5185, -0.1538)
+
+    Counting item 2's ``[1 0]`` against ``[0 1]`` on ab as an agreement gives P_2 = 1/3,
+    Po = 5/9 and A_m = (15/27 - 14/27) / (13/27) = 1/13:
+
+    >>> r = a_m(data, consistent=True)
+    >>> round(r.po, 4), round(r.a_m, 4)
+    (0.5556, 0.0769)
+
+    The example of the public implementation (github.com/SyrupType/bhowmick_agreement_measure,
+    ``example_categories.csv`` and ``example_annotations.csv``): six categories, three
+    annotators, ten items; it gives Po = 383/450 and A_m = 0.675073 (0.689622 with
+    ``consistent=True``):
+
+    >>> sets = {1: ("fi", "fi", "fi ps"), 2: ("ind", "fn", "ind"), 3: ("lr", "lr", "lr"),
+    ...         4: ("ps", "ps", "ps"), 5: ("fn lr", "fn", "lr"), 6: ("em", "em", "em"),
+    ...         7: ("em ps", "em", "em"), 8: ("ps", "ps fi", "ps"), 9: ("em", "em", "em"),
+    ...         10: ("fn", "fn", "fn")}
+    >>> big = MultiLabel.from_records([(item, annotator, label)
+    ...                                for item, cells in sets.items()
+    ...                                for annotator, labels in zip((1, 2, 3), cells)
+    ...                                for label in labels.split()])
+    >>> cats = ["fi", "ps", "em", "lr", "fn", "ind"]
+    >>> r = a_m(big, categories=cats)
+    >>> round(r.po * 450, 6), round(r.a_m, 6)
+    (383.0, 0.675073)
+    >>> round(a_m(big, categories=cats, consistent=True).a_m, 6)
+    0.689622
     """
     require_multilabel(data)
     who = list(annotators) if annotators is not None else list(data.annotators)
@@ -99,7 +224,45 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
 
 
 def a_m_pairwise(data: MultiLabel, **kwargs: object) -> pd.DataFrame:
-    """Po, Pe and A_m for every pair of annotators (the paper's Table 2)."""
+    """Po, Pe and A_m for every pair of annotators (the paper's Table 2).
+
+    Parameters
+    ----------
+    data : MultiLabel
+        The labels.
+    **kwargs
+        Passed to :func:`a_m`: ``categories`` and ``consistent``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of annotators (in the order of ``data.annotators``) with the columns
+        ``annotator_a``, ``annotator_b``, ``Po``, ``Pe`` and ``A_m``.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Table 2 (the pairwise values; the "0.72" of the abstract is their mean, not the joint
+    A_m of Table 1).
+
+    Examples
+    --------
+    One category pair (x, y), two items. u1 and u2 both give item 1 ``[1 1]`` and item 2
+    ``[0 1]``: Po = 1; each has shares (0, 1/2, 1/2) over the groups (``[0 0]``, mixed,
+    ``[1 1]``), so Pe = 1/4 + 1/4 = 1/2 and A_m = 1. u3 gives item 1 ``[1 0]``, so with u1 or
+    u2 only item 2 agrees (Po = 1/2); u3's shares are (0, 1, 0), Pe = 1/2 and A_m = 0:
+
+    >>> data = MultiLabel.from_records([(1, "u1", "x"), (1, "u1", "y"), (1, "u2", "x"),
+    ...                                 (1, "u2", "y"), (1, "u3", "x"), (2, "u1", "y"),
+    ...                                 (2, "u2", "y"), (2, "u3", "y")])
+    >>> a_m_pairwise(data)
+      annotator_a annotator_b   Po   Pe  A_m
+    0          u1          u2  1.0  0.5  1.0
+    1          u1          u3  0.5  0.5  0.0
+    2          u2          u3  0.5  0.5  0.0
+    """
     rows = []
     for a, b in combinations(data.annotators, 2):
         r = a_m(data, annotators=[a, b], **kwargs)  # type: ignore[arg-type]
@@ -110,14 +273,78 @@ def a_m_pairwise(data: MultiLabel, **kwargs: object) -> pd.DataFrame:
 def agreement_bins(result: AmResult, edges: Sequence[float] = (0, 0.2, 0.4, 0.7, 1.0)
                    ) -> pd.Series:
     """Number of items by observed agreement P_i in bins ``(lo, hi]`` (the paper's Table 3;
-    an item with P_i = 0 falls in the first bin)."""
+    an item with P_i = 0 falls in the first bin).
+
+    Parameters
+    ----------
+    result : AmResult
+        A result of :func:`a_m` (its ``per_item``).
+    edges : sequence of float, default=(0, 0.2, 0.4, 0.7, 1.0)
+        Increasing bin edges; the default bins are those of the paper's Table 3.
+
+    Returns
+    -------
+    pandas.Series
+        The number of items in each bin, indexed by the bins (pandas intervals, the first
+        closed on the left), in increasing order; empty bins count 0.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Table 3 (14, 73, 198 and 715 of 1000 sentences).
+
+    Examples
+    --------
+    The items of :func:`a_m`'s example have P_i = 1, 0 and 1/3: one in the first bin (0 is
+    included there), one in (0.2, 0.4], none in (0.4, 0.7] and one in (0.7, 1.0]:
+
+    >>> data = MultiLabel.from_records([(1, "u", "a"), (1, "v", "a"), (2, "u", "a"),
+    ...                                 (2, "v", "b"), (3, "u", "b"), (3, "u", "c"),
+    ...                                 (3, "v", "c")])
+    >>> agreement_bins(a_m(data)).tolist()
+    [1, 1, 0, 1]
+    """
     bins = pd.cut(result.per_item, list(edges), include_lowest=True)
     return bins.value_counts(sort=False)
 
 
 def category_disagreement(data: MultiLabel) -> pd.DataFrame:
     """Per annotator pair and category: items on which one has the category and the other not
-    (the paper's Table 4), with a Total row."""
+    (the paper's Table 4), with a Total row.
+
+    Parameters
+    ----------
+    data : MultiLabel
+        The labels; each pair of annotators is compared on the items both labelled.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of annotators, named ``"a-b"``, and a last row ``Total``; one column
+        per category of ``data.categories``; integer counts of items.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Section 5.2, Table 4.
+
+    Examples
+    --------
+    The data of :func:`a_m`'s example: on item 2 u has a and v has b; on item 3 u has b and
+    v has not. Category a is disputed once, b twice and c never:
+
+    >>> data = MultiLabel.from_records([(1, "u", "a"), (1, "v", "a"), (2, "u", "a"),
+    ...                                 (2, "v", "b"), (3, "u", "b"), (3, "u", "c"),
+    ...                                 (3, "v", "c")])
+    >>> category_disagreement(data)
+           a  b  c
+    u-v    1  2  0
+    Total  1  2  0
+    """
     require_multilabel(data)
     cats = list(data.categories)
     rows = {}
@@ -131,7 +358,40 @@ def category_disagreement(data: MultiLabel) -> pd.DataFrame:
 
 def category_confusion(data: MultiLabel) -> pd.DataFrame:
     """For categories a < b: items where one annotator has a but not b and another has b but not
-    a, counted over annotator pairs (the paper's Table 5)."""
+    a, counted over annotator pairs (the paper's Table 5).
+
+    Parameters
+    ----------
+    data : MultiLabel
+        The labels; each pair of annotators is compared on the items both labelled.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Categories by categories (``data.categories`` as index and columns); the count for
+        the pair (a, b) is in row a, column b of the upper triangle, and every other cell is 0.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Section 5.2 (one annotator's ``[a -]`` against another's ``[- b]``), Table 5.
+
+    Examples
+    --------
+    The data of :func:`a_m`'s example: on item 2 u has a without b and v has b without a, the
+    one confusion (a, b); on item 3 (``{b, c}`` against ``{c}``) no one has c without b:
+
+    >>> data = MultiLabel.from_records([(1, "u", "a"), (1, "v", "a"), (2, "u", "a"),
+    ...                                 (2, "v", "b"), (3, "u", "b"), (3, "u", "c"),
+    ...                                 (3, "v", "c")])
+    >>> category_confusion(data)
+       a  b  c
+    a  0  1  0
+    b  0  0  0
+    c  0  0  0
+    """
     require_multilabel(data)
     cats = list(data.categories)
     out = pd.DataFrame(0, index=cats, columns=cats)
@@ -154,6 +414,48 @@ def gold_standard(data: MultiLabel, *, update_on_ties: bool = False) -> tuple[
     annotator on the winning side grows by one (Algorithm 1); the prose also grows it after a
     tie is resolved, which ``update_on_ties=True`` does. Returns the labels per item and the
     final expert indices.
+
+    Only the annotators who labelled an item vote on it. On a tie with equal summed indices
+    the category is left out (the paper's condition is a strict "greater than").
+
+    Parameters
+    ----------
+    data : MultiLabel
+        The labels.
+    update_on_ties : bool, default=False
+        Also raise the expert index of the winning side after a tie is resolved (the paper's
+        prose), not only after a majority decision (its Algorithm 1).
+
+    Returns
+    -------
+    gold : dict
+        ``item -> set of categories`` for every item of ``data``.
+    index : dict
+        ``annotator -> final expert index``.
+
+    References
+    ----------
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, Manchester, pp. 58-65.
+    Section 4, Algorithm 1.
+
+    docs/multilabel.md, section "A_m" (Algorithm 1 on ties).
+
+    Examples
+    --------
+    On item i1, A and B say x and C says y: x wins 2 to 1 (A and B gain a point) and y loses
+    1 to 2 (A and B, who left it out, gain another). Item i2 is labelled by A (x) and C (y)
+    only: both categories tie 1 to 1, and A's index (2) beats C's (0), so x is assigned and y
+    is not. Without updates on ties the indices stay A 2, B 2, C 0; with them A gains a point
+    for each of the two tied decisions:
+
+    >>> data = MultiLabel.from_records([("i1", "A", "x"), ("i1", "B", "x"), ("i1", "C", "y"),
+    ...                                 ("i2", "A", "x"), ("i2", "C", "y")])
+    >>> gold_standard(data)
+    ({'i1': {'x'}, 'i2': {'x'}}, {'A': 2, 'B': 2, 'C': 0})
+    >>> gold_standard(data, update_on_ties=True)[1]
+    {'A': 4, 'B': 2, 'C': 0}
     """
     require_multilabel(data)
     index = dict.fromkeys(data.annotators, 0)

@@ -31,7 +31,43 @@ __all__ = ["MultiLabel", "require_multilabel"]
 
 
 def require_multilabel(data: Any, what: str = "data") -> None:
-    """Refuse anything but a :class:`MultiLabel` (with a message naming the argument)."""
+    """Refuse anything but a :class:`MultiLabel` (with a message naming the argument).
+
+    The measures of :mod:`clusteragree.labels` call it first, so that a list of records or a
+    DataFrame passed by mistake is refused with a message saying how to build the data.
+
+    Parameters
+    ----------
+    data : object
+        The value to check.
+    what : str, default="data"
+        The argument's name, as the message shows it.
+
+    Returns
+    -------
+    None
+        When ``data`` is a :class:`MultiLabel`.
+
+    Raises
+    ------
+    ParameterTypeError
+        When it is anything else.
+
+    References
+    ----------
+    docs/multilabel.md (the input of the multi-label measures); docs/architecture.md (errors).
+
+    Examples
+    --------
+    >>> data = MultiLabel.from_records([("m1", "A", "question"), ("m1", "B", "answer")])
+    >>> require_multilabel(data) is None
+    True
+    >>> require_multilabel([("m1", "A", "question")], what="labels")
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterTypeError: labels must be MultiLabel data
+    (MultiLabel.from_records, from_dataframe or read_multilabel). Got list.
+    """
     if not isinstance(data, MultiLabel):
         raise ParameterTypeError(
             f"{what} must be MultiLabel data (MultiLabel.from_records, from_dataframe or "
@@ -58,14 +94,56 @@ def _rank(rank: Any, where: dict[str, Any]) -> int | None:
 class MultiLabel:
     """Labels per (annotator, item), primary first.
 
+    Build it with :meth:`from_records`, :meth:`from_weighted_records`, :meth:`from_dataframe`
+    or :func:`~clusteragree.labels.read_multilabel`; the constructor takes the finished fields
+    and checks nothing.
+
     Attributes
     ----------
     items, annotators, categories : tuple
         In order of first appearance (categories sorted).
     cells : dict
         ``(annotator, item) -> tuple of labels``, ranked labels in rank order, unranked ones sorted.
-    ranked : bool
+    ranked : bool, default=False
         Whether ranks were given.
+    weights : dict or None, default=None
+        ``(annotator, item) -> {label: weight}`` when the data were built from explicit weights
+        (:meth:`from_weighted_records`; each cell's weights add up to 1); None otherwise.
+
+    References
+    ----------
+    Rosenberg, A. and Binkowski, E. (2004). Augmenting the kappa statistic to determine
+    interannotator reliability for multiply labeled data points. HLT-NAACL 2004, short papers,
+    pp. 77-80. Section 3: one or two labels per message, primary and secondary.
+
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, pp. 58-65. Section 2: any number of
+    categories per item.
+
+    docs/multilabel.md (the checks made on the input).
+
+    Examples
+    --------
+    Annotator A gives message m1 a primary and a secondary label, B one label, and only B
+    labels m2:
+
+    >>> data = MultiLabel.from_records([("m1", "A", "question", 1), ("m1", "A", "answer", 2),
+    ...                                 ("m1", "B", "question", 1), ("m2", "B", "chat", 1)])
+    >>> data.items, data.annotators, data.categories
+    (('m1', 'm2'), ('A', 'B'), ('answer', 'chat', 'question'))
+    >>> data.labels("A", "m1"), data.labels("A", "m2")
+    (('question', 'answer'), ())
+    >>> data.ranked, data.complete_items()
+    (True, ['m1'])
+
+    Explicit weights instead of ranks (they must add up to 1 in each cell):
+
+    >>> weighted = MultiLabel.from_weighted_records([("m1", "A", "question", 0.7),
+    ...                                              ("m1", "A", "answer", 0.3),
+    ...                                              ("m1", "B", "question", 1.0)])
+    >>> sorted(weighted.weights["A", "m1"].items())
+    [('answer', 0.3), ('question', 0.7)]
     """
 
     items: tuple[Hashable, ...]

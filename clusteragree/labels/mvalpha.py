@@ -41,7 +41,42 @@ __all__ = ["MvAlpha", "mv_alpha"]
 
 @dataclass(frozen=True)
 class MvAlpha:
-    """mv-alpha with its observed and expected disagreements."""
+    """mv-alpha with its observed and expected disagreements.
+
+    Attributes
+    ----------
+    alpha : float
+        ``1 - do / de``; NaN when ``de`` is 0 or fewer than two values are pairable.
+    do : float
+        Observed disagreement mvDo.
+    de : float
+        Expected disagreement mvDe.
+    n : int
+        The number of pairable values (codings of units coded by two coders or more).
+
+    References
+    ----------
+    Krippendorff, K. and Craggs, R. (2016). The reliability of multi-valued coding of data.
+    Communication Methods and Measures, 10(4), 181-198. doi:10.1080/19312458.2016.1228863.
+
+    The R package mvalpha (github.com/therealcfdrake/mvalpha, v0.6.0), whose computation this
+    follows; its test of the paper's Table 3 gives 0.2865907.
+
+    docs/multilabel.md, section "Multi-valued alpha".
+
+    Examples
+    --------
+    The paper's Table 3. U4 has one coder and is left out, so n = 8; U1 contributes
+    2 x (1/3), U2 2 x (1/2 + 1/5 + 1/3) / 2 and U3 (the empty set against {a} twice)
+    2 x (1 + 1) / 2 to the coincidences, 111/30 in all, and mvDo = 111/30 / 8 = 37/80:
+
+    >>> table = {"U1": {"F": {"b", "d"}, "G": {"d"}},
+    ...          "U2": {"F": {"a", "b", "d"}, "G": {"b"}, "H": {"b", "d"}},
+    ...          "U3": {"F": set(), "G": {"a"}, "H": {"a"}}, "U4": {"F": {"a"}}}
+    >>> r = mv_alpha(table)
+    >>> r.n, r.do, round(r.alpha, 7)
+    (8, 0.4625, 0.2865907)
+    """
 
     alpha: float
     do: float
@@ -58,11 +93,73 @@ def _delta(c: frozenset, k: frozenset) -> float:
 def mv_alpha(units: Mapping[Hashable, Mapping[Hashable, Iterable[Hashable] | None]]) -> MvAlpha:
     """mv-alpha of ``unit -> coder -> set of labels`` (None, or an absent coder, is missing).
 
+    The empty set is a value, not a missing one. Units with fewer than two values are left
+    out. The set difference is ``1 - 2|C & K| / (|C| + |K|)``; the expected disagreement is
+    built from the single-label frequencies and the observed distribution of set sizes (see the
+    module's description), so with one label per value mv-alpha is Krippendorff's nominal alpha.
+
+    Parameters
+    ----------
+    units : mapping
+        ``unit -> {coder: iterable of labels or None}``; labels are hashable.
+
+    Returns
+    -------
+    MvAlpha
+        mv-alpha, mvDo, mvDe and the number of pairable values; all three NaN when fewer than
+        two values are pairable.
+
     Raises
     ------
     ParameterError
         When the label universe makes the enumeration of expected pairs too large (more than
         10**7 pairs of sets).
+    ParameterTypeError
+        When ``units`` is not a mapping of mappings.
+
+    References
+    ----------
+    Krippendorff, K. and Craggs, R. (2016). The reliability of multi-valued coding of data.
+    Communication Methods and Measures, 10(4), 181-198. doi:10.1080/19312458.2016.1228863.
+
+    The R package mvalpha (github.com/therealcfdrake/mvalpha, v0.6.0), whose computation this
+    follows; its test of the paper's Table 3 gives 0.2865907.
+
+    docs/multilabel.md, section "Multi-valued alpha".
+
+    Examples
+    --------
+    One label per value: two coders agree on u1 ({a}) and u2 ({b}) and disagree on u3; u4 has
+    one value (G's None is missing) and is left out. n = 6 and the two disagreeing ordered
+    pairs give mvDo = 2/6. Labels a and b occur 3 times each, so the pairs of single labels
+    weigh 3 x 2 (a, a), 3 x 3 (a, b), 3 x 3 (b, a) and 3 x 2 (b, b): mvDe = 18/30 = 0.6, and
+    mv-alpha = 1 - (1/3) / 0.6 = 4/9, as nominal alpha:
+
+    >>> r = mv_alpha({"u1": {"F": {"a"}, "G": {"a"}}, "u2": {"F": {"b"}, "G": {"b"}},
+    ...               "u3": {"F": {"a"}, "G": {"b"}}, "u4": {"F": {"a"}, "G": None}})
+    >>> r.n, round(r.do, 4), round(r.de, 4), round(r.alpha, 4)
+    (6, 0.3333, 0.6, 0.4444)
+
+    The paper's Table 3, with the empty set as a value (mvDo = 37/80, see :class:`MvAlpha`):
+
+    >>> table = {"U1": {"F": {"b", "d"}, "G": {"d"}},
+    ...          "U2": {"F": {"a", "b", "d"}, "G": {"b"}, "H": {"b", "d"}},
+    ...          "U3": {"F": set(), "G": {"a"}, "H": {"a"}}, "U4": {"F": {"a"}}}
+    >>> round(mv_alpha(table).alpha, 7)
+    0.2865907
+
+    Two coders, eleven items (stats.stackexchange.com question 407453). The differences are
+    1/3 on items 0, 4 and 7 ({l1, l2} against {l1}, {l3} against {l1, l3}), 1 on item 6
+    ({l2} against {l4}) and 1 - 4/5 = 1/5 on item 8 ({l1, l2} against {l1, l2, l3}); each
+    counts twice, so mvDo = 2 x 2.2 / 22 = 0.2; mv-alpha is 0.680815:
+
+    >>> pairs = ["l1 l2|l1", "l1 l2|l1 l2", "l1|l1", "l3|l3", "l3|l1 l3", "l4|l4", "l2|l4",
+    ...          "l1 l2|l1", "l1 l2|l1 l2 l3", "l1|l1", "l1|l1"]
+    >>> units = {k: dict(zip(("c1", "c2"), (set(v.split()) for v in pair.split("|"))))
+    ...          for k, pair in enumerate(pairs)}
+    >>> r = mv_alpha(units)
+    >>> round(r.do, 6), round(r.alpha, 6)
+    (0.2, 0.680815)
     """
     if not isinstance(units, Mapping) or not all(isinstance(v, Mapping)
                                                    for v in units.values()):

@@ -22,6 +22,70 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     integers 1 and 2 (``1.0`` reads as 1, ``1.7`` is refused); numbers in JSON must be finite
     and of at most 18 digits; keys or columns the format does not use are reported
     (``ignored``). Data with fewer than two annotators is refused: there is nothing to compare.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; a name ending in ``.json`` is read as JSON, any other as CSV.
+    encoding : str, optional
+        The file's encoding (default UTF-8, with or without a byte-order mark).
+
+    Returns
+    -------
+    MultiLabel
+        The labels per annotator and item; ``ranked`` when a rank column or key was given,
+        ``weights`` set when the CSV has a weight column.
+
+    Raises
+    ------
+    InputError
+        With the file and line: a wrong header, a wrong number of fields, a rank other than 1
+        or 2, a label given twice or differing from another only in case or spaces, weights
+        that do not add up to 1, fewer than two annotators, and the other checks of
+        :meth:`MultiLabel.from_records`.
+    ParameterTypeError
+        When ``path`` is not a path.
+
+    References
+    ----------
+    Rosenberg, A. and Binkowski, E. (2004). Augmenting the kappa statistic to determine
+    interannotator reliability for multiply labeled data points. HLT-NAACL 2004, short papers,
+    pp. 77-80 (primary and secondary labels, section 3; a label's weight, section 5.1).
+
+    Bhowmick, P. K., Mitra, P. and Basu, A. (2008). An agreement measure for determining
+    inter-annotator reliability of human judgements on affective text. Coling 2008 workshop on
+    Human Judgements in Computational Linguistics, pp. 58-65 (several categories per item).
+
+    docs/multilabel.md, section "Reading" (the format and its checks); docs/cli.md
+    (``clusteragree table``).
+
+    Examples
+    --------
+    A CSV with ranks: A labels m1 primarily ``question`` and secondarily ``answer``; B gives one
+    label and leaves its rank empty:
+
+    >>> import json, os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "labels.csv")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("item,annotator,label,rank\\n"
+    ...                     "m1,A,question,1\\nm1,A,answer,2\\nm1,B,question,\\n")
+    ...     data = read_multilabel(path)
+    >>> data.labels("A", "m1"), data.labels("B", "m1"), data.ranked
+    (('question', 'answer'), ('question',), True)
+
+    The same kind of data as JSON, one object per label (no ranks here):
+
+    >>> records = [{"item": "s1", "annotator": "u1", "label": "anger"},
+    ...            {"item": "s1", "annotator": "u1", "label": "disgust"},
+    ...            {"item": "s1", "annotator": "u2", "label": "anger"}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "labels.json")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         json.dump(records, f)
+    ...     data = read_multilabel(path)
+    >>> data.labels("u1", "s1"), data.labels("u2", "s1"), data.ranked
+    (('anger', 'disgust'), ('anger',), False)
     """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")

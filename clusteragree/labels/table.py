@@ -40,7 +40,43 @@ VALUE_COLUMNS = ("labels", "value", "label")
 
 @dataclass(frozen=True)
 class LongTable:
-    """Coding tables read from a long CSV file, one per document (``None`` if no column)."""
+    """Coding tables read from a long CSV file, one per document (``None`` if no column).
+
+    Attributes
+    ----------
+    tables : dict
+        ``document -> CodingTable`` (coders by units), documents in order of first appearance;
+        the single key is ``None`` when the file has no ``document`` column.
+    rows : int
+        The number of codings read (rows after the header).
+    repairs : dict, default={}
+        ``description -> number of cells`` for what the reading changed; at present the
+        cells with a label given twice, counted once.
+    path : str, default="<input>"
+        The name used in messages.
+
+    References
+    ----------
+    docs/cli.md (``clusteragree table`` and its input formats); docs/multilabel.md, section
+    "Reading" (the codings CSV: streaming, ``--scalar``, the notices). The tables are
+    Krippendorff's reliability data, coders by units: Krippendorff, K. (2011). Computing
+    Krippendorff's Alpha-Reliability.
+
+    Examples
+    --------
+    Two documents; in d2, A writes ``y`` twice, which counts once and is reported both in
+    ``repairs`` and as a ``merged`` notice:
+
+    >>> import io
+    >>> from clusteragree.errors import Ledger
+    >>> text = "coder,unit,labels,document\\nA,1,x;y,d1\\nB,1,x,d1\\nA,1,y;y,d2\\nB,1,y,d2\\n"
+    >>> with Ledger() as ledger:
+    ...     long = read_long_table(io.StringIO(text))
+    >>> list(long.tables), long.rows, long.repairs
+    (['d1', 'd2'], 4, {'cells with a label given twice (counted once)': 1})
+    >>> sorted(long.tables["d2"].value("A", "1")), [n.kind for n in ledger.notices]
+    (['y'], ['merged'])
+    """
 
     tables: dict[Hashable, CodingTable]
     rows: int
@@ -108,9 +144,20 @@ def read_long_table(
 ) -> LongTable:
     """Read a long CSV of codings.
 
+    With ``scalar``, a field that is an ASCII decimal number (``3``, ``-0.5``, ``1e3``) is that
+    number; anything else, ``nan`` and ``inf`` included, stays a text label (and is refused
+    when ``numeric``). Numbers written in several ways that read as one value (``01`` and
+    ``1``, ``1.0`` and ``1``) are reported (``converted``), as are columns the table does
+    not use (``ignored``) and labels given twice in one cell (``merged``); strict reading
+    refuses them.
+
+    Rows are streamed into integer codes (coders, units, documents and distinct fields), so
+    memory grows with the number of rows by a few dozen bytes, not by Python objects per cell.
+
     Parameters
     ----------
-    source : path or text stream
+    source : str, os.PathLike or text stream
+        The file, or an open text stream (``io.StringIO``, a file opened in text mode).
     sep : str, default=";"
         Separator between the labels of a set.
     scalar : bool, default=False
@@ -122,15 +169,11 @@ def read_long_table(
     encoding : str, optional
         The file's encoding (default UTF-8, with or without a byte-order mark).
 
-    With ``scalar``, a field that is an ASCII decimal number (``3``, ``-0.5``, ``1e3``) is that
-    number; anything else, ``nan`` and ``inf`` included, stays a text label (and is refused
-    when ``numeric``). Numbers written in several ways that read as one value (``01`` and
-    ``1``, ``1.0`` and ``1``) are reported (``converted``), as are columns the table does
-    not use (``ignored``) and labels given twice in one cell (``merged``); strict reading
-    refuses them.
-
-    Rows are streamed into integer codes (coders, units, documents and distinct fields), so
-    memory grows with the number of rows by a few dozen bytes, not by Python objects per cell.
+    Returns
+    -------
+    LongTable
+        One :class:`~clusteragree.core.model.CodingTable` per document, the number of rows and
+        the repairs made. Units, coders and documents are strings, as written in the file.
 
     Raises
     ------
@@ -139,6 +182,44 @@ def read_long_table(
         left open, a bare carriage return, empty coder or unit, a coder coding a unit twice,
         an empty label between separators, an empty or non-numeric scalar value, no unit
         coded by two coders (nothing to compare).
+    ParameterError, ParameterTypeError
+        An empty ``sep``; a ``source`` that is neither a path nor a text stream.
+
+    References
+    ----------
+    docs/cli.md (``clusteragree table`` and its input formats); docs/multilabel.md, section
+    "Reading" (the codings CSV: streaming, ``--scalar``, the notices). The tables are
+    Krippendorff's reliability data, coders by units: Krippendorff, K. (2011). Computing
+    Krippendorff's Alpha-Reliability.
+
+    Examples
+    --------
+    Sets of labels: A codes unit 1 with x and y and unit 2 with the empty set (an empty
+    field); C has no row for unit 2, so that cell is missing:
+
+    >>> import io
+    >>> text = "coder,unit,labels\\nA,1,x;y\\nB,1,x\\nC,1,y\\nA,2,\\nB,2,z\\n"
+    >>> table = read_long_table(io.StringIO(text)).tables[None]
+    >>> list(table.coders), list(table.units)
+    (['A', 'B', 'C'], ['1', '2'])
+    >>> sorted(table.value("A", "1")), table.value("A", "2"), table.value("C", "2")
+    (['x', 'y'], frozenset(), None)
+
+    One value per field with ``scalar=True``; numbers are read as numbers:
+
+    >>> text = "coder,unit,value\\nA,1,3\\nB,1,-0.5\\nA,2,2\\nB,2,2\\n"
+    >>> table = read_long_table(io.StringIO(text), scalar=True).tables[None]
+    >>> table.value("A", "1"), table.value("B", "1"), table.value("B", "2")
+    (3, -0.5, 2)
+
+    A coder coding a unit twice is refused, with the file and both lines:
+
+    >>> text = "coder,unit,labels\\nA,1,x\\nA,1,y\\nB,1,x\\n"
+    >>> read_long_table(io.StringIO(text), path="codings.csv")
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: codings.csv:3: coder 'A' coded unit '1' twice (first at
+    line 2); keep one row per coder and unit
     """
     if not isinstance(sep, str) or not sep:
         raise ParameterError("the label separator must be a non-empty string")
