@@ -84,7 +84,76 @@ def pyramid_table(
     unmarked: str = "empty",
     coders: Sequence[str] | None = None,
 ) -> tuple[CodingTable, Units]:
-    """The coding table of several pyramids of the same summaries, and its units."""
+    """The coding table of several pyramids of the same summaries, and its units.
+
+    A unit's value for a pyramid is the set of the other units in its SCU(s): its class minus
+    the unit itself.
+
+    Parameters
+    ----------
+    pyramids : sequence of Pyramid
+        Pyramids built independently over the same model summaries (texts must be equal).
+    units : {"words", "spans", "contributors"}, default="words"
+        The coding units (:func:`~clusteragree.pyramids.units.word_units`,
+        :func:`~clusteragree.pyramids.units.span_units`,
+        :func:`~clusteragree.pyramids.units.contributor_units`).
+    tokenizer : {"ws", "ducview", "alnum"}, default="ws"
+        For word units.
+    overlap : {"union", "component"}, default="union"
+        A unit in several SCUs of one pyramid: union of their units, or their connected
+        component.
+    unmarked : {"empty", "missing"}, default="empty"
+        A unit in no SCU of a pyramid: the empty set, or missing.
+    coders : sequence of str, optional
+        The coders' names (default: from the pyramids' paths).
+
+    Returns
+    -------
+    table : CodingTable
+        Coders (pyramids) by units; the units are numbered 0, 1, ... as in ``units``, and
+        ``meta`` names the units, tokeniser and policies.
+    units : Units
+        The units and each pyramid's memberships.
+
+    Raises
+    ------
+    ParameterError
+        An unknown ``units``, ``overlap`` or ``unmarked``.
+    InputError
+        The texts differ.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 3.3
+    (the coding value of a unit is its equivalence class with the unit removed), Figure 4.
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    Summaries "the cat sat" and "a cat sat down" give the words 0-6: the, cat, sat, a, cat,
+    sat, down. Both pyramids put the two "cat sat" (words 1, 2, 4, 5) in one SCU; X makes
+    "down" (word 6) an SCU of its own, Y adds it to the "cat sat" SCU:
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> S = [("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")]
+    >>> x = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                       ("Down", [[(1, "down")]])], path="X")
+    >>> y = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat down")]])],
+    ...                   path="Y")
+    >>> table, units = pyramid_table([x, y])
+    >>> sorted(table.value("X", 1)), sorted(table.value("Y", 1))
+    ([2, 4, 5], [2, 4, 5, 6])
+    >>> table.value("X", 6), sorted(table.value("Y", 6))
+    (frozenset(), [1, 2, 4, 5])
+
+    "the" (word 0) is in no SCU: the empty set by default, missing with
+    ``unmarked="missing"``:
+
+    >>> table.value("X", 0), pyramid_table([x, y], unmarked="missing")[0].value("X", 0)
+    (frozenset(), None)
+    """
     if units == "words":
         found = word_units(pyramids, tokenizer)
     elif units == "spans":
@@ -161,6 +230,48 @@ def pyramid_agreement(
         One row per distance (``document`` = ``TOTAL``), as
         :func:`clusteragree.core.frames.alpha_report`, with the signature naming units,
         tokeniser and policies. ``attrs`` holds the repairs and notes of each file.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Sections 3
+    and 4, Figure 4, Tables 1 and 2 (alpha over pyramid pairs with nominal, Jaccard and MASI
+    distances, spans or words as units).
+
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    docs/pyramids.md, "Units and values"; docs/reproduction/passonneau2006.md.
+
+    Examples
+    --------
+    Figure 5 of Passonneau (2006): spans 1, 2 and 3 of three summaries. A1 groups spans 1 and
+    2 (SCU 1) and leaves 3 alone (SCU 2); A2 groups 1 and 3 (SCU 201) and leaves 2 alone:
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> S = [("D1", "61% voted yes"),
+    ...      ("D2", "Unions agreed to some employee cuts with separation benefits"),
+    ...      ("D3", "which it accepted two weeks later")]
+    >>> s1, s2, s3 = [(k, body) for k, (_, body) in enumerate(S)]
+    >>> a1 = build_pyramid(S, [("Workers agree to Estrada's terms", [[s1], [s2]]),
+    ...                        ("Ground crew accepts 2 weeks after rejection", [[s3]])],
+    ...                    path="A1")
+    >>> a2 = build_pyramid(S, [("The settlement was finally accepted", [[s1], [s3]]),
+    ...                        ("Unions agree to some employee cuts", [[s2]])],
+    ...                    path="A2", first_uid=201)
+
+    With the spans as units, the values (class minus the span) are A1: {2}, {1}, {} and A2:
+    {3}, {}, {1}. Every span gets two different values, so D_o = 1. Of the 6 * 5 = 30 ordered
+    pairs of the six values, 4 are equal ({1} twice, {} twice), and every unequal pair is
+    disjoint or has an empty side (distance 1 under all three distances), so D_e = 26/30 and
+    alpha = 1 - 30/26 = -2/13 = -0.1538:
+
+    >>> frame = pyramid_agreement([a1, a2], units="spans")
+    >>> frame[["distance", "alpha", "D_o", "D_e"]].round(4)
+      distance   alpha  D_o     D_e
+    0  nominal -0.1538  1.0  0.8667
+    1  jaccard -0.1538  1.0  0.8667
+    2     masi -0.1538  1.0  0.8667
     """
     pyramids = _pyramids(paths, strict, encoding)
     names = list(coders) if coders else unique_labels([p.path for p in pyramids])
@@ -197,15 +308,68 @@ def pyramid_score(
     number of models, rounded half up (``average="round"``, which reproduces NIST's DUC 2006
     table) or rounded down (``"floor"``). Weights are numbers of contributors, as in DUCView.
 
+    Parameters
+    ----------
+    pyramid : Pyramid
+        The pyramid; an SCU's weight is its number of contributors.
+    found : sequence of int
+        The uids of the SCUs expressed by the peer; repeats and uids not in the pyramid (such
+        as 0, the non-matching bucket) are ignored.
+    kind : {"original", "modified"}, default="original"
+        The score.
+    average : {"round", "floor"}, default="round"
+        For ``modified``: how the average number of SCUs per model summary is made whole.
+
+    Returns
+    -------
+    float
+        The score; NaN when the largest reachable sum is 0 (for ``original``, a peer with no
+        SCU). ``modified`` can exceed 1 when the peer expresses more SCUs than the average.
+
+    Raises
+    ------
+    ParameterError
+        An unknown ``kind`` or ``average``.
+
+    References
+    ----------
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA. (The original score.)
+
+    Passonneau, R., Nenkova, A., McKeown, K. and Sigelman, S. (2005). Applying the pyramid
+    method in DUC 2005. Document Understanding Conference Workshop. (The method as applied in
+    DUC.)
+
+    DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5), ``DucView.java`` (the
+    average number of SCUs per model); NIST DUC 2006 pyramid scores
+    (``2006_modified_scores.txt``), reproduced with the average rounded half up: see
+    docs/pyramids.md, "Peer annotations".
+
     Examples
     --------
+    Four SCUs of weights 2, 2, 1 and 1 over two model summaries (6 contributors):
+
     >>> from clusteragree.pyramids.model import SCU, Contributor, Part, Pyramid, Summary
     >>> def scu(uid, n):
     ...     return SCU(uid, "", tuple(Contributor("", (Part(0, 0, ""),)) for _ in range(n)))
-    >>> p = Pyramid("", (Summary("a", (0, 0), (0, 0)), Summary("b", (0, 0), (0, 0))),
-    ...             (scu(1, 2), scu(2, 2), scu(3, 1), scu(4, 1)))
-    >>> pyramid_score(p, [3]), pyramid_score(p, [1, 3], "modified")
-    (0.5, 0.5)
+    >>> def models(n):
+    ...     return tuple(Summary(str(k), (0, 0), (0, 0)) for k in range(n))
+    >>> p = Pyramid("", models(2), (scu(1, 2), scu(2, 2), scu(3, 1), scu(4, 1)))
+
+    A peer with SCU 3 only: weight 1 against 2, the heaviest single SCU, so 1/2. A peer with
+    SCUs 1 and 3: weight 2 + 1 = 3; the original score compares it with the two heaviest SCUs
+    (2 + 2 = 4), 3/4; the modified score with the average number of SCUs per model,
+    6 / 2 = 3, so with 2 + 2 + 1 = 5, 3/5:
+
+    >>> pyramid_score(p, [3]), pyramid_score(p, [1, 3]), pyramid_score(p, [1, 3], "modified")
+    (0.5, 0.75, 0.6)
+
+    With four models the average is 6 / 4 = 1.5: rounded half up to 2 (the best sum is 4)
+    or down to 1 (the best sum is 2), so SCU 3 alone scores 1/4 or 1/2:
+
+    >>> p4 = Pyramid("", models(4), p.scus)
+    >>> pyramid_score(p4, [3], "modified"), pyramid_score(p4, [3], "modified", average="floor")
+    (0.25, 0.5)
     """
     weights = pyramid.weights("contributors")
     found = sorted({u for u in found if u in weights})
@@ -254,6 +418,43 @@ class PanSet:
 
     Build it with :func:`load_pans`; :func:`pan_agreement` and :func:`pan_scores` take it in
     place of the paths, so that each file is read (and its repairs reported) once.
+
+    Parameters
+    ----------
+    loaded : dict of str to dict of str to PeerAnnotation
+        Peer id (``DOCSET.M.LEN.SEL.PEER`` from the file name) -> annotator -> annotation.
+    annotators : list of str
+        Every annotator, sorted.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 3
+    (peer annotation by several annotators as a paradigmatic reliability study).
+
+    NIST DUC 2006 pyramid data (``README.DUC2006pyramid``): docset D0631 was peer-annotated
+    by two sites independently; its ``.pan`` files follow the naming read here.
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    Two annotators' ``.pan`` files of one peer, "a cat sat", who both find SCU 1:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]])])
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> paths = [pathlib.Path(folder.name, f"{who}.D1.M.100.A.7.pan") for who in "AB"]
+    >>> for path in paths:
+    ...     _ = path.write_text(pan_xml(p, "a cat sat", {1: [["cat sat"]]}))
+    >>> pans = load_pans(paths)
+    >>> pans.annotators, {peer: list(by) for peer, by in pans.loaded.items()}
+    (['A', 'B'], {'D1.M.100.A.7': ['A', 'B']})
+    >>> list(pans.loaded["D1.M.100.A.7"]["B"].found)
+    [1]
+    >>> folder.cleanup()
     """
 
     def __init__(self, loaded: dict[str, dict[str, PeerAnnotation]],
@@ -266,12 +467,75 @@ def load_pans(paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool 
               encoding: str | None = None) -> PanSet:
     """Read and check the ``.pan`` files of several annotators (see :func:`pan_agreement`).
 
+    Parameters
+    ----------
+    paths : sequence of paths, or PanSet
+        The ``.pan`` files, named ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`` as in the NIST DUC
+        data (the annotator is the first dot-field, the peer the rest). A PanSet is returned
+        as it is.
+    strict : bool, default=False
+        Refuse files that need repairs (see :func:`~clusteragree.pyramids.reader.read_pan`).
+    encoding : str, optional
+        The files' encoding.
+
+    Returns
+    -------
+    PanSet
+        Peer -> annotator -> :class:`~clusteragree.pyramids.model.PeerAnnotation`, and the
+        sorted annotators.
+
     Raises
     ------
     InputError
         A name that is not ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan``; two files for one annotator
         and peer (or one file given twice); texts that differ; no peer annotated by two
         annotators (nothing to compare).
+    ParameterError
+        Files of fewer than two annotators.
+
+    References
+    ----------
+    NIST DUC 2006 pyramid data (``README.DUC2006pyramid``): the ``.pan`` files and their
+    names (e.g. ``114.D0631.M.250.D.1.pan``: annotator 114, peer ``D0631.M.250.D.1``),
+    written by DUCView 1.4 (Columbia University, 2005).
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    A pyramid of two summaries with SCU 1 "cat sat" (weight 2) and SCU 2 "down" (weight 1),
+    and annotators A and B, each with a ``.pan`` file per peer (named
+    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan``). They agree on peer 1; on peer 2 B's contributor
+    to SCU 2 is "sat down" where A's is "down"; on peer 3 B puts "down" with the non-matching
+    content (uid 0) where A finds SCU 2:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                    ("Down", [[(1, "down")]])])
+    >>> marks = [("A", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("B", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("A", 2, "it sat down", {2: [["down"]]}),
+    ...          ("B", 2, "it sat down", {2: [["sat down"]]}),
+    ...          ("A", 3, "the cat sat down", {1: [["cat sat"]], 2: [["down"]]}),
+    ...          ("B", 3, "the cat sat down", {1: [["cat sat"]], 0: [["down"]]})]
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> paths = [pathlib.Path(folder.name, f"{who}.D1.M.100.A.{peer}.pan")
+    ...          for who, peer, _, _ in marks]
+    >>> for path, (_, _, text, found) in zip(paths, marks):
+    ...     _ = path.write_text(pan_xml(p, text, found))
+    >>> pans = load_pans(paths)
+    >>> pans.annotators, sorted(pans.loaded)
+    (['A', 'B'], ['D1.M.100.A.1', 'D1.M.100.A.2', 'D1.M.100.A.3'])
+    >>> folder.cleanup()
+
+    A name without the annotator and peer fields is refused before anything is read:
+
+    >>> load_pans([pathlib.Path("summary.pan")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: summary.pan: the file name is not ANNOTATOR.DOCSET.M.LEN...
     """
     if isinstance(paths, PanSet):
         return paths
@@ -340,6 +604,101 @@ def pan_agreement(
     value is the set of SCU uids whose peer contributors cover one of its characters (uid 0,
     DUCView's bucket of non-matching content, included unless ``nonmatching=False``); a token
     covered by none has the empty set.
+
+    Parameters
+    ----------
+    paths : sequence of paths, or PanSet
+        The annotators' ``.pan`` files (see :func:`load_pans`), or what it returned.
+    distances : sequence, default=("nominal", "jaccard", "masi")
+        The distances between values, by name or as callables.
+    tokenizer : {"ws", "ducview", "alnum"}, default="ws"
+        How peer texts are cut into tokens
+        (:func:`~clusteragree.pyramids.units.tokens`).
+    nonmatching : bool, default=True
+        Count uid 0 as a value like an SCU; False leaves it out (the token's value is then
+        the other SCUs covering it, or the empty set).
+    strict : bool, default=False
+        Refuse files that need repairs.
+    encoding : str, optional
+        The files' encoding.
+
+    Returns
+    -------
+    report : DataFrame
+        One row per distance (``document`` = ``TOTAL``), as
+        :func:`clusteragree.core.frames.alpha_report`: ``alpha``, ``D_o``, ``D_e``, ``n`` and
+        the signature (``units:peer-words``, tokeniser, ``nonmatching``).
+    table : CodingTable
+        Annotators by units ``(peer, token index)``, values frozensets of SCU uids.
+
+    Raises
+    ------
+    InputError, ParameterError
+        As :func:`load_pans`.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 3: the
+    reliability of peer annotation reported by Passonneau et al. (2005): kappa, and alpha with
+    Dice as the distance.
+
+    Passonneau, R., Nenkova, A., McKeown, K. and Sigelman, S. (2005). Applying the pyramid
+    method in DUC 2005. Document Understanding Conference Workshop.
+
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43.
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    A pyramid of two summaries with SCU 1 "cat sat" (weight 2) and SCU 2 "down" (weight 1),
+    and annotators A and B, each with a ``.pan`` file per peer (named
+    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan``). They agree on peer 1; on peer 2 B's contributor
+    to SCU 2 is "sat down" where A's is "down"; on peer 3 B puts "down" with the non-matching
+    content (uid 0) where A finds SCU 2:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                    ("Down", [[(1, "down")]])])
+    >>> marks = [("A", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("B", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("A", 2, "it sat down", {2: [["down"]]}),
+    ...          ("B", 2, "it sat down", {2: [["sat down"]]}),
+    ...          ("A", 3, "the cat sat down", {1: [["cat sat"]], 2: [["down"]]}),
+    ...          ("B", 3, "the cat sat down", {1: [["cat sat"]], 0: [["down"]]})]
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> paths = [pathlib.Path(folder.name, f"{who}.D1.M.100.A.{peer}.pan")
+    ...          for who, peer, _, _ in marks]
+    >>> for path, (_, _, text, found) in zip(paths, marks):
+    ...     _ = path.write_text(pan_xml(p, text, found))
+
+    The 3 + 3 + 4 = 10 tokens give 20 values. The annotators differ on two tokens: "sat" of
+    peer 2 ({} against {2}) and "down" of peer 3 ({2} against {0}); each gives 2 ordered
+    pairs at distance 1, so D_o = 4/20 = 0.2. The values are {} 7 times, {1} 8 times, {2} 4
+    times and {0} once; unequal values are disjoint or have an empty side, at distance 1
+    under all three distances, so D_e = (20^2 - 7^2 - 8^2 - 4^2 - 1^2) / (20 * 19) =
+    270/380, and alpha = 1 - 0.2 * 380/270 = 97/135 = 0.7185:
+
+    >>> report, table = pan_agreement(paths)
+    >>> report[["distance", "alpha", "D_o", "D_e"]].round(4)
+      distance   alpha  D_o     D_e
+    0  nominal  0.7185  0.2  0.7105
+    1  jaccard  0.7185  0.2  0.7105
+    2     masi  0.7185  0.2  0.7105
+    >>> table.n_coders, table.n_units, sorted(table.value("B", ("D1.M.100.A.3", 3)))
+    (2, 10, [0])
+
+    Without uid 0, B's "down" of peer 3 is the empty set: the values are {} 8 times, {1} 8
+    times and {2} 4 times, D_e = (400 - 64 - 64 - 16) / 380 = 256/380, and alpha =
+    1 - 0.2 * 380/256 = 0.7031:
+
+    >>> round(float(pan_agreement(paths, nonmatching=False)[0]["alpha"].iloc[0]), 4)
+    0.7031
+    >>> folder.cleanup()
     """
     pans = load_pans(paths, strict=strict, encoding=encoding)
     loaded, annotators = pans.loaded, pans.annotators
@@ -365,6 +724,15 @@ def pan_scores(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each annotator's original and modified pyramid score per peer, and the correlations.
 
+    Parameters
+    ----------
+    paths : sequence of paths, or PanSet
+        The annotators' ``.pan`` files (see :func:`load_pans`), or what it returned.
+    strict : bool, default=False
+        Refuse files that need repairs.
+    encoding : str, optional
+        The files' encoding.
+
     Returns
     -------
     scores : DataFrame
@@ -372,6 +740,77 @@ def pan_scores(
     correlations : DataFrame
         One row per pair of annotators and score kind: Pearson's r and Spearman's rho with their
         p-values, over the peers both annotated.
+
+    Notes
+    -----
+    Scores are :func:`pyramid_score` of the SCUs found (uid 0 excluded), with the defaults
+    (weights = numbers of contributors, average rounded half up). Correlations need at least
+    three peers annotated by both; with fewer they are NaN. The correlations frame has the
+    columns ``annotator_a, annotator_b, score, peers, pearson, pearson_p, spearman,
+    spearman_p``.
+
+    References
+    ----------
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Sections 3 and 4
+    (correlations of the original and modified scores from different annotations as evidence
+    of reliability).
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    A pyramid of two summaries with SCU 1 "cat sat" (weight 2) and SCU 2 "down" (weight 1),
+    and annotators A and B, each with a ``.pan`` file per peer (named
+    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan``). They agree on peer 1; on peer 2 B's contributor
+    to SCU 2 is "sat down" where A's is "down"; on peer 3 B puts "down" with the non-matching
+    content (uid 0) where A finds SCU 2:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                    ("Down", [[(1, "down")]])])
+    >>> marks = [("A", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("B", 1, "a cat sat", {1: [["cat sat"]]}),
+    ...          ("A", 2, "it sat down", {2: [["down"]]}),
+    ...          ("B", 2, "it sat down", {2: [["sat down"]]}),
+    ...          ("A", 3, "the cat sat down", {1: [["cat sat"]], 2: [["down"]]}),
+    ...          ("B", 3, "the cat sat down", {1: [["cat sat"]], 0: [["down"]]})]
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> paths = [pathlib.Path(folder.name, f"{who}.D1.M.100.A.{peer}.pan")
+    ...          for who, peer, _, _ in marks]
+    >>> for path, (_, _, text, found) in zip(paths, marks):
+    ...     _ = path.write_text(pan_xml(p, text, found))
+
+    The pyramid has 3 contributors over 2 models: the average 1.5 is rounded up to 2, so the
+    modified score divides by the two heaviest weights, 2 + 1 = 3; the original score by the
+    heaviest weights of as many SCUs as the peer has (2 for one SCU, 3 for two). Peer 1: SCU
+    1, 2/2 and 2/3; peer 2: SCU 2, 1/2 and 1/3; peer 3: SCUs 1 and 2 for A (3/3, 3/3), SCU 1
+    for B (2/2, 2/3):
+
+    >>> scores, correlations = pan_scores(paths)
+    >>> scores.round(4)
+               peer annotator  scus  original  modified
+    0  D1.M.100.A.1         A     1       1.0    0.6667
+    1  D1.M.100.A.1         B     1       1.0    0.6667
+    2  D1.M.100.A.2         A     1       0.5    0.3333
+    3  D1.M.100.A.2         B     1       0.5    0.3333
+    4  D1.M.100.A.3         A     2       1.0    1.0000
+    5  D1.M.100.A.3         B     1       1.0    0.6667
+
+    The original scores are equal, so r = 1. The modified ones are A (2/3, 1/3, 1) and B
+    (2/3, 1/3, 2/3): deviations from the means (0, -1/3, 1/3) and (1/9, -2/9, 1/9), so
+    r = (3/27) / sqrt(2/9 * 6/81) = sqrt(3)/2 = 0.8660:
+
+    >>> correlations[["score", "peers", "pearson"]].round(4)
+          score  peers  pearson
+    0  original      3    1.000
+    1  modified      3    0.866
+    >>> folder.cleanup()
     """
     from scipy import stats
 

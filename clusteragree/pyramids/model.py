@@ -23,7 +23,49 @@ __all__ = ["SCU", "Contributor", "Part", "PeerAnnotation", "Pyramid", "Summary"]
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """A span ``[start, end)`` of the text; ``label`` is the text of the span without newlines."""
+    """A span ``[start, end)`` of the text; ``label`` is the text of the span without newlines.
+
+    Attributes
+    ----------
+    start : int
+        Offset of the first character of the span in the pyramid (or peer) text, 0-based.
+    end : int
+        Offset just after the last character (end exclusive), so the span is
+        ``text[start:end]``.
+    label : str
+        The text of the span with its newlines removed, as DUCView stores it (a part may run
+        across the end of a line; DUCView deletes ``"\\n"`` from every label).
+    line : int or None, default=None
+        The line of the ``<part>`` element in the file it was read from.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+
+    A part is the text selected in DUCView's text pane: ``start`` and ``end`` are the
+    selection's indices, so ``label == text[start:end]`` with newlines removed.
+
+    docs/pyramids.md, "Reading .pyr and .pan files".
+
+    Examples
+    --------
+    "Protests continued" has 18 characters, so it is the span 0-18 of the text:
+
+    >>> text = "Protests continued.\\n"
+    >>> part = Part(0, 18, "Protests continued")
+    >>> text[part.start:part.end] == part.label
+    True
+
+    A part across a line break ("the " is 4 characters; the span holds "U.N.", the newline and
+    the 13 characters of "Bureau called", 4 + 1 + 13 = 18, so it ends at 4 + 18 = 22); its
+    label has no newline:
+
+    >>> text = "the U.N.\\nBureau called for it\\n"
+    >>> part = Part(4, 22, "U.N.Bureau called")
+    >>> text[part.start:part.end].replace("\\n", "") == part.label
+    True
+    """
 
     start: int
     end: int
@@ -33,7 +75,39 @@ class Part:
 
 @dataclass(frozen=True, slots=True)
 class Contributor:
-    """The parts of one summary that express an SCU (often discontinuous)."""
+    """The parts of one summary that express an SCU (often discontinuous).
+
+    Attributes
+    ----------
+    label : str
+        The contributor's label: in DUCView files the labels of its parts, sorted by start and
+        joined with ``"..."``.
+    parts : tuple of Part
+        The spans of the contributor, in file order (which is the order in which the annotator
+        selected them, not always text order).
+    comment : str or None, default=None
+        The ``comment`` attribute of the ``<contributor>`` element, if any.
+    line : int or None, default=None
+        The line of the ``<contributor>`` element in the file it was read from.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 2 (a contributor
+    is a span of words, possibly discontinuous, from one summary).
+
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+
+    Examples
+    --------
+    A contributor whose second part was selected first: ``extent`` sorts the spans, and the
+    label joins the part labels in text order:
+
+    >>> c = Contributor("cat...sat", (Part(10, 13, "sat"), Part(4, 7, "cat")))
+    >>> c.extent
+    ((4, 7), (10, 13))
+    """
 
     label: str
     parts: tuple[Part, ...]
@@ -48,7 +122,46 @@ class Contributor:
 
 @dataclass(frozen=True, slots=True)
 class SCU:
-    """A Summary Content Unit."""
+    """A Summary Content Unit: contributors from several summaries that express the same content.
+
+    Attributes
+    ----------
+    uid : int
+        The SCU's id in the file (``uid`` attribute). In a peer annotation it is the uid of the
+        pyramid's SCU, and 0 is DUCView's bucket of content that matches no SCU.
+    label : str
+        The annotator's label for the content (kept as written, surrounding spaces included).
+    contributors : tuple of Contributor
+        One per model summary in principle (real files sometimes have two from one summary).
+    comment : str or None, default=None
+        The ``comment`` attribute of the ``<scu>`` element, if any.
+    line : int or None, default=None
+        The line of the ``<scu>`` element in the file it was read from.
+
+    References
+    ----------
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006. Section 2 (an SCU is a set of
+    contributors; its weight is how many model summaries express it).
+
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+    DUCView counts an SCU's weight as its number of contributors.
+
+    Examples
+    --------
+    An SCU with a contributor of one part and a contributor of two parts: weight 2, three
+    parts in all:
+
+    >>> scu = SCU(1, "A cat sat", (
+    ...     Contributor("cat sat", (Part(4, 11, "cat sat"),)),
+    ...     Contributor("cat...sat", (Part(20, 23, "cat"), Part(28, 31, "sat")))))
+    >>> scu.weight, [p.label for p in scu.parts]
+    (2, ['cat sat', 'cat', 'sat'])
+    """
 
     uid: int
     label: str
@@ -70,7 +183,39 @@ class SCU:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """A model summary inside the pyramid text: its header and its body spans."""
+    """A model summary inside the pyramid text: its header and its body spans.
+
+    Attributes
+    ----------
+    id : str
+        The model's id, from its header (e.g. ``D0631.M.250.D.D``), or ``summary1``,
+        ``summary2``, ... when the header holds none.
+    header : (int, int)
+        The span ``[start, end)`` of the header: from the start of the header match to the
+        start of the body. DUCView starts a model at the start of its header match.
+    body : (int, int)
+        The span of the summary itself, without the lines around it that are blank or only
+        dashes.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+    DUCView finds the models with the file's ``startDocumentRegEx``: each match starts a
+    model.
+
+    docs/pyramids.md, "Reading .pyr and .pan files" (model summaries).
+
+    Examples
+    --------
+    A header of three lines ("---" and the newline: 4 characters; the id and its newline: 13;
+    "---" again: 4) takes characters 0-21; the body follows:
+
+    >>> text = "---\\nD1.M.100.A.A\\n---\\nthe cat sat\\n"
+    >>> s = Summary("D1.M.100.A.A", (0, 21), (21, 33))
+    >>> text[slice(*s.header)], text[slice(*s.body)]
+    ('---\\nD1.M.100.A.A\\n---\\n', 'the cat sat\\n')
+    """
 
     id: str
     header: tuple[int, int]
@@ -100,6 +245,40 @@ class Pyramid:
     notes : dict
         Facts about the annotation that are kept as they are (contributors spanning two summaries,
         SCUs with two contributors from one summary), by kind, with counts.
+
+    References
+    ----------
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+    Its ``.pyr`` files hold the text (``<line>`` elements), the ``startDocumentRegEx`` and
+    the SCUs.
+
+    docs/pyramids.md (reading, notes and repairs; weights).
+
+    Examples
+    --------
+    Two model summaries; the SCU has three contributors, two of them from the first summary
+    (both occurrences of "cat sat" in it). DUCView's weight counts contributors (3), the weight
+    by summaries counts distinct summaries (2):
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> p = build_pyramid([("D1.M.100.A.A", "The cat sat. Yes, the cat sat."),
+    ...                    ("D1.M.100.A.B", "A cat sat.")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(0, "cat sat", 1)],
+    ...                                   [(1, "cat sat")]])])
+    >>> p.weights(), p.weights("summaries")
+    ({1: 3}, {1: 2})
+    >>> [s.id for s in p.summaries], p.n_contributors, p.n_parts
+    (['D1.M.100.A.A', 'D1.M.100.A.B'], 3, 3)
+
+    The text starts with the ``#2`` preamble, which is in no summary; "A cat" is in the
+    second:
+
+    >>> p.text[:3], p.summary_at(0), p.summary_at(p.text.index("A cat"))
+    ('#2\\n', None, 1)
     """
 
     text: str
@@ -143,6 +322,46 @@ class PeerAnnotation:
 
     ``peer_scus`` holds every ``peerscu`` element, including the uid-0 bucket of non-matching
     content; only SCUs with at least one contributor were found in the peer.
+
+    Attributes
+    ----------
+    pyramid : Pyramid
+        The pyramid the peer was annotated against (a ``.pan`` embeds it whole).
+    text : str
+        The peer summary's text, every ``<line>`` followed by ``"\\n"``; the peer's parts
+        index into it.
+    peer_scus : tuple of SCU
+        One per ``<peerscu>`` element, in file order: the pyramid's SCUs (labelled
+        ``"(W) label"`` by DUCView, W the SCU's weight) with the contributors found in the
+        peer, usually none, and uid 0, ``"All non-matching SCUs go here"``.
+    path : str, default="<pan>"
+        The file it was read from.
+    repairs : dict, default={}
+        What was repaired, by kind, with counts.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5).
+    Its ``.pan`` files (root ``<peerAnnotation>``) hold the pyramid and an ``<annotation>``
+    with the peer's text and the ``<peerscu>`` elements.
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    A peer "A cat sat." that expresses SCU 1 ("cat sat" is characters 2-9: "A" and a space
+    come first) and not SCU 2; the empty uid-0 bucket is not an SCU found:
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> p = build_pyramid([("D1.M.100.A.A", "The cat sat down."), ("D1.M.100.A.B", "A cat sat.")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                    ("It sat down", [[(0, "sat down")]])])
+    >>> found = SCU(1, "(2) A cat sat", (Contributor("cat sat", (Part(2, 9, "cat sat"),)),))
+    >>> pan = PeerAnnotation(p, "A cat sat.\\n", (found, SCU(2, "(1) It sat down", ()),
+    ...                                          SCU(0, "All non-matching SCUs go here", ())))
+    >>> list(pan.found), pan.text[2:9]
+    ([1], 'cat sat')
     """
 
     pyramid: Pyramid

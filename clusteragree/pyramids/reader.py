@@ -469,7 +469,61 @@ def read_ducview(
     path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
     encoding: str | None = None,
 ) -> Pyramid | PeerAnnotation:
-    """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is (see :func:`read_pyramid`)."""
+    """Read a DUCView ``.pyr`` or ``.pan`` file, whichever it is (see :func:`read_pyramid`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    strict : bool, default=False
+        Refuse any repair (re-anchored parts, dropped documents, legacy encodings).
+    window : int, default=200
+        How far (in characters) a misplaced label is looked for.
+    encoding : str, optional
+        The file's encoding (by default UTF-8, else cp1252, else latin-1, as a repair).
+
+    Returns
+    -------
+    Pyramid or PeerAnnotation
+        A :class:`~clusteragree.pyramids.model.Pyramid` for a root ``<pyramid>`` (``.pyr``),
+        a :class:`~clusteragree.pyramids.model.PeerAnnotation` for a root
+        ``<peerAnnotation>`` (``.pan``).
+
+    Raises
+    ------
+    InputError
+        As :func:`read_pyramid`.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids and peer annotations, and DUCView 1.5 (Penn State,
+    github.com/psunlpgroup/DucView-1.5): the format is what they write and read (text as the
+    ``<line>`` elements each followed by a newline; part offsets as selection indices).
+
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    docs/pyramids.md, "Reading .pyr and .pan files" (the quirks of the real files and the
+    repairs).
+
+    Examples
+    --------
+    The root element decides what is read: a pyramid, then a peer annotation of the peer "a
+    cat sat" written by :func:`~clusteragree.pyramids.writers.pan_xml` against it:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml, pyramid_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]])])
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> pyr, pan = pathlib.Path(folder.name, "D1.pyr"), pathlib.Path(folder.name, "D1.pan")
+    >>> _ = pyr.write_text(pyramid_xml(p))
+    >>> _ = pan.write_text(pan_xml(p, "a cat sat", {1: [["cat sat"]]}))
+    >>> type(read_ducview(pyr)).__name__, type(read_ducview(pan)).__name__
+    ('Pyramid', 'PeerAnnotation')
+    >>> folder.cleanup()
+    """
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
     raw, name, offset, repairs = _load(path, encoding)
@@ -504,7 +558,8 @@ def read_pyramid(
 
     Parameters
     ----------
-    path : path
+    path : str or os.PathLike
+        The ``.pyr`` file (or a ``.pan``, whose embedded pyramid is returned).
     strict : bool, default=False
         Refuse any repair (re-anchored parts, dropped documents, legacy encodings).
     window : int, default=200
@@ -513,9 +568,11 @@ def read_pyramid(
         The file's encoding. By default a file that declares none is read as UTF-8, and one
         that is not UTF-8 as cp1252 (else latin-1), which is reported as a repair.
 
-    Every repair and note is reported once (``clusteragree.errors.notify``: kinds
-    ``repaired`` and ``note``) with the file, its first line and a count, and kept in
-    ``Pyramid.repairs`` and ``Pyramid.notes``.
+    Returns
+    -------
+    Pyramid
+        The text, the model summaries found in it (and how they were found), the SCUs in file
+        order, the repairs and the notes.
 
     Raises
     ------
@@ -523,6 +580,75 @@ def read_pyramid(
         With the file and line: not XML, wrong root, no text, bad offsets, a label nowhere
         near its offsets, an empty file, PyrEval's format, a repeated SCU uid, a stored
         startDocumentRegEx that does not finish in time.
+
+    Notes
+    -----
+    Every repair and note is reported once (``clusteragree.errors.notify``: kinds
+    ``repaired`` and ``note``) with the file, its first line and a count, and kept in
+    ``Pyramid.repairs`` and ``Pyramid.notes``.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids and peer annotations, and DUCView 1.5 (Penn State,
+    github.com/psunlpgroup/DucView-1.5): the format is what they write and read (text as the
+    ``<line>`` elements each followed by a newline; part offsets as selection indices).
+
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    docs/pyramids.md, "Reading .pyr and .pan files" (the quirks of the real files and the
+    repairs).
+
+    Examples
+    --------
+    A pyramid of two model summaries with NIST-style headers ("---", the model id, "---"); no
+    ``startDocumentRegEx``, so the models are found with the header pattern. Each header is
+    4 + 13 + 4 = 21 characters, so the first body starts at 21 and "cat sat" (after "the ") at
+    25-32; the second header starts at 21 + 12 = 33 (after "the cat sat" and its newline), its
+    body at 33 + 21 = 54, and "cat sat" (after "a ") at 56-63:
+
+    >>> import pathlib, tempfile
+    >>> xml = '''<?xml version="1.0"?>
+    ... <pyramid>
+    ...  <text>
+    ...   <line>---</line><line>D1.M.100.A.A</line><line>---</line><line>the cat sat</line>
+    ...   <line>---</line><line>D1.M.100.A.B</line><line>---</line><line>a cat sat</line>
+    ...  </text>
+    ...  <scu uid="1" label="A cat sat">
+    ...   <contributor label="cat sat"><part label="cat sat" start="25" end="32"/></contributor>
+    ...   <contributor label="cat sat"><part label="cat sat" start="56" end="63"/></contributor>
+    ...  </scu>
+    ... </pyramid>
+    ... '''
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(folder.name, "D1.pyr")
+    >>> _ = path.write_text(xml)
+    >>> p = read_pyramid(path)
+    >>> [s.id for s in p.summaries], p.summaries_found_by
+    (['D1.M.100.A.A', 'D1.M.100.A.B'], 'header pattern')
+    >>> [(part.start, part.end, p.text[part.start:part.end]) for part in p.scus[0].parts]
+    [(25, 32, 'cat sat'), (56, 63, 'cat sat')]
+
+    A part whose offsets are one character off (26-33 holds "at sat" and the newline) is
+    re-anchored to the nearest occurrence of its label, 25-32, and the repair is counted; a
+    :class:`~clusteragree.errors.Ledger` collects the warning:
+
+    >>> from clusteragree.errors import Ledger
+    >>> _ = path.write_text(xml.replace('start="25" end="32"', 'start="26" end="33"'))
+    >>> with Ledger() as ledger:
+    ...     p = read_pyramid(path)
+    >>> p.repairs, [(part.start, part.end) for part in p.scus[0].parts]
+    ({'part re-anchored (label not at its offsets)': 1}, [(25, 32), (56, 63)])
+
+    Strict reading refuses the repair, naming the file, the line of the ``<part>`` (the 8th of
+    the file) and where the label is:
+
+    >>> read_pyramid(path, strict=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: ...D1.pyr:8: part 'cat sat' at 26-33: ... occurs at 25-32 ...
+    >>> folder.cleanup()
     """
     got = read_ducview(path, strict=strict, window=window, encoding=encoding)
     return got.pyramid if isinstance(got, PeerAnnotation) else got
@@ -532,7 +658,64 @@ def read_pan(
     path: str | os.PathLike[str], *, strict: bool = False, window: int = 200,
     encoding: str | None = None,
 ) -> PeerAnnotation:
-    """Read a DUCView ``.pan`` peer annotation (see :func:`read_pyramid`)."""
+    """Read a DUCView ``.pan`` peer annotation (see :func:`read_pyramid`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.pan`` file.
+    strict : bool, default=False
+        Refuse any repair (re-anchored parts, dropped documents, legacy encodings).
+    window : int, default=200
+        How far (in characters) a misplaced label is looked for.
+    encoding : str, optional
+        The file's encoding (by default UTF-8, else cp1252, else latin-1, as a repair).
+
+    Returns
+    -------
+    PeerAnnotation
+        The embedded pyramid, the peer's text (its parts' offsets index into it) and every
+        ``<peerscu>``, the uid-0 bucket of non-matching content included.
+
+    Raises
+    ------
+    InputError
+        As :func:`read_pyramid`, and for a file that is a pyramid (root ``<pyramid>``).
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the annotation tool that wrote the NIST DUC 2006
+    and DUC 2007 pyramids and peer annotations, and DUCView 1.5 (Penn State,
+    github.com/psunlpgroup/DucView-1.5): the format is what they write and read (text as the
+    ``<line>`` elements each followed by a newline; part offsets as selection indices).
+
+    Nenkova, A. and Passonneau, R. (2004). Evaluating content selection in summarization: The
+    pyramid method. Proceedings of HLT-NAACL 2004, Boston, MA.
+
+    docs/pyramids.md, "Reading .pyr and .pan files" (the quirks of the real files and the
+    repairs).
+
+    Examples
+    --------
+    A peer "a cat sat" annotated against a pyramid of one SCU, written by
+    :func:`~clusteragree.pyramids.writers.pan_xml`. The peer's text is its line and a newline;
+    "cat sat" is found after "a ", at 2-9; DUCView labels the ``peerscu`` with the SCU's
+    weight, 2 contributors:
+
+    >>> import pathlib, tempfile
+    >>> from clusteragree.pyramids.writers import build_pyramid, pan_xml
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]])])
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(folder.name, "A.D1.M.100.A.7.pan")
+    >>> _ = path.write_text(pan_xml(p, "a cat sat", {1: [["cat sat"]]}))
+    >>> pan = read_pan(path)
+    >>> pan.text, [(s.uid, s.label) for s in pan.peer_scus]
+    ('a cat sat\\n', [(1, '(2) A cat sat'), (0, 'All non-matching SCUs go here')])
+    >>> [(part.start, part.end) for part in pan.found[1].parts]
+    [(2, 9)]
+    >>> folder.cleanup()
+    """
     got = read_ducview(path, strict=strict, window=window, encoding=encoding)
     if not isinstance(got, PeerAnnotation):
         raise _fail("this is a pyramid (<pyramid>), not a peer annotation (<peerAnnotation>)",

@@ -41,7 +41,48 @@ _WORD = re.compile(r"\S+")
 
 @dataclass(frozen=True)
 class Noise:
-    """Rates of each kind of change (probabilities per contributor, SCU or part boundary)."""
+    """Rates of each kind of change (probabilities per contributor, SCU or part boundary).
+
+    Attributes
+    ----------
+    move : float, default=0.0
+        Probability that a contributor moves to another SCU (drawn uniformly).
+    split : float, default=0.0
+        Probability that an SCU with two or more contributors is split in two.
+    merge : float, default=0.0
+        Probability that an SCU joins another SCU.
+    trim : float, default=0.0
+        Probability that a part boundary moves inward by one word (a part keeps at least one
+        word).
+    extend : float, default=0.0
+        Probability that a part boundary moves outward by one word, within its summary.
+
+    Raises
+    ------
+    ParameterError
+        A rate outside [0, 1].
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Figure 1 (two annotators'
+    SCUs differing in weight and in contributor extent), Figures 2 and 3 (monotonic and
+    non-monotonic differences), Section 2 (the five DUC 2003 pyramid pairs).
+
+    docs/reproduction/pyramid-units-study.md (the study that uses the simulator) and
+    docs/pyramids.md, "Reproductions".
+
+    Examples
+    --------
+    ``Noise.level(x)`` sets moves, trims and extensions to x and splits and merges to x/2:
+
+    >>> Noise.level(0.1).signature
+    'move:0.1|split:0.05|merge:0.05|trim:0.1|extend:0.1'
+    >>> Noise(move=1.5)
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: The 'move' rate must be in [0, 1]. Got 1.5.
+    """
 
     move: float = 0.0
     split: float = 0.0
@@ -108,7 +149,57 @@ def _reshape(part: Part, pyramid: Pyramid, words: tuple[np.ndarray, np.ndarray, 
 
 
 def second_annotator(pyramid: Pyramid, noise: Noise, seed: int = 0) -> Pyramid:
-    """A perturbed copy of ``pyramid`` (same text), as a second annotator might have built it."""
+    """A perturbed copy of ``pyramid`` (same text), as a second annotator might have built it.
+
+    The changes are made in this order: trims and extensions of every part boundary, then
+    moves of contributors, then splits, then merges. SCUs left empty are dropped.
+
+    Parameters
+    ----------
+    pyramid : Pyramid
+        The first annotator's pyramid.
+    noise : Noise
+        The rate of each kind of change.
+    seed : int, default=0
+        Seed of the :class:`numpy.random.Generator` that draws every change.
+
+    Returns
+    -------
+    Pyramid
+        The same text and summaries, the changed SCUs (kept SCUs keep their uid and label; an
+        SCU split off gets a new uid and the label ``"split SCU <uid>"``), path
+        ``"<path>#sim<seed>"``, no repairs and no notes.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Figure 1 (two annotators'
+    SCUs differing in weight and in contributor extent), Figures 2 and 3 (monotonic and
+    non-monotonic differences), Section 2 (the five DUC 2003 pyramid pairs).
+
+    docs/reproduction/pyramid-units-study.md (the study that uses the simulator) and
+    docs/pyramids.md, "Reproductions".
+
+    Examples
+    --------
+    Rates of 0 and 1 make the result certain. With no noise the SCUs are unchanged:
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat down"), ("D1.M.100.A.B", "a cat sat")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]])])
+    >>> q = second_annotator(p, Noise(), seed=3)
+    >>> q.scus == p.scus, q.text == p.text, q.path
+    (True, True, '<built>#sim3')
+
+    Trimming every boundary takes "cat" off the start of both parts (the end stays: a part
+    keeps at least one word); extending every boundary adds "the" and "down" in the first
+    summary, and "a" in the second, whose part already ends at the end of its summary:
+
+    >>> [c.label for c in second_annotator(p, Noise(trim=1.0)).scus[0].contributors]
+    ['sat', 'sat']
+    >>> [c.label for c in second_annotator(p, Noise(extend=1.0)).scus[0].contributors]
+    ['the cat sat down', 'a cat sat']
+    """
     rng = np.random.default_rng(seed)
     words = _words(pyramid)
     groups: list[list[Contributor]] = []

@@ -50,6 +50,42 @@ class Units:
     """Units (character spans, or extents for contributors) and each coder's SCU memberships.
 
     ``members[c]`` is an array of shape (k, 2): rows ``(unit index, SCU uid)``.
+
+    Attributes
+    ----------
+    kind : str
+        ``"words"``, ``"spans"`` or ``"contributors"``.
+    starts, ends : ndarray of int, shape (n_units,)
+        Each unit's character span ``[start, end)`` in the pyramid text; for contributors, the
+        start of the first part and the end of the last.
+    members : tuple of ndarray of int, shape (k, 2)
+        One array per coder (pyramid), in the order given: rows ``(unit index, SCU uid)``,
+        one for each SCU of that coder the unit is in. A unit in no SCU has no row.
+    labels : tuple of str
+        The text of each unit (contributors: the parts' text joined with ``"..."``).
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 3.3 and
+    Figure 4 (spans as coding units), Section 4 (words as coding units).
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    Words of two summaries, "the cat sat" and "a cat sat down", with one coder's SCU 1 made of
+    both "cat sat" (words 1, 2, 4 and 5) and SCU 2 of "down" (word 6):
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                    ("Down", [[(1, "down")]])])
+    >>> u = word_units([p])
+    >>> len(u), u.labels
+    (7, ('the', 'cat', 'sat', 'a', 'cat', 'sat', 'down'))
+    >>> u.members[0].tolist()
+    [[1, 1], [2, 1], [4, 1], [5, 1], [6, 2]]
     """
 
     kind: str
@@ -72,10 +108,50 @@ def tokens(text: str, spans: Sequence[tuple[int, int]], tokenizer: str = "ws") -
         IntArray, IntArray]:
     """Start and end offsets of the tokens inside ``spans`` of ``text``.
 
+    Parameters
+    ----------
+    text : str
+        The text (a pyramid's or a peer's).
+    spans : sequence of (int, int)
+        The spans ``[start, end)`` to tokenise, e.g. the model-summary bodies; a token does
+        not run past the end of its span.
+    tokenizer : {"ws", "ducview", "alnum"}, default="ws"
+        A name in :data:`TOKENIZERS`: ``ws`` whitespace tokens (``\\S+``), ``ducview`` runs
+        of characters other than DUCView's word delimiters (whitespace, ``,`` ``.`` ``-``
+        ``:``), ``alnum`` word characters (``\\w+``).
+
+    Returns
+    -------
+    starts, ends : ndarray of int
+        The offsets of the tokens, in the order of the spans and then of the text.
+
+    Raises
+    ------
+    ParameterError
+        An unknown tokeniser.
+
+    References
+    ----------
+    DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5), ``SCUTextPane.java``: a
+    selection is snapped to the word delimiters space, tab, newline, ``,`` ``.`` ``-`` ``:``
+    (the ``ducview`` tokeniser).
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    In "ab cd.\\nef" the whitespace tokens are "ab" (0-2), "cd." (3-6) and "ef" (7-9); the
+    DUCView tokeniser stops "cd" before the full stop, at 5:
+
     >>> tokens("ab cd.\\nef", [(0, 9)])
     (array([0, 3, 7]), array([2, 6, 9]))
     >>> tokens("ab cd.\\nef", [(0, 9)], "ducview")[1]
     array([2, 5, 9])
+
+    Only the spans are tokenised; the span 1-4 cuts "ab" to "b" and "cd." to "c":
+
+    >>> tokens("ab cd.\\nef", [(1, 4)])
+    (array([1, 3]), array([2, 4]))
     """
     pattern = _tokenizer(tokenizer)
     starts: list[int] = []
@@ -106,7 +182,48 @@ def _cover(starts: IntArray, ends: IntArray, pyramid: Pyramid) -> IntArray:
 
 
 def check_same_text(pyramids: Sequence[Pyramid]) -> None:
-    """Raise :class:`InputError` naming the first character where two pyramids' texts differ."""
+    """Raise :class:`InputError` naming the first character where two pyramids' texts differ.
+
+    Parameters
+    ----------
+    pyramids : sequence of Pyramid
+        At least one; every text is compared with the first's.
+
+    Returns
+    -------
+    None
+        When all texts are equal.
+
+    Raises
+    ------
+    InputError
+        Naming the file whose text differs, the first differing character (its offset, text
+        line and column) and what each file has there.
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 2:
+    the pyramids compared are built independently over the same model summaries.
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    The texts differ in the body of the only summary, "the cat sat" against "the cat sit".
+    The body is the 8th line of the text (after "#1", two blank lines, dashes, the id, dashes
+    and a blank line) and starts at 51 (see :func:`~clusteragree.pyramids.writers.build_pyramid`);
+    "a" is its 10th character, 51 + 9 = 60:
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> x = build_pyramid([("D1.M.100.A.A", "the cat sat")], [], path="X.pyr")
+    >>> y = build_pyramid([("D1.M.100.A.A", "the cat sit")], [], path="Y.pyr")
+    >>> check_same_text([x, x])
+    >>> check_same_text([x, y])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: Y.pyr: ... 60 (text line 8, column 10): 'i' here, 'a' there; ...
+    """
     first = pyramids[0]
     for other in pyramids[1:]:
         if other.text == first.text:
@@ -124,7 +241,58 @@ def check_same_text(pyramids: Sequence[Pyramid]) -> None:
 
 
 def word_units(pyramids: Sequence[Pyramid], tokenizer: str = "ws") -> Units:
-    """Tokens of the model-summary bodies, and each pyramid's token-SCU memberships."""
+    """Tokens of the model-summary bodies, and each pyramid's token-SCU memberships.
+
+    A token is in an SCU when a part of the SCU covers at least one of its characters.
+
+    Parameters
+    ----------
+    pyramids : sequence of Pyramid
+        Pyramids of the same model summaries (equal texts); the first one's summaries give the
+        bodies (headers and the ``#N`` preamble are left out).
+    tokenizer : {"ws", "ducview", "alnum"}, default="ws"
+        See :func:`tokens`.
+
+    Returns
+    -------
+    Units
+        Kind ``"words"``: the tokens, and per pyramid the rows ``(token index, SCU uid)``.
+
+    Raises
+    ------
+    InputError
+        The texts differ (:func:`check_same_text`).
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 4: words
+    as the coding units of pyramid agreement.
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    Two coders' pyramids of the same summaries, "the cat sat" and "a cat sat down". Both put
+    "cat sat" of each summary in SCU 1; X makes "down" an SCU of its own (uid 2), Y puts it in
+    SCU 1 with the second "cat sat":
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> S = [("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")]
+    >>> x = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                       ("Down", [[(1, "down")]])], path="X")
+    >>> y = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat down")]])],
+    ...                   path="Y")
+
+    The seven words are numbered 0-6 in text order; "down" (word 6) is in X's SCU 2 and in Y's
+    SCU 1:
+
+    >>> u = word_units([x, y])
+    >>> u.labels
+    ('the', 'cat', 'sat', 'a', 'cat', 'sat', 'down')
+    >>> [m.tolist() for m in u.members]
+    [[[1, 1], [2, 1], [4, 1], [5, 1], [6, 2]], [[1, 1], [2, 1], [4, 1], [5, 1], [6, 1]]]
+    """
     check_same_text(pyramids)
     base = pyramids[0]
     starts, ends = tokens(base.text, [s.body for s in base.summaries], tokenizer)
@@ -134,7 +302,56 @@ def word_units(pyramids: Sequence[Pyramid], tokenizer: str = "ws") -> Units:
 
 
 def span_units(pyramids: Sequence[Pyramid]) -> Units:
-    """Segments of the common refinement of all pyramids' parts (Passonneau 2006, Figure 4)."""
+    """Segments of the common refinement of all pyramids' parts (Passonneau 2006, Figure 4).
+
+    The text is cut at every start and end of every part of every pyramid; the pieces that
+    some part covers and that hold a non-space character are the units.
+
+    Parameters
+    ----------
+    pyramids : sequence of Pyramid
+        Pyramids of the same model summaries (equal texts).
+
+    Returns
+    -------
+    Units
+        Kind ``"spans"``: the segments, and per pyramid the rows ``(segment index, SCU uid)``
+        for the SCUs whose parts overlap the segment.
+
+    Raises
+    ------
+    InputError
+        The texts differ (:func:`check_same_text`).
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Figure 4 and
+    Table 1 (spans instead of words as coding units).
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    Two coders' pyramids of the same summaries, "the cat sat" and "a cat sat down". Both put
+    "cat sat" of each summary in SCU 1; X makes "down" an SCU of its own (uid 2), Y puts it in
+    SCU 1 with the second "cat sat":
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> S = [("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")]
+    >>> x = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                       ("Down", [[(1, "down")]])], path="X")
+    >>> y = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat down")]])],
+    ...                   path="Y")
+
+    The parts are X's "cat sat", "cat sat" and "down" and Y's "cat sat" and "cat sat down".
+    Cutting at all their ends gives "cat sat", "cat sat", the space before "down" (dropped: no
+    non-space character) and "down":
+
+    >>> u = span_units([x, y])
+    >>> u.labels, [m.tolist() for m in u.members]
+    (('cat sat', 'cat sat', 'down'), [[[0, 1], [1, 1], [2, 2]], [[0, 1], [1, 1], [2, 1]]])
+    """
     check_same_text(pyramids)
     text = pyramids[0].text
     bounds = sorted({x for p in pyramids for scu in p.scus for part in scu.parts
@@ -159,7 +376,53 @@ def span_units(pyramids: Sequence[Pyramid]) -> Units:
 
 def contributor_units(pyramids: Sequence[Pyramid]) -> Units:
     """Distinct contributor extents of all pyramids; a pyramid is in an SCU's unit when one of
-    its contributors of that SCU has exactly that extent."""
+    its contributors of that SCU has exactly that extent.
+
+    Parameters
+    ----------
+    pyramids : sequence of Pyramid
+        Pyramids of the same model summaries (equal texts).
+
+    Returns
+    -------
+    Units
+        Kind ``"contributors"``: one unit per distinct extent (the sorted ``(start, end)``
+        spans of a contributor's parts), numbered in order of first appearance (pyramid, SCU,
+        contributor); per pyramid the rows ``(unit index, SCU uid)``.
+
+    Raises
+    ------
+    InputError
+        The texts differ (:func:`check_same_text`).
+
+    References
+    ----------
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa, Italy. Section 2 and
+    Figure 1 (contributors as the spans annotators group into SCUs).
+
+    docs/pyramids.md, "Units and values".
+
+    Examples
+    --------
+    Two coders' pyramids of the same summaries, "the cat sat" and "a cat sat down". Both put
+    "cat sat" of each summary in SCU 1; X makes "down" an SCU of its own (uid 2), Y puts it in
+    SCU 1 with the second "cat sat":
+
+    >>> from clusteragree.pyramids.writers import build_pyramid
+    >>> S = [("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat down")]
+    >>> x = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+    ...                       ("Down", [[(1, "down")]])], path="X")
+    >>> y = build_pyramid(S, [("A cat sat", [[(0, "cat sat")], [(1, "cat sat down")]])],
+    ...                   path="Y")
+
+    X has the contributors "cat sat", "cat sat" and "down" (units 0, 1, 2); Y shares the first
+    and adds "cat sat down" (unit 3):
+
+    >>> u = contributor_units([x, y])
+    >>> u.labels, [m.tolist() for m in u.members]
+    (('cat sat', 'cat sat', 'down', 'cat sat down'), [[[0, 1], [1, 1], [2, 2]], [[0, 1], [3, 1]]])
+    """
     check_same_text(pyramids)
     index: dict[tuple[tuple[int, int], ...], int] = {}
     rows: list[list[tuple[int, int]]] = [[] for _ in pyramids]

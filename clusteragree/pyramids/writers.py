@@ -79,6 +79,55 @@ def build_pyramid(
         Each contributor is a list of parts ``(summary index, phrase)`` or
         ``(summary index, phrase, occurrence)``: the phrase's first (or given) occurrence in that
         summary's body.
+    path : str, default="<built>"
+        The name given to the pyramid (``Pyramid.path``; the coder's name in reports).
+    first_uid : int, default=1
+        The uid of the first SCU; the others follow in order.
+
+    Returns
+    -------
+    Pyramid
+        Its text laid out as in the NIST DUC 2006 files: ``#N`` and two blank lines, then per
+        summary 15 dashes, the id, 15 dashes, a blank line, the body and a blank line; the
+        stored regex :data:`NIST_REGEX`. Contributor labels are their part labels in text
+        order joined with ``"..."``, as DUCView writes them.
+
+    Raises
+    ------
+    ParameterError
+        A phrase (or the requested occurrence of it) is not in its summary's body.
+
+    References
+    ----------
+    NIST DUC 2006 pyramid data (``README.DUC2006pyramid``): the text layout of its ``.pyr``
+    files, produced with DUCView 1.4 (Columbia University, 2005).
+
+    docs/pyramids.md, "Reading .pyr and .pan files" (the fixtures made with this function).
+
+    Examples
+    --------
+    The preamble "#2" and two blank lines take 3 + 1 + 1 = 5 characters; a header (15 dashes,
+    the id, 15 dashes, each with its newline, and a blank line) takes 16 + 13 + 16 + 1 = 46, so
+    the first body starts at 5 + 46 = 51 and ends after "the cat sat" and its newline, at 63.
+    A blank line follows, so the second header starts at 64 and its body at 64 + 46 = 110.
+    "cat sat" follows "the " (51 + 4 = 55) and "a " (110 + 2 = 112):
+
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat"), ("D1.M.100.A.B", "a cat sat")],
+    ...                   [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]])])
+    >>> [(s.header, s.body) for s in p.summaries]
+    [((5, 51), (51, 63)), ((64, 110), (110, 120))]
+    >>> [(part.start, part.end) for part in p.scus[0].parts]
+    [(55, 62), (112, 119)]
+
+    A discontinuous contributor, and the second occurrence of a phrase:
+
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat sat on the mat")],
+    ...                   [("A cat sat on a mat", [[(0, "cat sat"), (0, "the mat", 0)]]),
+    ...                    ("The mat", [[(0, "the", 1)]])])
+    >>> [c.label for scu in p.scus for c in scu.contributors]
+    ['cat sat...the mat', 'the']
+    >>> [(part.start - 51, part.end - 51) for part in p.scus[1].parts]  # offsets in the body
+    [(15, 18)]
     """
     text, spans = _text_of(summaries)
     built = []
@@ -111,7 +160,63 @@ def _attr(value: str) -> str:
 
 
 def pyramid_xml(pyramid: Pyramid, *, regex: str | None = NIST_REGEX, root: bool = True) -> str:
-    """Serialise a pyramid as DUCView 1.4 does (``root=False``: the element only, for a .pan)."""
+    """Serialise a pyramid as DUCView 1.4 does (``root=False``: the element only, for a .pan).
+
+    Parameters
+    ----------
+    pyramid : Pyramid
+        The pyramid to write.
+    regex : str or None, default=NIST_REGEX
+        The ``startDocumentRegEx`` to store (in CDATA, unescaped); None leaves the element out.
+    root : bool, default=True
+        Write the XML declaration and the DTD before ``<pyramid>``; False gives the
+        ``<pyramid>`` element alone, as embedded in a ``.pan``.
+
+    Returns
+    -------
+    str
+        The XML, one element per line. Each line of the text is a ``<line>``; the text's
+        final newline gives no empty ``<line>``. Labels, comments and lines have ``&``, ``<``,
+        ``>`` and ``"`` escaped, and labels and comments have newlines deleted, as DUCView's
+        ``xmlize`` does.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the tool that wrote the NIST DUC 2006 and 2007
+    pyramids; its DTD is :data:`DTD`. DUCView 1.5 (Penn State,
+    github.com/psunlpgroup/DucView-1.5), ``DucView.java``, ``getXML`` and ``xmlize``.
+
+    docs/pyramids.md, "Reading .pyr and .pan files".
+
+    Examples
+    --------
+    The body starts at 51 (5 characters of preamble, 46 of header, see
+    :func:`build_pyramid`); the part follows "a ", so it starts at 53 and its 13 characters
+    end at 66. Quotes and the ampersand are escaped:
+
+    >>> p = build_pyramid([("D1.M.100.A.A", 'a "cat" & a dog')],
+    ...                   [("Pets", [[(0, '"cat" & a dog')]])])
+    >>> print(pyramid_xml(p, regex=None, root=False))
+    <pyramid>
+     <text>
+      <line>#1</line>
+      <line></line>
+      <line></line>
+      <line>---------------</line>
+      <line>D1.M.100.A.A</line>
+      <line>---------------</line>
+      <line></line>
+      <line>a &quot;cat&quot; &amp; a dog</line>
+      <line></line>
+     </text>
+     <scu uid="1" label="Pets">
+      <contributor label="&quot;cat&quot; &amp; a dog">
+       <part label="&quot;cat&quot; &amp; a dog" start="53" end="66"/>
+      </contributor>
+     </scu>
+    </pyramid>
+    <BLANKLINE>
+    """
     out = []
     if root:
         out += ['<?xml version="1.0"?>', DTD, ""]
@@ -160,6 +265,62 @@ def pan_xml(
     ``found`` maps SCU uids (0 for non-matching content) to contributors, each a list of
     phrases of ``peer_text`` (first occurrences). Every SCU of the pyramid gets a ``peerscu``,
     labelled ``"(W) label"`` as DUCView does.
+
+    Parameters
+    ----------
+    pyramid : Pyramid
+        The pyramid the peer is annotated against; it is embedded whole.
+    peer_text : str
+        The peer summary, one sentence per line (lines separated by ``"\\n"``).
+    found : dict of int to sequence of sequence of str
+        SCU uid -> contributors found in the peer, each a list of phrases (its parts); uid 0 is
+        the bucket of non-matching content.
+    regex : str or None, default=NIST_REGEX
+        The ``startDocumentRegEx`` of the embedded pyramid (None leaves it out).
+
+    Returns
+    -------
+    str
+        The ``.pan`` XML: declaration, :data:`PAN_DTD`, ``<peerAnnotation>`` with the
+        ``<pyramid>`` and the ``<annotation>`` (the peer text as ``<line>`` elements, then one
+        ``<peerscu>`` per SCU in pyramid order and uid 0 last). Part offsets index into the
+        peer text with a newline after every line.
+
+    Raises
+    ------
+    ParameterError
+        A phrase does not occur in the peer text.
+
+    References
+    ----------
+    DUCView 1.4 (Columbia University, 2005), the tool that wrote the NIST DUC 2006 and 2007
+    peer annotations; DUCView 1.5 (Penn State, github.com/psunlpgroup/DucView-1.5), which
+    labels each ``peerscu`` ``"(W) "`` + the SCU's label and keeps uid 0 for "All
+    non-matching SCUs go here".
+
+    docs/pyramids.md, "Peer annotations".
+
+    Examples
+    --------
+    The peer "a dog" expresses SCU 1 (weight 1) with "dog", characters 2-5 (after "a "):
+
+    >>> p = build_pyramid([("D1.M.100.A.A", "the cat and a dog")], [("Pets", [[(0, "a dog")]])])
+    >>> xml = pan_xml(p, "a dog", {1: [["dog"]]})
+    >>> print(xml[xml.index("<annotation>"):])
+    <annotation>
+     <text>
+      <line>a dog</line>
+     </text>
+     <peerscu uid="1" label="(1) Pets">
+      <contributor label="dog">
+       <part label="dog" start="2" end="5"/>
+      </contributor>
+     </peerscu>
+     <peerscu uid="0" label="All non-matching SCUs go here">
+     </peerscu>
+    </annotation>
+    </peerAnnotation>
+    <BLANKLINE>
     """
     text = "".join(line + "\n" for line in peer_text.split("\n"))
     out = ['<?xml version="1.0"?>', PAN_DTD, "", "<peerAnnotation>",
