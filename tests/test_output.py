@@ -40,6 +40,8 @@ RUNS = {
                           "nominal", "--diagnostics", "--worst", "3"],
     "table-diagnostics-scalar": ["table", str(FIX / "krippendorff2011.csv"), "--scalar",
                                  "--distance", "nominal,interval", "--diagnostics"],
+    "table-kappa": ["table", str(FIX / "krippendorff2011.csv"), "--scalar", "--distance",
+                    "nominal", "--metrics", "all", "--weights", "quadratic"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -59,7 +61,7 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     assert obj["results"], "a command with exit 0 has results"
     kinds = {r["kind"] for r in obj["results"]}
     assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
-                     "category", "annotator", "coincidence", "document"}
+                     "category", "annotator", "coincidence", "document", "kappa"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:

@@ -47,10 +47,17 @@ def register(sub: Any) -> None:
                        help="with a document column, a row per document before the pooled "
                        "rows (default: yes; --no-per-doc prints the pooled rows only)")
     table.add_argument(
-        "--metrics", default="all",
-        help="multi-label files (header item,annotator,label[,rank] or .json): comma-separated "
-        "among kappa (augmented kappa at each --p), am (A_m), alpha (each --distance), "
-        "mvalpha, or all (default: %(default)s)")
+        "--metrics", default=None,
+        help="codings: comma-separated among alpha (each --distance), fleiss, gwet (AC1, or "
+        "AC2 with --weights), brennan_prediger, or all (default: alpha); multi-label files "
+        "(header item,annotator,label[,rank] or .json): among kappa (augmented kappa at each "
+        "--p), am (A_m), alpha, mvalpha, or all (default: all)")
+    table.add_argument("--table", choices=("alpha", "kappa"), default="alpha",
+                       help="-f csv/latex: the table to write (default: %(default)s)")
+    table.add_argument("--weights", choices=("identity", "linear", "quadratic"),
+                       default="identity",
+                       help="fleiss, gwet, brennan_prediger: weights between categories "
+                       "(default: %(default)s)")
     table.add_argument("--measures", dest="metrics", action=Deprecated, new="--metrics",
                        help=argparse.SUPPRESS)
     table.add_argument("--p", default="0.5,0.75,1", help="primary weights for augmented kappa "
@@ -88,7 +95,7 @@ def _run_multilabel(args: argparse.Namespace) -> int:
     from ..labels.reader import read_multilabel
     from ..report.schema import envelope, records
     data = read_multilabel(args.file, encoding=args.encoding)
-    wanted = {m.strip().lower() for m in args.metrics.split(",")}
+    wanted = {m.strip().lower() for m in (args.metrics or "all").split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
     if not wanted <= known:
         raise ParameterError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
@@ -123,15 +130,26 @@ def _run_multilabel(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
-    from ..core.diagnostics import diagnostics
+    from ..core.diagnostics import combine, diagnostics
     from ..core.frames import alpha_report, pairwise_report
+    from ..core.gwet import COEFFICIENTS, chance_corrected
+    from ..core.model import CodingTable
     from ..labels.table import read_long_table
     from ..report import render
-    from ..report.schema import alpha_records, diagnostic_records, envelope
+    from ..report import table as render_table
+    from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
     if _is_multilabel(args.file, args.encoding):
         return _run_multilabel(args)
+    wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]
+    if "all" in wanted:
+        wanted = ["alpha", *COEFFICIENTS]
+    unknown = [m for m in wanted if m not in ("alpha", *COEFFICIENTS)]
+    if unknown or not wanted:
+        raise ParameterError(f"--metrics for codings must be among alpha, "
+                             f"{', '.join(COEFFICIENTS)} or all; got {args.metrics!r}")
+    chosen = [m for m in COEFFICIENTS if m in wanted]
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
     numeric = bool(numeric_names)
     if numeric and not args.scalar:
@@ -170,14 +188,34 @@ def _run_table(args: argparse.Namespace) -> int:
     }
     found = diagnostics(tables, args.distance, worst=args.worst, report=frame) \
         if args.diagnostics else {}
+    kappas = None
+    if chosen:
+        pooled_table = tables if isinstance(tables, CodingTable) else combine(tables)
+        kappas = chance_corrected(pooled_table, chosen, weights=args.weights,
+                                  level=args.ci or 0.95)
     if args.format == "json":
         print_json(envelope("table", [data.path], str(header["signature"]),
-                            [*alpha_records(frame), *diagnostic_records(found)],
+                            [*alpha_records(frame),
+                             *(records(kappas, "kappa") if kappas is not None else []),
+                             *diagnostic_records(found)],
                             {"rows": data.rows, "repairs": data.repairs}))
-    elif args.format == "text" and found:
+    elif args.format == "text" and (found or kappas is not None):
         body, signatures = alpha_text(frame)
-        print(text_report(alpha_headline(frame), [(None, body), *diagnostic_sections(found)],
+        headline = [alpha_headline(frame)]
+        sections: list[tuple[str | None, Any]] = [(None, body)]
+        if kappas is not None:
+            headline += [f"{r.coefficient} {r.value:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
+                         for r in kappas.itertuples()]
+            sections.append((f"chance-corrected agreement ({kappas['weights'].iloc[0]} "
+                             f"weights; Gwet's standard errors, "
+                             f"{(args.ci or 0.95):.0%} intervals)", kappas))
+        print(text_report("\n".join(headline), [*sections, *diagnostic_sections(found)],
                           signatures))
+    elif args.format in ("csv", "latex") and args.table == "kappa":
+        if kappas is None:
+            raise ParameterError("--table kappa: give --metrics fleiss, gwet or "
+                                 "brennan_prediger")
+        print(render_table(kappas, args.format))
     else:
         print(render(frame, args.format, header=header))
     return 0

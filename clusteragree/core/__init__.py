@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from .coefficient import alpha, alpha_many, alpha_stats, as_table, choose_engine
     from .convert import memberships_table
     from .crosstab import contingency, groups, sum_by_key
+    from .diagnostics import (
+        annotator_agreement,
+        coincidence_matrix,
+        combine,
+        diagnostics,
+        per_category,
+        unit_disagreement,
+        worst_units,
+    )
     from .distances import (
         DEFAULT_DISTANCES,
         DISTANCES,
@@ -42,6 +51,13 @@ if TYPE_CHECKING:
         set_distance,
     )
     from .frames import COLUMNS, TOTAL, alpha_report, pairwise_report, pooled_rows, results_frame
+    from .gwet import (
+        COEFFICIENTS,
+        WEIGHTS,
+        agreement_table,
+        chance_corrected,
+        weight_matrix,
+    )
     from .kappa import (
         bennett_s,
         cohen_kappa,
@@ -83,6 +99,18 @@ _WHERE = {
     'block_stats': '.bootstrap',
     'bootstrap_alpha': '.bootstrap',
     'reweighted_alpha': '.bootstrap',
+    'annotator_agreement': '.diagnostics',
+    'coincidence_matrix': '.diagnostics',
+    'combine': '.diagnostics',
+    'diagnostics': '.diagnostics',
+    'per_category': '.diagnostics',
+    'unit_disagreement': '.diagnostics',
+    'worst_units': '.diagnostics',
+    'COEFFICIENTS': '.gwet',
+    'WEIGHTS': '.gwet',
+    'agreement_table': '.gwet',
+    'chance_corrected': '.gwet',
+    'weight_matrix': '.gwet',
     'contingency': '.crosstab',
     'sum_by_key': '.crosstab',
     'dice': '.distances',
@@ -116,11 +144,13 @@ _WHERE = {
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
+    'COEFFICIENTS',
     'COLUMNS',
     'DEFAULT_DISTANCES',
     'DISTANCES',
     'RESAMPLE',
     'TOTAL',
+    'WEIGHTS',
     'AlphaResult',
     'BlockStats',
     'Bootstrap',
@@ -129,20 +159,26 @@ __all__ = [
     'Distance',
     'DistanceLike',
     'ValueStats',
+    'agreement_table',
     'alpha',
     'alpha_from_sums',
     'alpha_many',
     'alpha_report',
     'alpha_stats',
+    'annotator_agreement',
     'as_numbers',
     'as_table',
     'bennett_s',
     'block_stats',
     'bootstrap_alpha',
+    'chance_corrected',
     'choose_engine',
     'class_stats',
     'cohen_kappa',
+    'coincidence_matrix',
+    'combine',
     'contingency',
+    'diagnostics',
     'dice',
     'first_difference',
     'fleiss_pi',
@@ -162,6 +198,7 @@ __all__ = [
     'pairwise',
     'pairwise_report',
     'passonneau2004',
+    'per_category',
     'pooled_rows',
     'ratio',
     'require_records',
@@ -171,5 +208,8 @@ __all__ = [
     'set_distance',
     'sum_by_key',
     'unique_labels',
-    'value_stats'
+    'unit_disagreement',
+    'value_stats',
+    'weight_matrix',
+    'worst_units'
 ]
