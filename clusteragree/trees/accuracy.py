@@ -93,6 +93,71 @@ def accuracies(annotations: Annotations) -> pd.DataFrame:
 
     ``annotations``: :class:`TreeAnnotations`, or annotator -> file (sentences aligned by
     position) or -> {unit: Sentence}.
+
+    Parameters
+    ----------
+    annotations : TreeAnnotations or mapping
+        :class:`~clusteragree.trees.TreeAnnotations`
+        (:func:`~clusteragree.trees.read_tree_annotations`), or ``annotator ->``
+        :class:`~clusteragree.trees.TreeFile` (files of the same sentences, aligned by
+        position) or ``annotator -> {sentence: Sentence}``. All dependency sentences (with
+        words) or all phrase-structure sentences (with brackets).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of annotators ``a``, ``b`` (in the order given). Dependencies:
+        ``tokens`` (the words of the sentences compared), ``las`` (same head and relation),
+        ``uas`` (same head), ``la`` (same relation), each a fraction of ``tokens`` (NaN when
+        there is none), and ``skipped`` (sentences left out because the two annotations differ
+        in length). Phrase structure: ``brackets`` (the size of the union of the two
+        annotators' labelled brackets, summed over the sentences) and ``jaccard`` (the shared
+        brackets over that union, pooled).
+
+    Raises
+    ------
+    ParameterTypeError
+        Annotations that are not TreeAnnotations or a mapping of TreeFiles or Sentences.
+    ParameterError
+        A sentence with neither words nor brackets, or the two kinds mixed.
+    InputError
+        Paired files holding different numbers of sentences.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. LAS, "the percentage of tokens
+    that receive the correct head and dependency relation", beside the alphas (Table 2).
+
+    docs/trees.md, "Accuracies".
+
+    Examples
+    --------
+    Three annotators of "I saw the man" (Skjaerholt 2014, Figure 1: heads 2, 0, 4, 2). B
+    labels "man" Subj instead of Obj, C attaches "the" to "saw" (head 2). A and B: every head
+    is the same, 3 of 4 relations, so LAS 3/4, UAS 1, LA 3/4; A and C: 3 heads, 4 relations,
+    3 both; B and C: 3 heads, 3 relations, 2 both ("I" and "saw"):
+
+    >>> from clusteragree.trees import Sentence
+    >>> def dep(heads, rels):  # the accuracies read the heads and relations only
+    ...     return Sentence(("", ()), ("I", "saw", "the", "man"), heads, rels)
+    >>> ann = {"A": {0: dep((2, 0, 4, 2), ("Subj", "Pred", "Det", "Obj"))},
+    ...        "B": {0: dep((2, 0, 4, 2), ("Subj", "Pred", "Det", "Subj"))},
+    ...        "C": {0: dep((2, 0, 2, 2), ("Subj", "Pred", "Det", "Obj"))}}
+    >>> accuracies(ann)[["a", "b", "tokens", "las", "uas", "la"]].values.tolist()
+    [['A', 'B', 4, 0.75, 1.0, 0.75], ['A', 'C', 4, 0.75, 0.75, 1.0], ['B', 'C', 4, 0.5, 0.75, 0.75]]
+
+    Phrase structure: ``(S (NP D N) (VP V))`` has the brackets D 0-1, N 1-2, V 2-3, NP 0-2,
+    VP 2-3 and S 0-3; ``(S (NP D) (VP N V))`` D 0-1, N 1-2, V 2-3, NP 0-1, VP 1-3 and S 0-3.
+    4 are shared, 8 in the union, so Jaccard 4/8:
+
+    >>> from clusteragree.trees import parse_brackets
+    >>> def ps(text):
+    ...     tree, brackets = parse_brackets(text)
+    ...     return Sentence(tree, brackets=brackets)
+    >>> acc = accuracies({"A": {0: ps("(S (NP D N) (VP V))")}, "B": {0: ps("(S (NP D) (VP N V))")}})
+    >>> acc.values.tolist()
+    [['A', 'B', 8, 0.5]]
     """
     by_unit, kind = _by_unit(annotations)
     rows = []
@@ -137,6 +202,58 @@ def mean_pairwise_accuracy(annotations: Annotations, *, weighted: bool = True
     ``weighted=False`` gives every sentence the same weight. Sentences left out are reported
     (kind ``skipped``, with the first one's file and line); no sentence annotated twice is an
     :class:`~clusteragree.errors.InputError` (nothing to compare).
+
+    Parameters
+    ----------
+    annotations : TreeAnnotations or mapping
+        As for :func:`accuracies`: :class:`~clusteragree.trees.TreeAnnotations`, or
+        ``annotator ->`` :class:`~clusteragree.trees.TreeFile` or
+        ``annotator -> {sentence: Sentence}``.
+    weighted : bool, default=True
+        Weight each sentence by its length (equation (3)); False: every sentence counts once.
+
+    Returns
+    -------
+    dict
+        ``las``, ``uas``, ``la`` (dependencies) or ``jaccard`` (phrase structure), each a
+        float (NaN when every sentence was left out); ``sentences`` (int, the sentences used),
+        ``ignored`` (int) and ``weight`` (float, the summed weights).
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        As for :func:`accuracies`.
+    InputError
+        No sentence annotated by two annotators, or paired files of different lengths.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Equation (3) and Table 2 (LAS
+    beside the alphas; bracket Jaccard for SSD).
+
+    docs/trees.md, "Accuracies"; docs/reproduction/skjaerholt2014.md.
+
+    Examples
+    --------
+    Sentence 0, "I saw the man", annotated by A, B and C as in :func:`accuracies`: the pairs'
+    LAS are 3/4, 3/4 and 1/2, mean 2/3. Sentence 1, "I saw", annotated by A and B, who differ
+    on the relation of "I": LAS 1/2. Weighted by 4 and 2 words, LAS = (4 * 2/3 + 2 * 1/2) / 6
+    = 11/18; unweighted, (2/3 + 1/2) / 2 = 7/12:
+
+    >>> from clusteragree.trees import Sentence
+    >>> def dep(words, heads, rels):  # the accuracies read the heads and relations only
+    ...     return Sentence(("", ()), tuple(words.split()), heads, rels)
+    >>> ann = {"A": {0: dep("I saw the man", (2, 0, 4, 2), ("Subj", "Pred", "Det", "Obj")),
+    ...              1: dep("I saw", (2, 0), ("Subj", "Pred"))},
+    ...        "B": {0: dep("I saw the man", (2, 0, 4, 2), ("Subj", "Pred", "Det", "Subj")),
+    ...              1: dep("I saw", (2, 0), ("Obj", "Pred"))},
+    ...        "C": {0: dep("I saw the man", (2, 0, 2, 2), ("Subj", "Pred", "Det", "Obj"))}}
+    >>> r = mean_pairwise_accuracy(ann)
+    >>> round(r["las"], 4), round(11 / 18, 4), r["sentences"], r["weight"]
+    (0.6111, 0.6111, 2, 6.0)
+    >>> round(mean_pairwise_accuracy(ann, weighted=False)["las"], 4), round(7 / 12, 4)
+    (0.5833, 0.5833)
     """
     by_unit, kind = _by_unit(annotations)
     units: dict[Any, None] = {}

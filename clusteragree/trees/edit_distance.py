@@ -197,8 +197,95 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
     distance 0 without a table; other pairs needing more than ``max_cells`` cells
     (:data:`MAX_CELLS`) are refused with an :class:`~clusteragree.errors.InputError`.
 
+    Parameters
+    ----------
+    a, b : Tree or tuple
+        The two trees: :class:`~clusteragree.trees.Tree` objects or the nested form
+        ``(label, (child, ...))``. Children are ordered: sibling order matters.
+    free_empty : bool, default=False
+        Make a node labelled ``""`` free to insert or delete (Skjaerholt's reference code,
+        through the zss package; :func:`~clusteragree.trees.tree_alpha` uses it by default).
+    relabel : callable (str, str) -> float, optional
+        The cost of turning one label into another; default 0 for equal labels, else 1.
+    indel : callable str -> float, optional
+        The cost of inserting or deleting a node with that label; default 1. ``free_empty``
+        still makes ``""`` nodes free.
+    kernel : {"auto", "python", "numba"}, default="auto"
+        The implementation; both give the same distances.
+    max_cells : int, default=MAX_CELLS
+        The largest table, ``(len(a) + 1) * (len(b) + 1)`` cells, to fill (25 million).
+
+    Returns
+    -------
+    float
+        The least total cost of the deletions, insertions and relabellings that turn ``a``
+        into ``b``.
+
+    Raises
+    ------
+    ParameterTypeError
+        A tree that is neither a Tree nor the nested form (naming ``a`` or ``b``), costs that
+        are not callables, a ``max_cells`` that is not a whole number.
+    ParameterError
+        An unknown kernel, ``max_cells`` below 1, a cost that is negative, infinite or not a
+        number.
+    InputError
+        Two different trees needing more than ``max_cells`` table cells.
+    ImportError
+        ``kernel="numba"`` without numba.
+
+    References
+    ----------
+    Zhang, K. and Shasha, D. (1989). Simple fast algorithms for the editing distance between
+    trees and related problems. SIAM Journal on Computing, 18(6), 1245-1262.
+
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2 and Figure 2 (the three trees below).
+
+    docs/trees.md, "Tree edit distance" and "Deep trees, limits and input checks".
+
+    Examples
+    --------
+    Skjaerholt (2014), Figure 2. Every operation changes the number of nodes by at most one,
+    so two trees of n and m nodes are at least ``abs(n - m)`` apart; t1 (5 nodes) is t2
+    (9 nodes) without the four nodes Atr, Pred, Obj, Det under Obj, and t3 (3 nodes) is t1
+    without Obj and Det. So TED(t1, t2) = 4, TED(t1, t3) = 2 and TED(t2, t3) = 6, as in the
+    paper:
+
+    >>> t1 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),))
+    >>> t2 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),
+    ...        ("Atr", (("Pred", (("Obj", (("Det", ()),)),)),)))))),))
+    >>> t3 = ("", (("Pred", (("Subj", ()),)),))
+    >>> ted(t1, t2), ted(t1, t3), ted(t2, t3)
+    (4.0, 2.0, 6.0)
+
+    Relabelling a to b costs 1 (deleting a and inserting b would cost 2). Sibling order
+    matters: ``S(a, b)`` and ``S(b, a)`` are 2 apart (one relabelling gives two equal leaves,
+    and deleting or inserting changes the size):
+
+    >>> ted(("S", (("a", ()),)), ("S", (("b", ()),)))
+    1.0
+    >>> ted(("S", (("a", ()), ("b", ()))), ("S", (("b", ()), ("a", ()))))
+    2.0
+
+    Deleting the root labelled ``""`` costs 1, or nothing with ``free_empty``:
+
+    >>> ted(("", (("A", ()),)), ("A", ())), ted(("", (("A", ()),)), ("A", ()), free_empty=True)
+    (1.0, 0.0)
+
+    Custom costs: relabelling for 0.5, or inserting the leaf a for 2:
+
     >>> ted(("S", (("a", ()),)), ("S", (("b", ()),)), relabel=lambda x, y: 0.5 * (x != y))
     0.5
+    >>> ted(("S", ()), ("S", (("a", ()),)), indel=lambda x: 2.0)
+    2.0
+
+    t1 and t2 need a table of (5 + 1)(9 + 1) = 60 cells:
+
+    >>> ted(t1, t2, max_cells=59)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: ... trees of 5 and 9 nodes needs 60 table cells, ...
     """
     if kernel not in ("auto", "python", "numba"):
         raise ParameterError(f"kernel must be 'auto', 'python' or 'numba'. Got {kernel!r}.")
@@ -291,15 +378,59 @@ class TreeCache:
     """Edit distances between distinct trees, computed once each (symmetric: custom costs
     should be too), with the costs of :func:`ted`.
 
+    Call it with two trees, ``cache(a, b)``, for their distance: 0 for equal trees (neither
+    computed nor counted), else looked up or computed by :func:`ted` and stored under the
+    unordered pair.
+
+    Parameters
+    ----------
+    free_empty : bool, default=False
+        Nodes labelled ``""`` are free to insert or delete (as in :func:`ted`).
+    relabel : callable (str, str) -> float, optional
+        Relabelling cost, as in :func:`ted`.
+    indel : callable str -> float, optional
+        Insertion and deletion cost, as in :func:`ted`.
+    max_cells : int, default=MAX_CELLS
+        The largest table to fill, as in :func:`ted`.
+
+    Attributes
+    ----------
+    free_empty, relabel, indel, max_cells
+        The costs and limit given.
+    cache : dict
+        ``(tree, tree) -> distance`` for the distinct pairs computed so far.
+    hits, misses : int
+        Calls answered from the cache, and calls that computed a distance.
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        Costs or a ``max_cells`` that :func:`ted` would refuse.
+
+    References
+    ----------
+    Zhang, K. and Shasha, D. (1989). Simple fast algorithms for the editing distance between
+    trees and related problems. SIAM Journal on Computing, 18(6), 1245-1262.
+
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2 and Figure 2.
+
+    docs/trees.md, "Tree edit distance" (the expected disagreement needs the distance of every
+    pair of trees, hence the cache).
+
     Examples
     --------
-    Skjaerholt (2014), Figure 2: deleting Obj and Det turns t1 into t3.
+    Skjaerholt (2014), Figure 2: deleting Obj and Det turns t1 into t3. The second call, in
+    the other order, is answered from the cache; the distance of a tree to itself is 0
+    without a look-up:
 
     >>> t1 = ("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),))
     >>> t3 = ("", (("Pred", (("Subj", ()),)),))
     >>> cache = TreeCache()
     >>> cache(t1, t3), cache(t3, t1), cache.hits
     (2.0, 2.0, 1)
+    >>> cache(t1, t1), cache.hits, cache.misses, len(cache.cache)
+    (0.0, 1, 1, 1)
     """
 
     def __init__(self, free_empty: bool = False, *,

@@ -44,8 +44,37 @@ class Tree:
     sizes : sequence of int
         Subtree sizes in the same order; ``sizes[0] == len(labels)``.
 
+    Attributes
+    ----------
+    labels : tuple of str
+        The node labels in pre-order.
+    sizes : tuple of int
+        The subtree sizes in pre-order.
+    leaves : int
+        The number of leaves (nodes whose subtree size is 1).
+
+    Raises
+    ------
+    ParameterTypeError
+        ``labels`` not a sequence of str, or ``sizes`` not a sequence of whole numbers.
+    ParameterError
+        No nodes, one size per label missing, ``sizes[0]`` not the number of nodes, or a
+        subtree that does not fit inside its parent's.
+
+    References
+    ----------
+    Zhang, K. and Shasha, D. (1989). Simple fast algorithms for the editing distance between
+    trees and related problems. SIAM Journal on Computing, 18(6), 1245-1262 (ordered labelled
+    trees, the trees the edit distance compares).
+
+    docs/trees.md, "Deep trees, limits and input checks".
+
     Examples
     --------
+    S has two children, NP (with the leaves D and N) and the leaf VP. In pre-order the labels
+    are S, NP, D, N, VP; S's subtree holds all 5 nodes, NP's 3 (NP, D, N), each leaf's 1. The
+    leaves are D, N and VP:
+
     >>> t = Tree.from_nested(("S", (("NP", (("D", ()), ("N", ()))), ("VP", ()))))
     >>> t.labels, t.sizes
     (('S', 'NP', 'D', 'N', 'VP'), (5, 3, 1, 1, 1))
@@ -53,6 +82,16 @@ class Tree:
     ('S', (('NP', (('D', ()), ('N', ()))), ('VP', ())))
     >>> len(t), t.leaves, t
     (5, 3, Tree('(S (NP D N) VP)'))
+
+    The same tree from its flat form. Sizes that do not nest are refused: NP (node 1) spans
+    nodes 1 to 3, so N (node 3) cannot have a subtree of 2 nodes, which would take in VP:
+
+    >>> Tree(["S", "NP", "D", "N", "VP"], [5, 3, 1, 1, 1]) == t
+    True
+    >>> Tree(["S", "NP", "D", "N", "VP"], [5, 3, 1, 2, 1])
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: subtree size 2 of node 3 does not fit in its parent
     """
 
     __slots__ = ("_hash", "labels", "sizes")
@@ -216,8 +255,39 @@ TreeLike = Tree | tuple[str, tuple[Any, ...]]
 def as_tree(tree: Any) -> Tree:
     """A :class:`Tree` from a Tree or the nested form (refusing anything else).
 
+    Parameters
+    ----------
+    tree : Tree or tuple
+        A :class:`Tree`, returned as it is, or the nested form ``(label, (child, ...))`` with
+        str labels.
+
+    Returns
+    -------
+    Tree
+        The tree.
+
+    Raises
+    ------
+    ParameterTypeError
+        Anything else (a list, a str label missing, ...).
+
+    References
+    ----------
+    docs/trees.md, "Deep trees, limits and input checks" (the flat form and the nested form).
+
+    Examples
+    --------
+    S with the two leaves NP and VP:
+
     >>> as_tree(("S", (("NP", ()), ("VP", ()))))
     Tree('(S NP VP)')
+    >>> t = as_tree(("S", ()))
+    >>> as_tree(t) is t
+    True
+    >>> as_tree(["S", []])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterTypeError: a tree is a Tree or nested tuples ...
     """
     return tree if isinstance(tree, Tree) else Tree.from_nested(tree)
 
@@ -225,14 +295,70 @@ def as_tree(tree: Any) -> Tree:
 def size(tree: TreeLike) -> int:
     """Number of nodes.
 
+    Parameters
+    ----------
+    tree : Tree or tuple
+        A :class:`Tree` or the nested form ``(label, (child, ...))``.
+
+    Returns
+    -------
+    int
+        The number of nodes, the root included.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2: a size ``|x|`` in the diff and norm
+    distances (for a bare tree, :func:`~clusteragree.trees.tree_alpha` counts its nodes).
+
+    docs/trees.md, "Tree alpha".
+
+    Examples
+    --------
+    S, NP and VP:
+
     >>> size(("S", (("NP", ()), ("VP", ()))))
     3
+
+    Skjaerholt (2014), Figure 1, "I saw the man": the root, Pred, Subj, Obj and Det, so 5 (the
+    four words and the artificial root):
+
+    >>> size(("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),)))
+    5
     """
     return len(as_tree(tree))
 
 
 def leaves(tree: TreeLike) -> int:
-    """Number of leaves."""
+    """Number of leaves.
+
+    Parameters
+    ----------
+    tree : Tree or tuple
+        A :class:`Tree` or the nested form ``(label, (child, ...))``.
+
+    Returns
+    -------
+    int
+        The number of nodes without children (a tree of one node has one leaf).
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2: for phrase-structure trees the size
+    ``|x|`` of the diff and norm distances is the number of leaves.
+
+    docs/trees.md, "Tree alpha".
+
+    Examples
+    --------
+    ``(S (NP D N) (VP V))`` has the leaves D, N and V; its nodes S, NP and VP are not leaves:
+
+    >>> leaves(("S", (("NP", (("D", ()), ("N", ()))), ("VP", (("V", ()),)))))
+    3
+    >>> leaves(("S", ()))
+    1
+    """
     return as_tree(tree).leaves
 
 
@@ -244,6 +370,59 @@ class Sentence:
     the reader found the sentence, are not compared). A tree in the nested form is converted.
     ``tokens`` is the reference code's size of a dependency sentence: the words plus the
     artificial root, words left out of the tree by ``cycles="drop"`` included.
+
+    Attributes
+    ----------
+    tree : Tree
+        The tree compared by tree alpha (given as a :class:`Tree` or the nested form). For
+        dependencies: the artificial root labelled ``""`` and one node per word labelled with
+        its relation, children in surface order.
+    words : tuple of str, default=()
+        The word forms (dependencies); empty for phrase structure.
+    heads : tuple of int, default=()
+        Each word's head, 0 for the artificial root; one per word.
+    deprels : tuple of str, default=()
+        Each word's relation; one per word.
+    line : int or None, default=None
+        The line where the sentence starts in its file (not compared).
+    brackets : frozenset of (str, int, int), default=frozenset()
+        Phrase structure: the labelled brackets ``(label, first leaf, end leaf)``, compared by
+        the bracket Jaccard of :func:`~clusteragree.trees.accuracies`.
+    path : str or None, default=None
+        The file the sentence was read from (not compared).
+    tokens : int
+        ``len(words) + 1`` (property).
+
+    Raises
+    ------
+    ParameterTypeError
+        A tree that is neither a :class:`Tree` nor the nested form.
+    ParameterError
+        ``heads`` or ``deprels`` not one per word.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2 and Figure 1: a dependency analysis as a
+    tree whose nodes are labelled with the relations, the root with the empty label.
+
+    docs/trees.md, "Trees".
+
+    Examples
+    --------
+    Skjaerholt (2014), Figure 1, "I saw the man": "saw" is the root (head 0, Pred), "I" its
+    subject and "man" its object (head 2), "the" the determiner of "man" (head 4):
+
+    >>> s = Sentence(("", (("Pred", (("Subj", ()), ("Obj", (("Det", ()),)))),)),
+    ...              words=("I", "saw", "the", "man"), heads=(2, 0, 4, 2),
+    ...              deprels=("Subj", "Pred", "Det", "Obj"), line=1, path="a.conll")
+    >>> s.tree, s.tokens
+    (Tree('(_ (Pred Subj (Obj Det)))'), 5)
+
+    Where a sentence was read is not part of the annotation:
+
+    >>> s == Sentence(s.tree, s.words, s.heads, s.deprels, line=7, path="b.conll")
+    True
     """
 
     tree: Tree
@@ -271,7 +450,34 @@ class Sentence:
 
 @dataclass(frozen=True)
 class TreeFile:
-    """The sentences of one file, and what was skipped."""
+    """The sentences of one file, and what was skipped.
+
+    Attributes
+    ----------
+    sentences : tuple of Sentence
+        The sentences in file order.
+    path : str
+        The file.
+    kind : {"dependency", "phrase"}
+        CoNLL dependencies (:func:`~clusteragree.trees.read_conll_trees`) or bracketed trees
+        (:func:`~clusteragree.trees.read_trees`).
+    skipped : dict of str to int, default={}
+        What the reader left out or kept as it was, with counts, e.g.
+        ``{"multiword-token lines": 2}``.
+
+    References
+    ----------
+    docs/trees.md, "Trees" and "Errors and repairs".
+
+    Examples
+    --------
+    Two one-word dependency sentences, the word being the root each time:
+
+    >>> one = Sentence(("", (("Pred", ()),)), ("Go",), (0,), ("Pred",))
+    >>> tf = TreeFile((one, one), "a.conll", "dependency")
+    >>> len(tf.sentences), tf.kind, tf.skipped
+    (2, 'dependency', {})
+    """
 
     sentences: tuple[Sentence, ...]
     path: str
@@ -283,7 +489,39 @@ class TreeFile:
 class TreeAnnotations:
     """Several annotators' sentences: ``sentences[annotator][unit]``, units being positions in
     paired files or ``(prefix, position)`` in the directory layout; what the readers skipped,
-    by file."""
+    by file.
+
+    Built by :func:`~clusteragree.trees.read_tree_annotations`; the input of
+    :func:`~clusteragree.trees.tree_table` (hence tree alpha) and of the accuracies.
+
+    Attributes
+    ----------
+    sentences : dict
+        ``annotator -> {unit: Sentence}``; a unit missing for an annotator is a missing
+        annotation.
+    kind : {"dependency", "phrase"}
+        The kind of every sentence.
+    skipped : dict of str to dict of str to int
+        ``file -> {what: count}``, for the files where the reader skipped anything.
+    n_annotations : int
+        The number of sentences over all annotators (property).
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944: units are sentences, values the annotators' trees.
+
+    docs/trees.md, "Accuracies" (``read_tree_annotations``).
+
+    Examples
+    --------
+    Annotator A annotated sentences 0 and 1, B only sentence 0: 2 + 1 = 3 annotations.
+
+    >>> one = Sentence(("", (("Pred", ()),)), ("Go",), (0,), ("Pred",))
+    >>> ann = TreeAnnotations({"A": {0: one, 1: one}, "B": {0: one}}, "dependency", {})
+    >>> ann.n_annotations
+    3
+    """
 
     sentences: dict[str, dict[Any, Sentence]]
     kind: str
@@ -296,7 +534,41 @@ class TreeAnnotations:
 
 
 def check_paired(files: Sequence[TreeFile]) -> None:
-    """Refuse files of one text that do not hold the same number of sentences."""
+    """Refuse files of one text that do not hold the same number of sentences.
+
+    Parameters
+    ----------
+    files : sequence of TreeFile
+        The annotators' files of one text; each is compared with the first.
+
+    Returns
+    -------
+    None
+        When every file holds as many sentences as the first.
+
+    Raises
+    ------
+    InputError
+        Naming the first file whose number of sentences differs.
+
+    References
+    ----------
+    docs/trees.md, "Accuracies" (paired files and ``--dirs``): the files of one text hold the
+    same sentences, aligned by position.
+
+    Examples
+    --------
+    ``a.conll`` holds two sentences and ``b.conll`` one, so they cannot be aligned:
+
+    >>> one = Sentence(("", (("Pred", ()),)), ("Go",), (0,), ("Pred",))
+    >>> a = TreeFile((one, one), "a.conll", "dependency")
+    >>> b = TreeFile((one,), "b.conll", "dependency")
+    >>> check_paired([a, a])
+    >>> check_paired([a, b])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: b.conll: 1 sentences where a.conll has 2; ...
+    """
     for tf in files[1:]:
         if len(tf.sentences) != len(files[0].sentences):
             raise InputError(f"{len(tf.sentences)} sentences where {files[0].path} has "

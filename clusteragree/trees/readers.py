@@ -116,6 +116,89 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
     are ASCII numbers; multiword-token lines (``3-4``) and empty nodes (``5.1``) are not part
     of the basic tree and are counted. Everything counted is also reported
     (:func:`clusteragree.errors.notify`) with the file and its first line.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file: sentences separated by blank lines, one word a line in 10 TAB-separated
+        columns, of which ID (1), HEAD (7) and DEPREL (8) make the tree and FORM (2) the words.
+    roots : {"one", "many"}, default="one"
+        Refuse (``one``) or keep (``many``) sentences with several words headed by 0.
+    cycles : {"error", "drop"}, default="error"
+        Refuse sentences whose heads form a cycle, or leave those words out of the tree
+        (``drop``, as the reference code does; they still count in ``Sentence.tokens``).
+    encoding : str, optional
+        The file's encoding; default UTF-8 (a byte that is not is reported with its line and
+        column).
+
+    Returns
+    -------
+    TreeFile
+        The sentences (``kind="dependency"``), each a :class:`~clusteragree.trees.Sentence`
+        with its tree, words, heads, relations and first line, and ``skipped``: what was left
+        out or kept, with counts.
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        A path that is not a path, an unknown ``roots`` or ``cycles``.
+    InputError
+        With the file and line: a wrong number of columns, ids that do not count 1, 2, ...,
+        a head that is not a number or lies outside the sentence, no root, several roots
+        (``roots="one"``), a cycle (``cycles="error"``).
+
+    References
+    ----------
+    Buchholz, S. and Marsi, E. (2006). CoNLL-X shared task on multilingual dependency parsing.
+    Proceedings of CoNLL-X, pp. 149-164 (the 10-column format).
+
+    Universal Dependencies, the CoNLL-U format (universaldependencies.org/format.html):
+    multiword-token ranges and empty nodes.
+
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2 and Figure 1: the tree
+    of a dependency analysis.
+
+    docs/trees.md, "Trees" and "Errors and repairs".
+
+    Examples
+    --------
+    Skjaerholt (2014), Figure 1, "I saw the man": "saw" is the root (Pred), "I" its subject,
+    "man" its object, "the" the determiner of "man". The tree is the artificial root over
+    Pred, over Subj and Obj, with Det under Obj; 4 words and the root make 5 tokens:
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> def conll(name, *sentences):  # sentences of (form, head, relation)
+    ...     with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+    ...         for words in sentences:
+    ...             for i, (form, head, rel) in enumerate(words, start=1):
+    ...                 cols = [str(i), form, "_", "_", "_", "_", str(head), rel, "_", "_"]
+    ...                 f.write("\\t".join(cols) + "\\n")
+    ...             f.write("\\n")
+    ...     return os.path.join(folder, name)
+    >>> path = conll("a.conll", [("I", 2, "Subj"), ("saw", 0, "Pred"), ("the", 4, "Det"),
+    ...                          ("man", 2, "Obj")])
+    >>> tf = read_conll_trees(path)
+    >>> s = tf.sentences[0]
+    >>> s.tree, s.heads, s.tokens, s.line, tf.kind
+    (Tree('(_ (Pred Subj (Obj Det)))'), (2, 0, 4, 2), 5, 1, 'dependency')
+
+    In "go and stop" below, "and" and "stop" are each other's heads, so neither reaches the
+    root "go": an error, or with ``cycles="drop"`` a tree of the root and "go" alone (the
+    sentence still counts 3 words and the root):
+
+    >>> path = conll("b.conll", [("go", 0, "Pred"), ("and", 3, "Co"), ("stop", 2, "Conj")])
+    >>> read_conll_trees(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: ...b.conll:1: the heads form a cycle: 2 words do not ...
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # the two words left out are reported
+    ...     tf = read_conll_trees(path, cycles="drop")
+    >>> tf.sentences[0].tree, tf.sentences[0].tokens, tf.skipped
+    (Tree('(_ Pred)'), 4, {'words in cycles left out': 2})
     """
     if roots not in ("one", "many"):
         raise ParameterError(f"roots must be 'one' or 'many'. Got {roots!r}.")
@@ -189,10 +272,64 @@ def parse_brackets(text: str, path: str = "<trees>", line: int = 1, *,
     token is a leaf node. With ``words=True`` bare tokens are words and are dropped: their
     pre-terminal becomes the leaf.
 
+    Parameters
+    ----------
+    text : str
+        One tree: ``(label child ...)``, a child being a bracketed subtree or a bare token.
+    path : str, default="<trees>"
+        The file named in errors.
+    line : int, default=1
+        The line named in errors.
+    words : bool, default=False
+        Bare tokens are words (dropped) rather than leaf nodes.
+
+    Returns
+    -------
+    tree : Tree
+        The tree, without words.
+    brackets : frozenset of (str, int, int)
+        Every node as ``(label, first leaf, end leaf)``, leaves numbered from 0 and the end
+        excluded; leaf-level nodes included (the bracket Jaccard of
+        :func:`~clusteragree.trees.accuracies` compares these).
+
+    Raises
+    ------
+    ParameterTypeError
+        ``text`` not a str.
+    InputError
+        Unbalanced brackets, two trees, text outside the brackets, a node with both words and
+        subtrees (``words=True``), naming ``path`` and ``line``.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2: phrase-structure trees
+    compared without their words; SSD's leaves are lexical types.
+
+    The reference code of Skjaerholt (2014), github.com/arnsholt/syn-agreement (``--tree``
+    mode: delexicalised bracketed trees).
+
+    docs/trees.md, "Trees".
+
+    Examples
+    --------
+    Without words, D, N and V are leaves; with words, "the", "cat" and "sat" are dropped
+    and their pre-terminals D, N and V become the leaves, the same tree:
+
     >>> parse_brackets("(S (NP D N) (VP V))")[0]
     Tree('(S (NP D N) (VP V))')
     >>> parse_brackets("(S (NP (D the) (N cat)) (VP (V sat)))", words=True)[0]
     Tree('(S (NP D N) (VP V))')
+
+    The leaves D, N, V are 0-1, 1-2 and 2-3; NP spans D and N (0-2), VP V (2-3), S all
+    three (0-3):
+
+    >>> sorted(parse_brackets("(S (NP D N) (VP V))")[1])
+    [('D', 0, 1), ('N', 1, 2), ('NP', 0, 2), ('S', 0, 3), ('V', 2, 3), ('VP', 2, 3)]
+    >>> parse_brackets("(S (NP D N)")
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: <trees>:1: unbalanced brackets
     """
     if not isinstance(text, str):
         raise ParameterTypeError(f"text must be str (one bracketed tree). Got "
@@ -255,7 +392,52 @@ def parse_brackets(text: str, path: str = "<trees>", line: int = 1, *,
 def read_trees(path: str | os.PathLike[str], *, words: bool = False,
                encoding: str | None = None) -> TreeFile:
     """Bracketed trees, one after another (a tree may span several lines); ``words`` as in
-    :func:`parse_brackets`."""
+    :func:`parse_brackets`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (by convention ``.tree``; blank lines between trees are ignored).
+    words : bool, default=False
+        Bare tokens are words and are dropped (see :func:`parse_brackets`).
+    encoding : str, optional
+        The file's encoding; default UTF-8.
+
+    Returns
+    -------
+    TreeFile
+        The sentences (``kind="phrase"``), each a :class:`~clusteragree.trees.Sentence` with
+        its tree, brackets and first line, no words.
+
+    Raises
+    ------
+    ParameterTypeError
+        A path that is not a path.
+    InputError
+        Unbalanced brackets or text outside them, with the file and line.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944. Section 2.
+
+    The reference code of Skjaerholt (2014), github.com/arnsholt/syn-agreement (``--tree``
+    mode: delexicalised bracketed trees).
+
+    docs/trees.md, "Trees"; docs/cli.md (``.tree`` files).
+
+    Examples
+    --------
+    Two trees, the second over three lines (it starts on line 2):
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.tree")
+    >>> with open(path, "w", encoding="utf-8") as f:
+    ...     _ = f.write("(S (NP D N) (VP V))\\n(S\\n  (NP D)\\n  (VP N V))\\n")
+    >>> tf = read_trees(path)
+    >>> [s.tree for s in tf.sentences], [s.line for s in tf.sentences], tf.kind
+    ([Tree('(S (NP D N) (VP V))'), Tree('(S (NP D) (VP N V))')], [1, 2], 'phrase')
+    """
     name = _path(path)
     text = read_text(name, encoding=encoding)
     sentences = []
@@ -289,6 +471,60 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     :func:`~clusteragree.core.model.unique_labels`). Two files of one prefix in one directory, a
     path that is not a readable directory, or one directory alone are refused; entries that are
     not files (subdirectories) are reported ignored.
+
+    Parameters
+    ----------
+    directories : sequence of str or os.PathLike
+        Two or more directories, one per annotator. Files ending in ``.tree`` are read as
+        bracketed trees (:func:`read_trees`), the others as CoNLL (:func:`read_conll_trees`).
+    roots, cycles : str
+        As for :func:`read_conll_trees` (defaults ``"one"`` and ``"error"``).
+    words : bool, default=False
+        As for :func:`read_trees`.
+    encoding : str, optional
+        The files' encoding; default UTF-8.
+    names : sequence of str, optional
+        One distinct annotator name per directory; default the directories' names.
+
+    Returns
+    -------
+    dict
+        ``prefix -> {annotator: TreeFile}``; an annotator without a file of that prefix is
+        absent (a missing annotation).
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        Directories or names that are not lists, fewer than two directories, names not one
+        distinct name per directory.
+    InputError
+        A path that is not a directory or cannot be listed, two files of one prefix in one
+        directory, and whatever the readers refuse.
+
+    References
+    ----------
+    The reference code of Skjaerholt (2014), github.com/arnsholt/syn-agreement (``--dirs``:
+    one directory per annotator, files matched by prefix).
+
+    docs/trees.md, "Deep trees, limits and input checks" (``--dirs``).
+
+    Examples
+    --------
+    Annotator ``ann1`` has files for texts ``t1`` and ``t2``, ``ann2`` for ``t1`` only; the
+    files of ``t1`` are matched by the part of their names before the first ``-``:
+
+    >>> import os, tempfile
+    >>> root = tempfile.mkdtemp()
+    >>> line = "\\t".join(["1", "Go", "_", "_", "_", "_", "0", "Pred", "_", "_"]) + "\\n"
+    >>> for name in ["ann1/t1-x.conll", "ann1/t2-x.conll", "ann2/t1-y.conll"]:
+    ...     os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+    ...     with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+    ...         _ = f.write(line)
+    >>> read = read_tree_dirs([os.path.join(root, "ann1"), os.path.join(root, "ann2")])
+    >>> {prefix: sorted(files) for prefix, files in sorted(read.items())}
+    {'t1': ['ann1', 'ann2'], 't2': ['ann1']}
+    >>> read["t1"]["ann2"].sentences[0].tree
+    Tree('(_ Pred)')
     """
     dirs = _paths(directories, "directories")
     if len(dirs) < 2:
@@ -337,6 +573,81 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     Paired files must hold the same number of sentences; in the directory layout the files of
     one prefix must too (else :class:`InputError` naming the file). Annotators are named by
     ``names``, or the file names (directory names).
+
+    Parameters
+    ----------
+    files : sequence of str or os.PathLike, default=()
+        Two or more files of the same sentences, one per annotator; sentence ``k`` is the
+        unit ``k``.
+    dirs : sequence of str or os.PathLike, default=()
+        Or two or more directories, one per annotator (:func:`read_tree_dirs`); sentence
+        ``k`` of the files of prefix ``p`` is the unit ``(p, k)``.
+    names : sequence of str, optional
+        One annotator name per file (directory); default their base names.
+    roots, cycles : str
+        As for :func:`read_conll_trees` (defaults ``"one"`` and ``"error"``).
+    words : bool, default=False
+        As for :func:`read_trees`.
+    encoding : str, optional
+        The files' encoding; default UTF-8.
+
+    Returns
+    -------
+    TreeAnnotations
+        ``sentences`` (annotator -> {unit: Sentence}), ``kind`` (``"dependency"`` or
+        ``"phrase"``) and ``skipped`` (file -> {what: count}); the input of
+        :func:`~clusteragree.trees.tree_table` and the accuracies.
+
+    Raises
+    ------
+    ParameterTypeError, ParameterError
+        Both or neither of ``files`` and ``dirs``, fewer than two files, names not one per
+        file, arguments that are not lists.
+    InputError
+        Files of one text with different numbers of sentences, no sentence annotated twice,
+        dependencies and bracketed trees mixed, and whatever the readers refuse.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944.
+
+    The reference code of Skjaerholt (2014), github.com/arnsholt/syn-agreement (``--dirs``:
+    one directory per annotator, files matched by prefix).
+
+    docs/trees.md, "Accuracies"; docs/cli.md (``trees``).
+
+    Examples
+    --------
+    Two annotators of two sentences: they agree on "I saw the man" (Figure 1 of Skjaerholt
+    2014, tree t1) and differ on the relation of "I" in "I saw" (trees y = root(Pred(Subj))
+    and y' = root(Pred(Obj))):
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> def conll(name, *sentences):  # sentences of (form, head, relation)
+    ...     with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+    ...         for words in sentences:
+    ...             for i, (form, head, rel) in enumerate(words, start=1):
+    ...                 cols = [str(i), form, "_", "_", "_", "_", str(head), rel, "_", "_"]
+    ...                 f.write("\\t".join(cols) + "\\n")
+    ...             f.write("\\n")
+    ...     return os.path.join(folder, name)
+    >>> man = [("I", 2, "Subj"), ("saw", 0, "Pred"), ("the", 4, "Det"), ("man", 2, "Obj")]
+    >>> a = conll("a.conll", man, [("I", 2, "Subj"), ("saw", 0, "Pred")])
+    >>> b = conll("b.conll", man, [("I", 2, "Obj"), ("saw", 0, "Pred")])
+    >>> ann = read_tree_annotations([a, b])
+    >>> sorted(ann.sentences), sorted(ann.sentences["a.conll"]), ann.kind, ann.n_annotations
+    (['a.conll', 'b.conll'], [0, 1], 'dependency', 4)
+
+    Tree alpha of these: TED(y, y') = 1 (one relabelling), TED(t1, y) = TED(t1, y') = 2
+    (5 against 3 nodes; delete Obj and Det, or Subj and Det). Squared, the two ordered pairs
+    within sentence 1 give 2; all pairs of the four trees give 2 * (0 + 4 * 4 + 1) = 34; so
+    alpha = 1 - (4 - 1) * 2 / 34 = 14 / 17:
+
+    >>> from clusteragree.trees import tree_alpha, tree_table
+    >>> round(tree_alpha(tree_table(ann)).alpha, 4), round(14 / 17, 4)
+    (0.8235, 0.8235)
     """
     files, dirs = _paths(files, "files"), _paths(dirs, "dirs")
     if bool(files) == bool(dirs):
