@@ -37,7 +37,7 @@ def test_a_resample_scores_as_the_repeated_corpus() -> None:
         pooled = coref_metrics([_repeated(a, names, w), _repeated(b, names, w)],
                                [*METRICS, "conll"], coders=["a", "b"])
         for record in pooled.itertuples():
-            point, values = found[record.key, record.response, record.metric]
+            _, values = found[record.key, record.response, record.metric]
             assert values[row] == pytest.approx(record.f1, abs=1e-12), (record.metric, w)
     corpus = coref_metrics([a, b], [*METRICS, "conll"], coders=["a", "b"])
     for record in corpus.itertuples():

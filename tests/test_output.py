@@ -32,6 +32,8 @@ RUNS = {
                    "--text-dir", str(FIX / "coref" / "brat" / "text"), "--units", "words"],
     "table-ci": ["table", str(FIX / "krippendorff2011.csv"), "--scalar", "--distance",
                  "nominal,interval", "--ci", "0.9", "--bootstrap", "200", "--seed", "4"],
+    "coref-metrics-ci": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll") for x in "ab"],
+                         "--ci", "0.9", "--bootstrap", "100", "--seed", "1"],
     "coref-ci-pairwise": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll")
                                      for x in "aba"], "--names", "a,b,c", "--pairwise",
                           "--ci", "0.95", "--bootstrap", "100", "--seed", "2",
@@ -109,3 +111,12 @@ def test_diagnostics_in_json_hold_every_kind(cli) -> None:
     assert code == 0, err
     docs = [r for r in json.loads(out)["results"] if r["kind"] == "document"]
     assert docs and all(isinstance(d["document"], str) for d in docs)
+
+
+def test_metric_intervals_in_json(cli) -> None:
+    code, out, err = cli(*RUNS["coref-metrics-ci"], "-f", "json")
+    assert code == 0, err
+    metrics = [r for r in json.loads(out)["results"] if r["kind"] == "metric"]
+    assert metrics and all(r["ci"][0] <= r["f1"] <= r["ci"][1] or r["ci"][0] <= r["ci"][1]
+                           for r in metrics)
+    assert all("ci_low" not in r for r in metrics)

@@ -10,7 +10,7 @@ import warnings
 from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES
-from ..coref.model import METRICS
+from ..coref.model import CONLL_AVERAGE, METRICS
 from ..errors import ParameterError
 from ._common import (
     add_common,
@@ -100,6 +100,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..core.frames import pooled_rows
     from ..core.model import unique_labels
     from ..coref.agreement import coref_alpha, coref_metrics
+    from ..coref.intervals import metric_intervals
     from ..report import render
     from ..report import table as render_table
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
@@ -124,6 +125,17 @@ def _run_coref(args: argparse.Namespace) -> int:
     scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient,
                             singletons=args.singletons, per_document=args.per_doc)
               if metric_names else None)
+    if scores is not None and args.ci is not None:  # documents resampled, as for alpha
+        needed = list(dict.fromkeys(
+            [*metric_names, *(CONLL_AVERAGE if "conll" in metric_names else ())]))
+        per_doc = scores if args.per_doc and needed == metric_names else coref_metrics(
+            corpora, needed, coders=names, lenient=args.lenient,
+            singletons=args.singletons, per_document=True)
+        found = metric_intervals(per_doc, n=args.bootstrap, level=args.ci, seed=args.seed)
+        scores = scores.merge(found[["key", "response", "metric", "ci_low", "ci_high", "se"]],
+                              on=["key", "response", "metric"], how="left")
+        if "document" in scores:
+            scores.loc[scores["document"].notna(), ["ci_low", "ci_high", "se"]] = float("nan")
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
         results = alpha_records(frame) if frame is not None else []
@@ -156,7 +168,8 @@ def _run_coref(args: argparse.Namespace) -> int:
     if scores is not None:
         headline.extend(_conll_lines(scores))
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
-                      "metric", "recall", "precision", "f1"]
+                      "metric", "recall", "precision", "f1",
+                      *(["ci_low", "ci_high"] if "ci_low" in scores else [])]
         sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
     if frame is not None:
         sections += diagnostic_sections(frame.attrs.get("diagnostics", {}))

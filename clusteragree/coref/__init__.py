@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .brat import read_brat, read_brat_dir
     from .conll import parse_conll, read_conll
     from .corefud import read_corefud
+    from .intervals import metric_intervals, reweighted
     from .metrics import BlancCounts, Counts, add, score
     from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
 
@@ -30,11 +31,13 @@ _WHERE = {
     'coref_metrics': '.agreement',
     'coref_tables': '.agreement',
     'match_documents': '.agreement',
+    'metric_intervals': '.intervals',
     'parse_conll': '.conll',
     'read_brat': '.brat',
     'read_brat_dir': '.brat',
     'read_conll': '.conll',
     'read_corefud': '.corefud',
+    'reweighted': '.intervals',
     'score': '.metrics',
     'unique_mentions': '.model',
 }
@@ -53,11 +56,13 @@ __all__ = [
     'coref_metrics',
     'coref_tables',
     'match_documents',
+    'metric_intervals',
     'parse_conll',
     'read_brat',
     'read_brat_dir',
     'read_conll',
     'read_corefud',
+    'reweighted',
     'score',
     'unique_mentions'
 ]

@@ -167,12 +167,16 @@ def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
     rows = frame.to_dict("records") if isinstance(frame, pd.DataFrame) else list(frame)
     out = []
     for row in rows:
-        rec = {"kind": kind}
+        rec: dict[str, Any] = {"kind": kind}
         for k, v in row.items():
             v = _plain(v)
             if kind == "metric" and k in _METRIC_COUNTS and _missing(v):
                 continue
             rec[str(k)] = v
+        if kind == "metric" and "ci_low" in rec:  # a bootstrap interval of F1, as for alpha
+            low, high, se = rec.pop("ci_low"), rec.pop("ci_high"), rec.pop("se", None)
+            if not _missing(low):
+                rec["ci"], rec["se"] = [low, high], se
         out.append(rec)
     return out
 
