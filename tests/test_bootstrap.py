@@ -130,3 +130,25 @@ def test_bad_arguments_are_refused() -> None:
     one = block_stats(CodingTable.from_records([("A", 1, "x"), ("B", 1, "y")]))
     with pytest.raises(ValueError, match="at least two units"):
         bootstrap_alpha(one, "nominal")
+
+
+def _python_distance(x: object, y: object) -> float:
+    """A distance the engine knows nothing about: a Python function of two values."""
+    return float(abs(int(x) - int(y)) ** 1.5)  # type: ignore[call-overload]
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(), st.data())
+def test_a_python_distance_is_tabulated_and_reweighted_exactly(drawn, data) -> None:
+    records, kind = drawn
+    assume(kind == "scalar")
+    table = CodingTable.from_records(records)
+    stats = block_stats(table)
+    assume(len(stats.blocks) >= 2)
+    weights = data.draw(st.lists(st.integers(0, 3), min_size=len(stats.blocks),
+                                 max_size=len(stats.blocks)))
+    assume(sum(weights) >= 1)
+    got = float(_quiet(reweighted_alpha, stats, _python_distance, weights)[0])
+    by_unit = dict(zip(stats.blocks, weights, strict=True))
+    expected = _quiet(alpha, _repeated(records, by_unit), _python_distance).alpha
+    assert (math.isnan(got) and math.isnan(expected)) or got == pytest.approx(expected, abs=1e-9)

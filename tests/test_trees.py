@@ -471,3 +471,25 @@ def test_sentences_left_out_of_the_accuracies_are_reported(tmp_path: Path) -> No
     # No sentence annotated twice: nothing to compare.
     with pytest.raises(InputError, match="nothing to compare"):
         mean_pairwise_accuracy({"A": {0: _dep((0,), ("p",))}, "B": {1: _dep((0,), ("p",))}})
+
+
+def test_trees_ci_gives_an_interval_over_sentences(tmp_path, cli) -> None:
+    import json
+
+    sentences_a, sentences_b = [], []
+    for k in range(8):
+        head_b = "2" if k % 3 else "0"
+        root_b = "0" if k % 3 else "1"
+        sentences_a.append(f"1\tw{k}\t_\t_\t_\t_\t2\tnsubj\t_\t_\n2\tv{k}\t_\t_\t_\t_\t0\troot\t_\t_\n")
+        sentences_b.append(f"1\tw{k}\t_\t_\t_\t_\t{head_b}\tnsubj\t_\t_\n"
+                           f"2\tv{k}\t_\t_\t_\t_\t{root_b}\troot\t_\t_\n")
+    (tmp_path / "a.conllu").write_text("\n".join(sentences_a) + "\n", encoding="utf-8")
+    (tmp_path / "b.conllu").write_text("\n".join(sentences_b) + "\n", encoding="utf-8")
+    argv = ["trees", str(tmp_path / "a.conllu"), str(tmp_path / "b.conllu"), "--distance",
+            "plain", "--ci", "0.9", "--bootstrap", "200", "--seed", "3", "-f", "json"]
+    code, out, err = cli(*argv)
+    assert code == 0, err
+    record = json.loads(out)["results"][0]
+    assert record["ci"][0] <= record["alpha"] <= record["ci"][1]
+    assert record["bootstrap"]["n"] == 200 and record["bootstrap"]["resample"] == "units"
+    assert json.loads(cli(*argv)[1])["results"][0]["ci"] == record["ci"]

@@ -94,11 +94,14 @@ def _encoding(text: str) -> str:
 
 
 def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
-               interval: bool = False, legacy_formats: tuple[str, ...] = ()) -> None:
+               interval: bool = False, documents: bool = True,
+               legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
     environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
     ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with ``interval``,
-    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--resample``)."""
+    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``) and, unless ``documents``
+    is False (a command without documents or diagnostics), ``--resample``, ``--diagnostics``
+    and ``--worst``."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
         "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
@@ -121,6 +124,7 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             help="resamples of the bootstrap (default: %(default)s)")
         parser.add_argument("--seed", type=_seed, default=None, metavar="S",
                             help="seed of the resamples (default: fresh each run)")
+    if interval and documents:
         parser.add_argument("--resample", choices=("auto", "units", "documents"),
                             default="auto",
                             help="what the bootstrap draws: whole documents when there are "
@@ -129,7 +133,7 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             help="after the answer: the units that disagree most, each "
                             "category against the rest, alpha without each annotator and of "
                             "every pair, the coincidences, documents least reliable first")
-        parser.add_argument("--worst", type=_resamples, default=10, metavar="K",
+        parser.add_argument("--worst", type=_count, default=10, metavar="K",
                             help="--diagnostics: how many units to list (default: "
                             "%(default)s)")
     if pairwise:
@@ -160,6 +164,12 @@ def _resamples(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 2:
         raise argparse.ArgumentTypeError(f"give a whole number of resamples of at least 2; "
                                          f"got {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a positive whole number; got {text!r}")
     return int(text)
 
 

@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
                        help="refuse a pair of different trees whose edit distance needs more "
                        "than N table cells ((n + 1)(m + 1) for trees of n and m nodes, 8 to 16 "
                        "bytes each) rather than exhaust memory (default: %(default)s)")
-    add_common(trees, names=True)
+    add_common(trees, names=True, interval=True, documents=False)
     trees.set_defaults(run=_run_trees)
 
 
@@ -93,7 +93,8 @@ def _run_trees(args: argparse.Namespace) -> int:
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
-                              cache=cache, labelled=not args.unlabelled)) for m in metrics]
+                              cache=cache, labelled=not args.unlabelled, ci=args.ci,
+                              bootstrap=args.bootstrap, seed=args.seed)) for m in metrics]
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]
@@ -120,11 +121,19 @@ def _run_trees(args: argparse.Namespace) -> int:
         return 0
     first = results[0][1]
     headline = ("tree alpha (Skjaerholt 2014): "
-                + ", ".join(f"{m} {_figure(r.alpha)}" for m, r in results)
+                + ", ".join(f"{m} {_figure(r.alpha)}{_interval(r)}" for m, r in results)
                 + f" ({plural(first.coders, 'annotator')}, {plural(first.units, 'sentence')})")
     print(text_report(headline, [(None, frame)], [f"{r.distance}: {r.signature}"
                                                   for _, r in results], digits=6))
     return 0
+
+
+def _interval(result: Any) -> str:
+    found = result.uncertainty
+    if not found:
+        return ""
+    low, high = found["ci"]
+    return f" [{_figure(low)}, {_figure(high)}]"
 
 
 def _figure(value: float) -> str:
