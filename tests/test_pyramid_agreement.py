@@ -278,3 +278,33 @@ def test_cli_bad_pyramid_exits_1_with_file_and_line(cli, name: str) -> None:
     code, out, err = cli("pyramid", str(QUIRKS / "line-break-part.pyr"), str(bad))
     assert code == 1 and out == ""
     assert err.startswith(f"{bad}:") and err.split(":")[1].strip().isdigit()
+
+
+def test_pan_ci_resamples_peers(tmp_path: Path, cli) -> None:
+    """Two peers: alpha's interval comes from drawing peers, its point value is unchanged;
+    with fewer than three peers the correlations have no interval (as they have no value)."""
+    import numpy as np
+    from scipy import stats
+
+    from clusteragree.pyramids.intervals import resampled_correlations
+
+    paths = [str(p) for p in _write_pans(tmp_path)]
+    code, out, err = cli("pan", *paths, "--ci", "0.9", "--bootstrap", "300", "--seed", "2",
+                         "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    plain, _ = pan_agreement(paths)
+    for record in (r for r in results if r["kind"] == "alpha"):
+        point = float(plain.set_index("distance").loc[record["distance"], "alpha"])
+        assert record["alpha"] == pytest.approx(point)
+        assert record["bootstrap"]["resample"] == "documents"
+    correlations = [r for r in results if r["kind"] == "correlation"]
+    assert correlations and all(r["pearson_low"] is None for r in correlations)
+    rng = np.random.default_rng(4)  # each resample's correlations against scipy's
+    a, b = rng.random(6), rng.random(6)
+    draws = rng.integers(0, 6, (20, 6))
+    r, rho = resampled_correlations(a, b, draws)
+    for k, row in enumerate(draws):
+        if len(set(row.tolist())) > 1:
+            assert r[k] == pytest.approx(stats.pearsonr(a[row], b[row])[0])
+            assert rho[k] == pytest.approx(stats.spearmanr(a[row], b[row])[0])

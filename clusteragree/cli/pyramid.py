@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
         "scores; Pearson and Spearman correlations between annotators' scores.",
     )
     pan.add_argument("files", nargs="+", help=".pan files of two or more annotators")
-    _add_pyramid_options(pan)
+    _add_pyramid_options(pan, interval=True, documents=False)
     pan.add_argument("--no-nonmatching", dest="nonmatching", action="store_false",
                      help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
     pan.add_argument("--scores", action="store_true",
@@ -58,13 +58,14 @@ def register(sub: Any) -> None:
 
 
 def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
-                         pairwise: bool = False, interval: bool = False) -> None:
+                         pairwise: bool = False, interval: bool = False,
+                         documents: bool = True) -> None:
     parser.add_argument(
         "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    add_common(parser, names=names, pairwise=pairwise, interval=interval)
+    add_common(parser, names=names, pairwise=pairwise, interval=interval, documents=documents)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -101,14 +102,20 @@ def _run_pyramid(args: argparse.Namespace) -> int:
 
 def _run_pan(args: argparse.Namespace) -> int:
     from ..pyramids.agreement import load_pans, pan_agreement, pan_scores
+    from ..pyramids.intervals import score_intervals
     from ..report import render, table
     from ..report.schema import alpha_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, text_report
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
-                             nonmatching=args.nonmatching)
+                             nonmatching=args.nonmatching, ci=args.ci,
+                             bootstrap=args.bootstrap, seed=args.seed)
     scores, corr = pan_scores(pans)
+    if args.ci is not None:  # the correlations over peers drawn with replacement
+        _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)
+        corr = corr.merge(bounds.drop(columns="peers"),
+                          on=["annotator_a", "annotator_b", "score"], how="left")
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
         print_json(envelope("pan", args.files, command_signature(args),

@@ -37,7 +37,7 @@ import numpy.typing as npt
 import pandas as pd
 import scipy.sparse as sp
 
-from ..errors import ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError
 from .distances import Distance, DistanceLike, as_numbers, get_distance
 
 __all__ = ["RESAMPLE", "BlockStats", "Bootstrap", "block_stats", "bootstrap_alpha",
@@ -526,8 +526,9 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     dist = get_distance(distance)
     n_blocks = stats.counts.shape[0]
     if n_blocks < 2:
-        raise ParameterError(f"a bootstrap needs at least two {resample} to resample; "
-                             f"there is {n_blocks}")
+        raise InputError(f"a bootstrap needs at least two {resample} to resample; there "
+                         f"{'is' if n_blocks == 1 else 'are'} {n_blocks}: leave out --ci, or "
+                         f"resample {'units' if resample == 'documents' else 'more data'}")
     rng = np.random.default_rng(seed)
     alphas = np.empty(n)
     widest = max(n_blocks, len(stats.values), len(stats.pairs), 1)

@@ -281,8 +281,9 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
         raise ParameterError("no pairable unit: nothing to resample")
     stats = sum(kept[1:], kept[0])
     if len(stats.blocks) < FEW_BLOCKS:
-        notify("note", f"the bootstrap resamples {len(stats.blocks)} {chosen}: with so few, "
-               "its interval is rough (docs/uncertainty.md)")
+        count = len(stats.blocks)
+        notify("note", f"the bootstrap resamples {count} {chosen if count != 1 else chosen[:-1]}"
+               ": with so few, its interval is rough (docs/uncertainty.md)")
     for column in INTERVAL_COLUMNS:
         frame[column] = float("nan")
     pooled = pooled_rows(frame)

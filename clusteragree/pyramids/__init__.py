@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         pyramid_score,
         pyramid_table,
     )
+    from .intervals import resampled_correlations, score_intervals
     from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
     from .reader import HEADER_PATTERN, read_ducview, read_pan, read_pyramid
     from .simulate import Noise, second_annotator
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from .writers import DTD, NIST_REGEX, PAN_DTD, build_pyramid, pan_xml, pyramid_xml
 
 _WHERE = {
+    'resampled_correlations': '.intervals',
+    'score_intervals': '.intervals',
     'Contributor': '.model',
     'DTD': '.writers',
     'HEADER_PATTERN': '.reader',
@@ -98,6 +101,8 @@ __all__ = [
     'read_ducview',
     'read_pan',
     'read_pyramid',
+    'resampled_correlations',
+    'score_intervals',
     'second_annotator',
     'span_units',
     'tokens',

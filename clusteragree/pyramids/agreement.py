@@ -597,6 +597,9 @@ def pan_agreement(
     nonmatching: bool = True,
     strict: bool = False,
     encoding: str | None = None,
+    ci: float | None = None,
+    bootstrap: int = 1000,
+    seed: int | None = None,
 ) -> tuple[pd.DataFrame, CodingTable]:
     """Alpha between peer annotators, pooled over all peers, and the coding table.
 
@@ -621,6 +624,9 @@ def pan_agreement(
         Refuse files that need repairs.
     encoding : str, optional
         The files' encoding.
+    ci, bootstrap, seed
+        A bootstrap interval of alpha over peers drawn with replacement (each peer summary a
+        document): as :func:`clusteragree.core.frames.alpha_report`.
 
     Returns
     -------
@@ -715,7 +721,15 @@ def pan_agreement(
                 records.append((annotator, (peer, t), frozenset(memb.get(t, ()))))
     meta = {"units": "peer-words", "tok": tokenizer, "nonmatching": "yes" if nonmatching else "no"}
     table = CodingTable.from_records(records, meta=meta)
-    return alpha_report(table, distances), table
+    if ci is None:
+        return alpha_report(table, distances), table
+    peer_of = np.array([unit[0] for unit in table.units], dtype=object)
+    by_peer = {peer: CodingTable(table.coders, table.units[peer_of == peer],
+                                 codes=table.codes[:, peer_of == peer], values=table.values,
+                                 meta=meta) for peer in loaded}
+    frame = alpha_report(by_peer, distances, per_document=False, ci=ci, bootstrap=bootstrap,
+                         seed=seed, resample="documents")
+    return frame, table
 
 
 def pan_scores(
