@@ -149,3 +149,28 @@ def test_worst_units_name_every_annotator() -> None:
     assert top.loc[0, ["A", "B", "C", "D"]].tolist() == ["1", "2", "3", "4"]
     with pytest.raises(ValueError, match="positive whole number"):
         worst_units(table, k=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(1, 4)), min_size=6, max_size=6),
+                min_size=2, max_size=4))
+def test_coincidences_equal_the_krippendorff_packages(rows) -> None:
+    """The krippendorff package's own coincidence matrix (its private helpers: the package
+    exposes no public one) on the same reliability data."""
+    import numpy as np
+
+    kpackage = pytest.importorskip("krippendorff.krippendorff")
+    table = CodingTable.from_matrix(rows, coders=[f"c{k}" for k in range(len(rows))])
+    data = np.array([[np.nan if v is None else float(v) for v in row] for row in rows])
+    domain = np.array([1.0, 2.0, 3.0, 4.0])
+    counts = kpackage._reliability_data_to_value_counts(data, domain)
+    pairable = counts.sum(axis=1) >= 2
+    assume(pairable.sum() >= 1)
+    theirs = kpackage._coincidences(counts[pairable], dtype=np.float64)
+    ours = coincidence_matrix(table)
+    for i, v in enumerate(domain):
+        for j, w in enumerate(domain):
+            label_v, label_w = str(int(v)), str(int(w))
+            mine = (ours.loc[label_v, label_w] if label_v in ours.index
+                    and label_w in ours.columns else 0.0)
+            assert mine == pytest.approx(theirs[i, j], abs=1e-12)
