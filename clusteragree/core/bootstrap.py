@@ -277,6 +277,7 @@ class _Expected:
     def __init__(self, stats: BlockStats, dist: Distance) -> None:
         self.dist, self.kind = dist, "dense"
         values = stats.values
+        self.width = len(values)
         if dist.equality:
             self.kind = "equality"
         elif dist.kind == "set":
@@ -289,14 +290,25 @@ class _Expected:
             coo = (incidence @ incidence.T).tocoo()
             self.r, self.c = coo.row.astype(np.int64), coo.col.astype(np.int64)
             a, b = self.size[self.r].astype(float), self.size[self.c].astype(float)
-            self.gain = (np.asarray(dist.func(a, b, coo.data), dtype=np.float64)
-                         - np.asarray(dist.func(a, b, np.zeros(len(a))), dtype=np.float64))
+            gain = (np.asarray(dist.func(a, b, coo.data), dtype=np.float64)
+                    - np.asarray(dist.func(a, b, np.zeros(len(a))), dtype=np.float64))
             s = np.arange(int(self.size.max(initial=0)) + 1, dtype=np.float64)
             self.base = np.asarray(dist.func(s[:, None], s[None, :], np.zeros((1, 1))),
                                    dtype=np.float64)
-            self.indicator = sp.csr_matrix(
+            indicator = sp.csr_matrix(
                 (np.ones(len(values)), (np.arange(len(values)), self.size)),
                 shape=(len(values), len(s)))
+            # in blocks: n* = N^T r, so n*^T G n* = r^T (N G N^T) r, a sparse blocks x blocks
+            # form, and the sizes' histogram is (N S)^T r
+            counts = stats.counts
+            self.sizes_of_blocks = (counts @ indicator).tocsr()
+            gains = sp.csr_matrix((gain, (self.r, self.c)), shape=(len(values), len(values)))
+            self.pair_form = (counts @ gains @ counts.T).tocsr()
+            self_gain = np.zeros(len(values))
+            same = self.r == self.c
+            self_gain[self.r[same]] = gain[same]
+            self.self_gain = np.asarray(counts @ self_gain).ravel()
+            self.width = max(len(values), s.size, counts.shape[0])
         elif dist.embedding is not None:
             self.kind = "embedding"
             self.x = np.asarray(dist.embedding(values), dtype=np.float64)
@@ -312,8 +324,15 @@ class _Expected:
                     f"the bootstrap of a distance given only as a Python function tabulates "
                     f"it over pairs of distinct values; {len(values):,} values are more than "
                     f"{MAX_DENSE_TYPES:,}")
+            counts = stats.counts
+            self.block_form: FloatArray | None = None
+            if counts.shape[0] <= len(values):  # fewer blocks than types: r^T (N D N^T) r
+                self.block_form = np.asarray(counts @ (counts @ self.delta).T)
+                self.block_self = np.asarray(counts @ np.diag(self.delta)).ravel()
 
-    def __call__(self, n: FloatArray) -> FloatArray:
+    def __call__(self, n: FloatArray, weights: FloatArray | None = None) -> FloatArray:
+        """The expected sums for rows of marginals ``n`` (set distances: rows of block
+        ``weights``, whose marginals ``n`` are)."""
         if self.kind == "equality":
             total = n.sum(axis=1)
             return total * total - (n * n).sum(axis=1)
@@ -322,12 +341,15 @@ class _Expected:
             first, second = n @ self.x, n @ (self.x * self.x)
             return 2.0 * (total * second - first * first)
         if self.kind == "set":
-            hist = np.asarray(self.indicator.T @ n.T, dtype=np.float64).T
+            if weights is None:
+                raise ParameterError("set distances reweight blocks: give the weights")
+            hist = np.asarray(self.sizes_of_blocks.T @ weights.T, dtype=np.float64).T
             base = np.einsum("ka,ab,kb->k", hist, self.base, hist) \
                 - hist @ np.diag(self.base)
-            same = (self.r == self.c).astype(np.float64)
-            pair = n[:, self.r] * n[:, self.c] - n[:, self.r] * same
-            return base + pair @ self.gain
+            paired = np.asarray(self.pair_form @ weights.T, dtype=np.float64).T
+            return base + (paired * weights).sum(axis=1) - weights @ self.self_gain
+        if weights is not None and self.block_form is not None:
+            return ((weights @ self.block_form) * weights).sum(axis=1) - weights @ self.block_self
         return np.einsum("kv,vw,kw->k", n, self.delta, n) - n @ np.diag(self.delta)
 
 
@@ -349,11 +371,15 @@ class _Reweighting:
         self.stats, self.dist = stats, dist
         self.sizes = np.asarray(stats.counts.sum(axis=1), dtype=np.float64).ravel()
         self.counts_t = stats.counts.T.tocsr()
+        #: The widest array a resample needs (blocks, types, or pairs of types): batches of
+        #: resamples are sized by it, so that memory stays at about BATCH_CELLS floats.
+        self.width = max(stats.counts.shape[0], len(stats.values), len(stats.pairs), 1)
         if dist.marginal:  # bound to each resample's own marginals (ordinal's mid-ranks)
             self.per_block: FloatArray | None = None
         else:
             self.per_block = np.asarray(stats.within @ _pair_distances(stats, dist)).ravel()
             self.expected = _Expected(stats, dist)
+            self.width = max(self.width, self.expected.width)
 
     def __call__(self, weights: FloatArray) -> FloatArray:
         marg = np.asarray((self.counts_t @ weights.T).T, dtype=np.float64)
@@ -361,7 +387,7 @@ class _Reweighting:
         if self.per_block is None:
             obs, e = _rebound(self.stats, self.dist, weights, marg)
         else:
-            obs, e = weights @ self.per_block, self.expected(marg)
+            obs, e = weights @ self.per_block, self.expected(marg, weights)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(e > 0, 1.0 - (total - 1.0) * obs / e, np.nan)
 
@@ -531,9 +557,8 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
                          f"resample {'units' if resample == 'documents' else 'more data'}")
     rng = np.random.default_rng(seed)
     alphas = np.empty(n)
-    widest = max(n_blocks, len(stats.values), len(stats.pairs), 1)
-    batch = max(1, min(n, BATCH_CELLS // widest))
     weigh = _Reweighting(stats, dist)
+    batch = max(1, min(n, BATCH_CELLS // weigh.width))
     for start in range(0, n, batch):
         k = min(batch, n - start)
         weights = np.empty((k, n_blocks))
