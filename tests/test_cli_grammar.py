@@ -22,7 +22,7 @@ def test_every_subcommand_has_the_common_options(command: str) -> None:
     assert {"-f", "--format", "-o", "--output", "--strict", "--encoding", "--distance"} <= flags
     if command in ("pyramid", "coref", "trees"):
         assert "--names" in flags
-    if command in ("table", "pyramid", "coref"):
+    if command in ("table", "pyramid", "coref", "trees"):
         assert "--pairwise" in flags
 
 

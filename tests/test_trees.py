@@ -493,3 +493,27 @@ def test_trees_ci_gives_an_interval_over_sentences(tmp_path, cli) -> None:
     assert record["ci"][0] <= record["alpha"] <= record["ci"][1]
     assert record["bootstrap"]["n"] == 200 and record["bootstrap"]["resample"] == "units"
     assert json.loads(cli(*argv)[1])["results"][0]["ci"] == record["ci"]
+
+
+def test_trees_pairwise_equals_alpha_of_each_pair_alone(tmp_path, cli) -> None:
+    import json
+
+    heads = {"a": "2022", "b": "2002", "c": "0200"}  # per sentence: token 1 head
+    for name, pattern in heads.items():
+        blocks = []
+        for k, h in enumerate(pattern):
+            root2 = "0" if h != "0" else "1"
+            blocks.append(f"1\tw{k}\t_\t_\t_\t_\t{h}\tdep\t_\t_\n"
+                          f"2\tv{k}\t_\t_\t_\t_\t{root2}\troot\t_\t_\n")
+        (tmp_path / f"{name}.conllu").write_text("\n".join(blocks) + "\n", encoding="utf-8")
+    files = [str(tmp_path / f"{n}.conllu") for n in "abc"]
+    code, out, err = cli("trees", *files, "--names", "a,b,c", "--distance", "plain",
+                         "--pairwise", "-f", "json")
+    assert code == 0, err
+    by_pair = {r["pair"]: r["alpha"] for r in json.loads(out)["results"]}
+    assert set(by_pair) == {"all", "a | b", "a | c", "b | c"}
+    for x, y in [("a", "b"), ("a", "c"), ("b", "c")]:
+        _, alone, _ = cli("trees", str(tmp_path / f"{x}.conllu"), str(tmp_path / f"{y}.conllu"),
+                          "--distance", "plain", "-f", "json")
+        expected = json.loads(alone)["results"][0]["alpha"]
+        assert by_pair[f"{x} | {y}"] == pytest.approx(expected)

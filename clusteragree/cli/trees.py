@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
                        help="refuse a pair of different trees whose edit distance needs more "
                        "than N table cells ((n + 1)(m + 1) for trees of n and m nodes, 8 to 16 "
                        "bytes each) rather than exhaust memory (default: %(default)s)")
-    add_common(trees, names=True, interval=True, documents=False)
+    add_common(trees, names=True, pairwise=True, interval=True, documents=False)
     trees.set_defaults(run=_run_trees)
 
 
@@ -95,6 +95,17 @@ def _run_trees(args: argparse.Namespace) -> int:
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled, ci=args.ci,
                               bootstrap=args.bootstrap, seed=args.seed)) for m in metrics]
+    pairs_of: list[tuple[str, str, Any]] = []  # (pair, metric, result)
+    if args.pairwise and table.n_coders > 2:
+        coders = list(table.coders)
+        for i, a in enumerate(coders):
+            for b in coders[i + 1:]:
+                pair = table.select([a, b])
+                for m in metrics:
+                    pairs_of.append((f"{a} | {b}", m, tree_alpha(
+                        pair, m, free_empty=not args.unit_root, size_by=args.size,
+                        cache=cache, labelled=not args.unlabelled, ci=args.ci,
+                        bootstrap=args.bootstrap, seed=args.seed)))
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]
@@ -107,8 +118,10 @@ def _run_trees(args: argparse.Namespace) -> int:
                             "ignored": mean["ignored"],
                             "pairs": pairs[["a", "b", c]].to_dict("records")})
     if args.format == "json":
-        alphas = [{"kind": "alpha", "document": None, "pooled": True, **r.as_dict()}
-                  for _, r in results]
+        alphas = [{"kind": "alpha", "document": None, "pooled": True, **r.as_dict(),
+                   **({"pair": "all"} if pairs_of else {})} for _, r in results]
+        alphas += [{"kind": "alpha", "document": None, "pooled": True, **r.as_dict(),
+                    "pair": pair} for pair, _, r in pairs_of]
         accuracy = [{"kind": "accuracy", **e} for e in entries[len(results):]]
         print_json(envelope("trees", args.dirs or args.files, command_signature(args),
                             [*alphas, *accuracy],
@@ -123,8 +136,14 @@ def _run_trees(args: argparse.Namespace) -> int:
     headline = ("tree alpha (Skjaerholt 2014): "
                 + ", ".join(f"{m} {_figure(r.alpha)}{_interval(r)}" for m, r in results)
                 + f" ({plural(first.coders, 'annotator')}, {plural(first.units, 'sentence')})")
-    print(text_report(headline, [(None, frame)], [f"{r.distance}: {r.signature}"
-                                                  for _, r in results], digits=6))
+    sections: list[tuple[str | None, Any]] = [(None, frame)]
+    if pairs_of:
+        by_pair = pd.DataFrame([{"pair": pair, "metric": m, "alpha": r.alpha}
+                                for pair, m, r in pairs_of]).pivot(
+            index="pair", columns="metric", values="alpha")[list(metrics)].reset_index()
+        sections.append(("tree alpha of every pair of annotators", by_pair))
+    print(text_report(headline, sections, [f"{r.distance}: {r.signature}"
+                                           for _, r in results], digits=6))
     return 0
 
 
