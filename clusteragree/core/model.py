@@ -545,13 +545,14 @@ class CodingTable:
         else:
             for coder, arr in arrays.items():
                 series[coder] = pd.Series(arr)
-            units = pd.Index([])
+            seen: pd.Index | None = None  # appending to an empty Index is deprecated
             for coder in clusterings:
                 s = series[coder]
                 if not s.index.is_unique:
                     dup = s.index[s.index.duplicated()][0]
                     raise InputError(f"coder {coder!r} gives unit {dup!r} more than one class")
-                units = units.append(s.index[~s.index.isin(units)])
+                seen = s.index if seen is None else seen.append(s.index[~s.index.isin(seen)])
+            units = seen if seen is not None else pd.Index([])
             rows = [_class_codes(series[c].reindex(units).to_numpy()) for c in clusterings]
         classes = np.vstack(rows) if rows else np.empty((0, len(units)), dtype=np.int64)
         return cls(list(clusterings), units, classes=classes, meta=meta)
