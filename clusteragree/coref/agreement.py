@@ -212,6 +212,7 @@ def coref_tables(
     word_policy: str = "innermost",
     coders: Sequence[Hashable] | None = None,
     lenient: bool = False,
+    labelled: bool = False,
 ) -> dict[str, CodingTable]:
     """One coding table per document shared by all annotators.
 
@@ -238,6 +239,9 @@ def coref_tables(
         The annotators' names (default: the corpora's paths, made unique).
     lenient : bool, default=False
         Leave out documents missing from some corpora (see :func:`match_documents`).
+    labelled : bool, default=False
+        Name the units by their words and token spans (``"he [4:5]"``) rather than by their
+        position; the diagnostics use it.
 
     Returns
     -------
@@ -309,8 +313,29 @@ def coref_tables(
         else:
             members, size = _word_units(docs, word_policy)
             meta = {"units": "words", "word": word_policy}
-        tables[n] = memberships_table(members, size, names, unmarked=unmarked, meta=meta)
+        table = memberships_table(members, size, names, unmarked=unmarked, meta=meta)
+        if labelled:
+            table = CodingTable(table.coders, _unit_labels(docs, units, size),
+                                classes=table.classes, meta=table.meta)
+        tables[n] = table
     return tables
+
+
+def _unit_labels(docs: Sequence[CorefDocument], units: str, size: int) -> list[str]:
+    """Readable names of the units: a mention's words and token span, or a word and its
+    position (made unique, as a unit's name must be)."""
+    tokens = docs[0].tokens
+    if units == "mentions":
+        spans: dict[tuple[tuple[int, int], ...], int] = {}
+        for d in docs:  # the order of _mention_units
+            for m in sorted(d.mentions, key=lambda m: m.spans):
+                spans.setdefault(m.spans, len(spans))
+        labels = [" ".join(" ".join(tokens[a:b]) for a, b in span)
+                  + " [" + ", ".join(f"{a}:{b}" for a, b in span) + "]" for span in spans]
+    else:
+        words = docs[0].word_spans
+        labels = [f"{' '.join(tokens[a:b])} [{a}:{b}]" for a, b in words]
+    return labels[:size] + [str(k) for k in range(len(labels), size)]
 
 
 def coref_alpha(
@@ -425,7 +450,9 @@ def coref_alpha(
     frame = (pairwise_report(tables_of, names, distances, **interval) if pairwise else
              alpha_report(tables, distances, **interval).assign(pair="all"))
     if diagnose:
-        frame.attrs["diagnostics"] = diagnostics(tables, distances, worst=worst,
+        named = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
+                             coders=names, lenient=lenient, labelled=True)
+        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
                                                  report=frame[frame["pair"] == "all"])
     return frame
 
