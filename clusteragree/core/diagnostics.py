@@ -41,9 +41,19 @@ __all__ = ["annotator_agreement", "coincidence_matrix", "combine", "diagnostics"
 MAX_MATRIX_VALUES = 12
 
 
-def _label(value: Any) -> str:
+#: A label set is written out in full up to this many labels, then cut with a count.
+SHOWN_LABELS = 6
+
+
+def _label(value: Any, limit: int | None = None) -> str:
     if isinstance(value, frozenset):
-        return "{" + ", ".join(sorted(map(str, value))) + "}"
+        try:
+            ordered = [str(v) for v in sorted(value)]
+        except TypeError:
+            ordered = sorted(map(str, value))
+        if limit is not None and len(ordered) > limit:
+            return "{" + ", ".join(ordered[:limit]) + f", ... ({len(ordered)} in all)}}"
+        return "{" + ", ".join(ordered) + "}"
     return str(value)
 
 
@@ -112,7 +122,8 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
     -------
     DataFrame
         The columns of :func:`unit_disagreement`, then one column per coder with its value
-        (empty where missing; sets written ``{a, b}``). Units that do not disagree are left out.
+        (empty where missing; sets written ``{a, b}``, cut after six labels with their
+        count). Units that do not disagree are left out.
 
     References
     ----------
@@ -131,7 +142,8 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
     top = ranked[ranked["disagreement"] > 0].head(int(k)).reset_index(drop=True)
     for coder in table.coders:
         top[str(coder)] = [
-            "" if (v := table.value(coder, unit)) is None else _label(v) for unit in top["unit"]]
+            "" if (v := table.value(coder, unit)) is None else _label(v, SHOWN_LABELS)
+            for unit in top["unit"]]
     return top
 
 

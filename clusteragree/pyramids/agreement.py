@@ -286,8 +286,13 @@ def pyramid_agreement(
     everyone = tuple(range(len(names)))
     frame = (pairwise_report(table_of, names, distances, engine=engine, **interval) if pairwise
              else alpha_report(table_of(everyone), distances, engine=engine, **interval))
-    if diagnose:
-        frame.attrs["diagnostics"] = diagnostics(table_of(everyone), distances, worst=worst)
+    if diagnose:  # units named by their text and offsets, so that they can be found
+        plain, found = pyramid_table(pyramids, units=units, tokenizer=tokenizer,
+                                     overlap=overlap, unmarked=unmarked, coders=names)
+        named = CodingTable(plain.coders, [f"{text} [{a}:{b}]" for text, a, b in zip(
+            found.labels, found.starts.tolist(), found.ends.tolist(), strict=True)],
+            classes=plain.classes, meta=plain.meta)
+        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst)
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame
