@@ -13,7 +13,7 @@ Seconds (best of one run; the machine is shared), the ratio, and the peak memory
 process. Usage::
 
     python scripts/bench_bootstrap.py [--sizes 10000,100000,1000000] [--resamples 1000]
-                                      [--out FILE]
+                                      [--jobs 1] [--out FILE]
 
 With ``--out FILE`` the table is also written there; nothing else is written.
 """
@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--recompute-resamples", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="threads of the bootstrap")
     parser.add_argument("--out", type=Path, help="also write the table to this file")
     args = parser.parse_args()
     import krippendorff
@@ -41,7 +42,8 @@ def main() -> int:
     from clusteragree import CodingTable
     from clusteragree.core.bootstrap import block_stats, bootstrap_alpha
 
-    lines = [f"{args.resamples} resamples of the units, 3 coders, nominal, 5 categories",
+    lines = [f"{args.resamples} resamples of the units, 3 coders, nominal, 5 categories, "
+             f"{args.jobs} job(s)",
              f"{'units':>9} {'stats s':>8} {'resamples s':>11} {'recompute s':>11} "
              f"{'ratio':>7} {'95% interval':>20}"]
     print("\n".join(lines), flush=True)
@@ -54,7 +56,8 @@ def main() -> int:
         stats = block_stats(table)
         t_stats = time.perf_counter() - start
         start = time.perf_counter()
-        result = bootstrap_alpha(stats, "nominal", n=args.resamples, seed=args.seed)
+        result = bootstrap_alpha(stats, "nominal", n=args.resamples, seed=args.seed,
+                                 jobs=args.jobs)
         t_boot = time.perf_counter() - start
         data = codes.astype(float)
         start = time.perf_counter()

@@ -150,3 +150,22 @@ def test_a_python_distance_is_tabulated_and_reweighted_exactly(drawn, data) -> N
     by_unit = dict(zip(stats.blocks, weights, strict=True))
     expected = _quiet(alpha, _repeated(records, by_unit), _python_distance).alpha
     assert (math.isnan(got) and math.isnan(expected)) or got == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_same_resamples_whatever_the_number_of_jobs(cli) -> None:
+    import json
+    from pathlib import Path
+
+    rng = np.random.default_rng(8)
+    records = [(c, u, int(rng.integers(0, 3))) for u in range(300) for c in "ABC"]
+    stats = block_stats(CodingTable.from_records(records))
+    one = bootstrap_alpha(stats, "interval", n=500, seed=21, jobs=1)
+    three = bootstrap_alpha(stats, "interval", n=500, seed=21, jobs=3)
+    np.testing.assert_array_equal(one.alphas, three.alphas)
+    with pytest.raises(TypeError, match="seed"):
+        bootstrap_alpha(stats, "nominal", seed=-1)
+    fixture = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "krippendorff2011.csv"
+    runs = [json.loads(cli("table", str(fixture), "--scalar", "--distance", "nominal", "--ci",
+                           "0.9", "--seed", "5", "--jobs", jobs, "-f", "json")[1])["results"]
+            for jobs in ("1", "2")]
+    assert runs[0][0]["ci"] == runs[1][0]["ci"]

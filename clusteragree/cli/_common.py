@@ -124,6 +124,9 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             help="resamples of the bootstrap (default: %(default)s)")
         parser.add_argument("--seed", type=_seed, default=None, metavar="S",
                             help="seed of the resamples (default: fresh each run)")
+        parser.add_argument("--jobs", type=_count, default=1, metavar="N",
+                            help="threads for the bootstrap; the same resamples whatever N "
+                            "(default: %(default)s)")
     if interval and documents:
         parser.add_argument("--resample", choices=("auto", "units", "documents"),
                             default="auto",
@@ -182,7 +185,7 @@ def _seed(text: str) -> int:
 def interval_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bootstrap keywords of :func:`clusteragree.alpha_report` from the parsed options."""
     return {"ci": args.ci, "bootstrap": args.bootstrap, "seed": args.seed,
-            "resample": args.resample}
+            "resample": args.resample, "jobs": args.jobs}
 
 
 def diagnostic_options(args: argparse.Namespace) -> dict[str, Any]:

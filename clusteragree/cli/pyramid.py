@@ -110,7 +110,7 @@ def _run_pan(args: argparse.Namespace) -> int:
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
-                             bootstrap=args.bootstrap, seed=args.seed)
+                             bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs)
     scores, corr = pan_scores(pans)
     if args.ci is not None:  # the correlations over peers drawn with replacement
         _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)

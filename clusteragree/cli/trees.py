@@ -94,7 +94,8 @@ def _run_trees(args: argparse.Namespace) -> int:
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled, ci=args.ci,
-                              bootstrap=args.bootstrap, seed=args.seed)) for m in metrics]
+                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs))
+               for m in metrics]
     pairs_of: list[tuple[str, str, Any]] = []  # (pair, metric, result)
     if args.pairwise and table.n_coders > 2:
         coders = list(table.coders)
@@ -105,7 +106,7 @@ def _run_trees(args: argparse.Namespace) -> int:
                     pairs_of.append((f"{a} | {b}", m, tree_alpha(
                         pair, m, free_empty=not args.unit_root, size_by=args.size,
                         cache=cache, labelled=not args.unlabelled, ci=args.ci,
-                        bootstrap=args.bootstrap, seed=args.seed)))
+                        bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs)))
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]

@@ -29,6 +29,7 @@ falls below 0.667 and 0.8, as their KALPHA macro reports them.)
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,8 +53,11 @@ RESAMPLE = ("units", "documents")
 #: Thresholds whose probability of not being reached is reported (Krippendorff's 0.667 and 0.8).
 THRESHOLDS = (0.667, 0.8)
 
-#: At most this many weights (resamples x blocks) are held at once.
+#: At most this many weights (resamples x blocks) are held at once by one worker.
 BATCH_CELLS = 1 << 23
+
+#: Resamples per chunk at most (each chunk draws from its own stream).
+CHUNK = 64
 
 #: A distance that is only a Python callable on values is tabulated for at most this many types.
 MAX_DENSE_TYPES = 3000
@@ -510,7 +514,7 @@ def _check(level: float, n: int) -> None:
 
 def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: int = 1000,
                     level: float = 0.95, seed: int | None = None,
-                    resample: str = "units") -> Bootstrap:
+                    resample: str = "units", jobs: int = 1) -> Bootstrap:
     """Resample the blocks of ``stats`` with replacement ``n`` times; alpha of each resample.
 
     Parameters
@@ -528,6 +532,9 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         Seed of numpy's default generator: the same seed gives the same resamples.
     resample : str
         What a block is (``"units"`` or ``"documents"``), recorded in the result.
+    jobs : int, default=1
+        Threads drawing and reweighting resamples; the resamples are the same whatever the
+        number (each chunk of resamples has its own random stream, spawned from the seed).
 
     Returns
     -------
@@ -547,6 +554,12 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     (True, 200)
     """
     _check(level, n)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ParameterTypeError(f"seed must be a non-negative whole number or None. Got "
+                                 f"{seed!r}.")
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise ParameterTypeError(f"jobs must be a positive whole number. Got {jobs!r}.")
     if resample not in RESAMPLE:
         raise ParameterError(f"resample must be one of {list(RESAMPLE)}. Got {resample!r}.")
     dist = get_distance(distance)
@@ -555,17 +568,30 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         raise InputError(f"a bootstrap needs at least two {resample} to resample; there "
                          f"{'is' if n_blocks == 1 else 'are'} {n_blocks}: leave out --ci, or "
                          f"resample {'units' if resample == 'documents' else 'more data'}")
-    rng = np.random.default_rng(seed)
-    alphas = np.empty(n)
     weigh = _Reweighting(stats, dist)
-    batch = max(1, min(n, BATCH_CELLS // weigh.width))
-    for start in range(0, n, batch):
-        k = min(batch, n - start)
+    alphas = np.empty(n)
+    # resamples in chunks, each drawn from its own stream (SeedSequence spawn keys): the
+    # draws depend on the seed and the data only, never on how many workers run them
+    chunk = max(1, min(CHUNK, BATCH_CELLS // weigh.width))
+    entropy = seed if seed is not None else np.random.SeedSequence().entropy
+    starts = list(range(0, n, chunk))
+
+    def run(index: int) -> None:
+        start = starts[index]
+        k = min(chunk, n - start)
+        rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
         weights = np.empty((k, n_blocks))
-        for row in range(k):  # one resample after another: the stream does not depend on k
+        for row in range(k):
             weights[row] = np.bincount(rng.integers(0, n_blocks, n_blocks),
                                        minlength=n_blocks)
         alphas[start:start + k] = weigh(weights)
+
+    if jobs == 1 or len(starts) == 1:
+        for index in range(len(starts)):
+            run(index)
+    else:  # threads: numpy's heavy loops release the interpreter lock; nothing is pickled
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(run, range(len(starts))))
     kept = alphas[~np.isnan(alphas)]
     if len(kept) == 0:
         raise ParameterError("alpha is undefined in every resample: no interval")

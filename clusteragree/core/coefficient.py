@@ -253,7 +253,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
 
 def alpha(
     table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
-    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None,
+    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int = 1,
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
 
@@ -282,6 +282,8 @@ def alpha(
         Resamples drawn when ``ci`` is given.
     seed : int, optional
         Seed of the resamples.
+    jobs : int, default=1
+        Threads for the bootstrap (the same resamples whatever the number).
 
     Returns
     -------
@@ -357,7 +359,8 @@ def alpha(
     result = stats.compute(dist)
     if ci is None:
         return result
-    drawn = bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed)
+    drawn = bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
+                            jobs=jobs)
     return replace(result, uncertainty=drawn.as_dict())
 
 

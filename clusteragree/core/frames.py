@@ -136,6 +136,7 @@ def alpha_report(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
+    jobs: int = 1,
 ) -> pd.DataFrame:
     """Alpha per document and pooled over all documents, for several distances.
 
@@ -168,6 +169,8 @@ def alpha_report(
     resample : {"auto", "units", "documents"}, default="auto"
         What a resample draws: whole documents when there are several (their tokens are not
         independent), else units.
+    jobs : int, default=1
+        Threads for the bootstrap (the same resamples whatever the number).
 
     Returns
     -------
@@ -253,7 +256,7 @@ def alpha_report(
     frame = results_frame(rows, totals)
     frame.attrs["distances"] = [d.name for d in dists]
     if ci is not None:
-        _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample)
+        _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample, jobs)
     return frame
 
 
@@ -267,7 +270,7 @@ INTERVAL_COLUMNS = ["ci_low", "ci_high", "se", "p_below_0.667", "p_below_0.8",
 
 def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
                    dists: Sequence[Distance], level: float, n: int, seed: int | None,
-                   resample: str) -> None:
+                   resample: str, jobs: int = 1) -> None:
     """Bootstrap columns on the pooled rows of ``frame`` (in place)."""
     if resample not in ("auto", *RESAMPLE):
         raise ParameterError(f"resample must be auto, units or documents. Got {resample!r}.")
@@ -288,7 +291,8 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
         frame[column] = float("nan")
     pooled = pooled_rows(frame)
     for dist in dists:
-        result = bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen)
+        result = bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen,
+                                 jobs=jobs)
         row = pooled & (frame["distance"] == dist.name)
         frame.loc[row, INTERVAL_COLUMNS] = [result.ci[0], result.ci[1], result.se,
                                             result.p_below["0.667"], result.p_below["0.8"],

@@ -352,6 +352,7 @@ def coref_alpha(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
+    jobs: int = 1,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -370,7 +371,7 @@ def coref_alpha(
     pairwise : bool, default=False
         With more than two annotators, also report alpha of every pair of them, from that
         pair's tables alone (``pair`` is ``"A | B"``).
-    ci, bootstrap, seed, resample
+    ci, bootstrap, seed, resample, jobs
         A bootstrap interval on the pooled rows, resampling whole documents when there are
         several: as :func:`clusteragree.core.frames.alpha_report`.
     diagnose, worst
@@ -444,7 +445,7 @@ def coref_alpha(
                             lenient=lenient)
 
     interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
-                                "resample": resample}
+                                "resample": resample, "jobs": jobs}
     everyone = tuple(range(len(names)))
     tables = tables_of(everyone)
     frame = (pairwise_report(tables_of, names, distances, **interval) if pairwise else

@@ -189,6 +189,7 @@ def pyramid_agreement(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
+    jobs: int = 1,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -215,7 +216,7 @@ def pyramid_agreement(
     pairwise : bool, default=False
         Also alpha for every pair of pyramids (column ``pair``; all together is ``"all"``);
         span units are those of the pair compared.
-    ci, bootstrap, seed, resample
+    ci, bootstrap, seed, resample, jobs
         A bootstrap interval of alpha: as :func:`clusteragree.core.frames.alpha_report`
         (units are resampled: one pyramid is one document).
     diagnose : bool, default=False
@@ -282,7 +283,7 @@ def pyramid_agreement(
                              coders=[names[i] for i in chosen])[0]
 
     interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
-                                "resample": resample}
+                                "resample": resample, "jobs": jobs}
     everyone = tuple(range(len(names)))
     frame = (pairwise_report(table_of, names, distances, engine=engine, **interval) if pairwise
              else alpha_report(table_of(everyone), distances, engine=engine, **interval))
@@ -605,6 +606,7 @@ def pan_agreement(
     ci: float | None = None,
     bootstrap: int = 1000,
     seed: int | None = None,
+    jobs: int = 1,
 ) -> tuple[pd.DataFrame, CodingTable]:
     """Alpha between peer annotators, pooled over all peers, and the coding table.
 
@@ -629,7 +631,7 @@ def pan_agreement(
         Refuse files that need repairs.
     encoding : str, optional
         The files' encoding.
-    ci, bootstrap, seed
+    ci, bootstrap, seed, jobs
         A bootstrap interval of alpha over peers drawn with replacement (each peer summary a
         document): as :func:`clusteragree.core.frames.alpha_report`.
 
@@ -733,7 +735,7 @@ def pan_agreement(
                                  codes=table.codes[:, peer_of == peer], values=table.values,
                                  meta=meta) for peer in loaded}
     frame = alpha_report(by_peer, distances, per_document=False, ci=ci, bootstrap=bootstrap,
-                         seed=seed, resample="documents")
+                         seed=seed, resample="documents", jobs=jobs)
     return frame, table
 
 

@@ -194,7 +194,7 @@ def _sizer(table: CodingTable, size_by: str) -> tuple[str, Callable[[Value], int
 def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
                size_by: str = "auto", cache: TreeCache | None = None,
                labelled: bool = True, ci: float | None = None, bootstrap: int = 1000,
-               seed: int | None = None) -> AlphaResult:
+               seed: int | None = None, jobs: int = 1) -> AlphaResult:
     """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
     structure alone, every relation label the same); ``size_by`` as in the module text.
 
@@ -224,7 +224,7 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         be the one asked.
     labelled : bool, default=True
         False compares the structure alone (:func:`unlabelled`).
-    ci, bootstrap, seed
+    ci, bootstrap, seed, jobs
         A bootstrap interval over sentences (resampled with replacement), as
         :func:`clusteragree.alpha`; the distances between every two distinct trees are
         tabulated once (at most 3,000 distinct trees).
@@ -337,4 +337,4 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
             ((c, u, replace(v, tree=unlabelled(v.tree)) if isinstance(v, Sentence)
               else unlabelled(v)) for c, u, v in table.records()), meta=table.meta)
     return alpha(table, Distance(f"ted-{metric}", "value", squared, signature_fields=fields),
-                 engine="generic", ci=ci, bootstrap=bootstrap, seed=seed)
+                 engine="generic", ci=ci, bootstrap=bootstrap, seed=seed, jobs=jobs)
