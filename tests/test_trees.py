@@ -517,3 +517,24 @@ def test_trees_pairwise_equals_alpha_of_each_pair_alone(tmp_path, cli) -> None:
                           "--distance", "plain", "-f", "json")
         expected = json.loads(alone)["results"][0]["alpha"]
         assert by_pair[f"{x} | {y}"] == pytest.approx(expected)
+
+
+def test_trees_diagnostics_share_out_the_observed_disagreement(tmp_path, cli) -> None:
+    import json
+
+    heads = {"a": "2022", "b": "2002", "c": "0200"}
+    for name, pattern in heads.items():
+        blocks = [f"1\tw{k}\t_\t_\t_\t_\t{h}\tdep\t_\t_\n2\tv{k}\t_\t_\t_\t_\t"
+                  f"{'0' if h != '0' else '1'}\troot\t_\t_\n" for k, h in enumerate(pattern)]
+        (tmp_path / f"{name}.conllu").write_text("\n".join(blocks) + "\n", encoding="utf-8")
+    files = [str(tmp_path / f"{n}.conllu") for n in "abc"]
+    code, out, err = cli("trees", *files, "--distance", "plain", "--diagnostics", "--worst",
+                         "50", "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    alpha_record = next(r for r in results if r["kind"] == "alpha")
+    units = [r for r in results if r["kind"] == "unit"]
+    assert sum(r["disagreement"] for r in units) == pytest.approx(
+        alpha_record["D_o"] * alpha_record["n"])
+    assert {r["kind"] for r in results} >= {"unit", "annotator"}
+    assert all(code.startswith("heads ") for r in units for code in r["codes"].values())

@@ -94,14 +94,14 @@ def _encoding(text: str) -> str:
 
 
 def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
-               interval: bool = False, documents: bool = True,
+               interval: bool = False, documents: bool = True, diagnose: bool | None = None,
                legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
     environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
     ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with ``interval``,
-    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``) and, unless ``documents``
-    is False (a command without documents or diagnostics), ``--resample``, ``--diagnostics``
-    and ``--worst``."""
+    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--jobs``) and, unless
+    ``documents`` is False, ``--resample``; with ``diagnose`` (default: as ``interval`` and
+    ``documents``), ``--diagnostics`` and ``--worst``."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
         "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
@@ -132,6 +132,7 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             default="auto",
                             help="what the bootstrap draws: whole documents when there are "
                             "several (auto), or units (default: %(default)s)")
+    if diagnose if diagnose is not None else (interval and documents):
         parser.add_argument("--diagnostics", action="store_true",
                             help="after the answer: the units that disagree most, each "
                             "category against the rest, alpha without each annotator and of "

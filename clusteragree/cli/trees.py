@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
                        help="refuse a pair of different trees whose edit distance needs more "
                        "than N table cells ((n + 1)(m + 1) for trees of n and m nodes, 8 to 16 "
                        "bytes each) rather than exhaust memory (default: %(default)s)")
-    add_common(trees, names=True, pairwise=True, interval=True, documents=False)
+    add_common(trees, names=True, pairwise=True, interval=True, documents=False, diagnose=True)
     trees.set_defaults(run=_run_trees)
 
 
@@ -75,10 +75,11 @@ def _metric_list(text: str) -> list[str]:
 def _run_trees(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..report.schema import envelope
-    from ..report.text import plural, text_report
+    from ..core.diagnostics import diagnostics
+    from ..report.schema import diagnostic_records, envelope
+    from ..report.text import diagnostic_sections, plural, text_report
     from ..trees.accuracy import accuracies, mean_pairwise_accuracy
-    from ..trees.alpha import tree_alpha, tree_table
+    from ..trees.alpha import tree_alpha, tree_distance, tree_table
     from ..trees.edit_distance import TreeCache
     from ..trees.readers import read_tree_annotations
     if args.dirs and args.files:
@@ -107,6 +108,13 @@ def _run_trees(args: argparse.Namespace) -> int:
                         pair, m, free_empty=not args.unit_root, size_by=args.size,
                         cache=cache, labelled=not args.unlabelled, ci=args.ci,
                         bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs)))
+    found: dict[str, Any] = {}
+    if args.diagnostics:  # sentences that disagree most, by the first distance asked for
+        named, distance = tree_distance(table, metrics[0], free_empty=not args.unit_root,
+                                        size_by=args.size, cache=cache,
+                                        labelled=not args.unlabelled)
+        found = diagnostics(named, [distance], worst=args.worst, categorical=False,
+                            describe=_describe)
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]
@@ -125,7 +133,7 @@ def _run_trees(args: argparse.Namespace) -> int:
                     "pair": pair} for pair, _, r in pairs_of]
         accuracy = [{"kind": "accuracy", **e} for e in entries[len(results):]]
         print_json(envelope("trees", args.dirs or args.files, command_signature(args),
-                            [*alphas, *accuracy],
+                            [*alphas, *accuracy, *diagnostic_records(found)],
                             {"skipped": annotations.skipped,
                              "ted_cache": {"hits": cache.hits, "misses": cache.misses}}))
         return 0
@@ -143,9 +151,19 @@ def _run_trees(args: argparse.Namespace) -> int:
                                 for pair, m, r in pairs_of]).pivot(
             index="pair", columns="metric", values="alpha")[list(metrics)].reset_index()
         sections.append(("tree alpha of every pair of annotators", by_pair))
+    sections += diagnostic_sections(found)
     print(text_report(headline, sections, [f"{r.distance}: {r.signature}"
                                            for _, r in results], digits=6))
     return 0
+
+
+def _describe(value: Any) -> str:
+    """A sentence as its heads (dependencies) or its brackets, briefly."""
+    heads = getattr(value, "heads", ())
+    if heads:
+        return "heads " + " ".join(map(str, heads[:30])) + (" ..." if len(heads) > 30 else "")
+    tree = getattr(value, "tree", value)
+    return tree.brackets(limit=60) if hasattr(tree, "brackets") else str(value)
 
 
 def _interval(result: Any) -> str:

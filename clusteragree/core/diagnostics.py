@@ -22,7 +22,7 @@ section 11.4 (reliability of single categories, and of coders).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -105,8 +105,8 @@ def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal") ->
         drop=True)
 
 
-def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int = 10
-                ) -> pd.DataFrame:
+def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int = 10, *,
+                describe: Callable[[Any], str] | None = None) -> pd.DataFrame:
     """The ``k`` units that disagree most, with every annotator's value.
 
     Parameters
@@ -117,6 +117,8 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
         As :func:`clusteragree.alpha`.
     k : int, default=10
         How many units.
+    describe : callable, optional
+        How to write a value (default: as it is; sets as ``{a, b}``, cut after six labels).
 
     Returns
     -------
@@ -141,9 +143,9 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
     ranked = unit_disagreement(table, distance)
     top = ranked[ranked["disagreement"] > 0].head(int(k)).reset_index(drop=True)
     for coder in table.coders:
+        show = describe or (lambda v: _label(v, SHOWN_LABELS))
         top[str(coder)] = [
-            "" if (v := table.value(coder, unit)) is None else _label(v, SHOWN_LABELS)
-            for unit in top["unit"]]
+            "" if (v := table.value(coder, unit)) is None else show(v) for unit in top["unit"]]
     return top
 
 
@@ -352,7 +354,8 @@ def combine(tables: Mapping[Any, CodingTable]) -> CodingTable:
 
 def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
                 distances: Sequence[DistanceLike] = ("nominal",), *, worst: int = 10,
-                report: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+                report: pd.DataFrame | None = None, categorical: bool = True,
+                describe: Callable[[Any], str] | None = None) -> dict[str, pd.DataFrame]:
     """Every diagnostic of a table (or of the documents of a corpus, taken together).
 
     Parameters
@@ -366,6 +369,11 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
     report : DataFrame, optional
         The alpha report of these tables (:func:`clusteragree.alpha_report`); its rows per
         document, least reliable first, become ``documents``.
+    categorical : bool, default=True
+        False for values that are no categories (trees): no ``categories`` nor
+        ``coincidences``.
+    describe : callable, optional
+        How to write a value in ``units`` (see :func:`worst_units`).
 
     Returns
     -------
@@ -395,7 +403,8 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
         and any(t.is_class_derived for t in tables.values()))
     table = tables if isinstance(tables, CodingTable) else combine(tables)
     first = next(iter(distances), "nominal")
-    out = {"units": worst_units(table, first, worst)}
+    out = {"units": worst_units(table, first, worst, describe=describe)}
+    derived = derived or not categorical
     if not derived:  # a class minus its unit is no category, and has no useful coincidences
         out["categories"] = per_category(table)
     if table.n_coders >= 3:

@@ -11,7 +11,7 @@ from .._lazy import attach
 
 if TYPE_CHECKING:
     from .accuracy import accuracies, mean_pairwise_accuracy
-    from .alpha import tree_alpha, tree_table, unlabelled
+    from .alpha import tree_alpha, tree_distance, tree_table, unlabelled
     from .edit_distance import TreeCache, ted
     from .model import (
         MAX_CELLS,
@@ -58,6 +58,7 @@ _WHERE = {
     'size': '.model',
     'ted': '.edit_distance',
     'tree_alpha': '.alpha',
+    'tree_distance': '.alpha',
     'tree_table': '.alpha',
     'unlabelled': '.alpha',
 }
@@ -67,5 +68,6 @@ __all__ = [
     'MAX_CELLS', 'METRICS', 'SIZES', 'Sentence', 'Tree', 'TreeAnnotations', 'TreeCache',
     'TreeFile', 'TreeLike', 'accuracies', 'as_tree', 'check_paired', 'leaves',
     'mean_pairwise_accuracy', 'parse_brackets', 'read_conll_trees', 'read_tree_annotations',
-    'read_tree_dirs', 'read_trees', 'size', 'ted', 'tree_alpha', 'tree_table', 'unlabelled'
+    'read_tree_dirs', 'read_trees', 'size', 'ted', 'tree_alpha', 'tree_distance', 'tree_table',
+    'unlabelled'
 ]

@@ -49,7 +49,7 @@ from .model import (
     size,
 )
 
-__all__ = ["tree_alpha", "tree_table", "unlabelled"]
+__all__ = ["tree_alpha", "tree_distance", "tree_table", "unlabelled"]
 
 
 Value = Tree | Sentence
@@ -310,6 +310,50 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         raise ParameterError(f"the cache computes distances with free_empty="
                              f"{cache.free_empty}, but free_empty={bool(free_empty)} was asked: "
                              "give a TreeCache with the same free_empty")
+    table, distance = tree_distance(table, metric, free_empty=free_empty, size_by=size_by,
+                                    cache=cache, labelled=labelled)
+    return alpha(table, distance, engine="generic", ci=ci, bootstrap=bootstrap, seed=seed,
+                 jobs=jobs)
+
+
+def tree_distance(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
+                  size_by: str = "auto", cache: TreeCache | None = None,
+                  labelled: bool = True) -> tuple[CodingTable, Distance]:
+    """The squared tree distance of :func:`tree_alpha` as a :class:`~clusteragree.Distance`,
+    with the table it applies to (relabelled when ``labelled`` is False).
+
+    Parameters
+    ----------
+    table : CodingTable
+        Annotators x sentences (:func:`tree_table`).
+    metric, free_empty, size_by, cache, labelled
+        As :func:`tree_alpha` (checked there).
+
+    Returns
+    -------
+    table : CodingTable
+        The table, every relation label the same when ``labelled`` is False.
+    distance : Distance
+        ``ted-plain``, ``ted-diff`` or ``ted-norm``, squared, a function of two sentences.
+
+    References
+    ----------
+    Skjaerholt, A. (2014). A chance-corrected measure of inter-annotator agreement for syntax.
+    Proceedings of ACL 2014, pp. 934-944, section 2.
+
+    Examples
+    --------
+    S over the siblings a and b, against S over a over b: a mapping keeps ancestors, so a and b
+    cannot both be kept; delete b and insert it under a, two edits, squared 4.
+
+    >>> from clusteragree.trees import Tree
+    >>> a = Tree.from_nested(("S", (("a", ()), ("b", ()))))
+    >>> b = Tree.from_nested(("S", (("a", (("b", ()),)),)))
+    >>> t = CodingTable.from_records([("A", 1, a), ("B", 1, b)])
+    >>> _, d = tree_distance(t)
+    >>> d.func(a, b)
+    4.0
+    """
     distance_of = cache if cache is not None else TreeCache(free_empty)
     size_by, measure = _sizer(table, size_by)
 
@@ -336,5 +380,4 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         table = CodingTable.from_records(
             ((c, u, replace(v, tree=unlabelled(v.tree)) if isinstance(v, Sentence)
               else unlabelled(v)) for c, u, v in table.records()), meta=table.meta)
-    return alpha(table, Distance(f"ted-{metric}", "value", squared, signature_fields=fields),
-                 engine="generic", ci=ci, bootstrap=bootstrap, seed=seed, jobs=jobs)
+    return table, Distance(f"ted-{metric}", "value", squared, signature_fields=fields)
