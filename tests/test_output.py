@@ -44,6 +44,8 @@ RUNS = {
                                  "--distance", "nominal,interval", "--diagnostics"],
     "table-kappa": ["table", str(FIX / "krippendorff2011.csv"), "--scalar", "--distance",
                     "nominal", "--metrics", "all", "--weights", "quadratic"],
+    "pyramid-align": ["pyramid", str(FIX / "passonneau2006" / "fig1-A1.pyr"),
+                      str(FIX / "passonneau2006" / "fig1-A2.pyr"), "--align"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -63,7 +65,8 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     assert obj["results"], "a command with exit 0 has results"
     kinds = {r["kind"] for r in obj["results"]}
     assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
-                     "category", "annotator", "coincidence", "document", "kappa"}
+                     "category", "annotator", "coincidence", "document", "kappa",
+                     "scu_match", "scu_link", "scu_only", "unmarked_word"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:

@@ -35,6 +35,9 @@ def register(sub: Any) -> None:
     pyr.add_argument("--overlap", choices=("union", "component"), default="union",
                      help="a unit in several SCUs: union of their units, or their connected "
                      "component (default: %(default)s)")
+    pyr.add_argument("--align", action="store_true",
+                     help="two pyramids: their SCUs aligned by the words they cover (matched, "
+                     "split or merged, only one annotator's; words marked by one side only)")
     pyr.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
                      help="a unit in no SCU: the empty set, or missing (default: %(default)s)")
     pyr.set_defaults(run=_run_pyramid)
@@ -70,13 +73,19 @@ def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
 
 def _run_pyramid(args: argparse.Namespace) -> int:
     from ..pyramids.agreement import pyramid_agreement
+    from ..pyramids.alignment import align_scus
+    from ..pyramids.reader import read_pyramid
     from ..report import render
     from ..report.schema import alpha_records, diagnostic_records, envelope
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
     if len(args.files) < 2:
         raise ParameterError("give at least two .pyr files")
-    frame = pyramid_agreement(args.files, args.units, args.distance, tokenizer=args.tokenizer,
+    if args.align and len(args.files) != 2:
+        raise ParameterError("--align compares two pyramids; give exactly two files")
+    sources: list[Any] = ([read_pyramid(f, strict=args.strict, encoding=args.encoding)
+                           for f in args.files] if args.align else list(args.files))
+    frame = pyramid_agreement(sources, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
                               encoding=args.encoding,
                               coders=check_names(args.names, len(args.files)),
@@ -86,18 +95,38 @@ def _run_pyramid(args: argparse.Namespace) -> int:
               "repairs": frame.attrs.get("repairs", {}), "notes": frame.attrs.get("notes", {})}
     found = frame.attrs.get("diagnostics", {})
     what = f"Krippendorff's alpha ({args.units} as units)"
+    aligned = (align_scus(sources[0], sources[1], tokenizer=args.tokenizer) if args.align
+               else None)
     if args.format == "json":
         print_json(envelope("pyramid", args.files, command_signature(args),
-                            [*alpha_records(frame), *diagnostic_records(found)],
+                            [*alpha_records(frame), *diagnostic_records(found),
+                             *(_alignment_records(aligned) if aligned is not None else [])],
                             {"units": args.units, "repairs": header["repairs"],
                              "notes": header["notes"]}))
-    elif args.format == "text" and found:
+    elif args.format == "text" and (found or aligned is not None):
         body, signatures = alpha_text(frame)
-        print(text_report(alpha_headline(frame, what),
-                          [(None, body), *diagnostic_sections(found)], signatures))
+        headline = alpha_headline(frame, what)
+        sections: list[tuple[str | None, Any]] = [(None, body)]
+        if aligned is not None:
+            headline += (f"\nSCUs: {len(aligned.matched)} matched, "
+                         f"{(aligned.linked['link'] == 'split').sum()} split on one side and "
+                         f"merged on the other, {len(aligned.only)} only one annotator's")
+            sections += [
+                ("matched SCUs (best overlap first)", aligned.matched),
+                ("unmatched SCUs and the SCU they overlap most (split: the other side merged "
+                 "them)", aligned.linked),
+                ("SCUs only one annotator has", aligned.only),
+                ("words in an SCU on one side only", aligned.unmarked)]
+        print(text_report(headline, [*sections, *diagnostic_sections(found)], signatures))
     else:
         print(render(frame, args.format, header=header, what=what))
     return 0
+
+
+def _alignment_records(aligned: Any) -> list[dict[str, Any]]:
+    from ..report.schema import records
+    return [*records(aligned.matched, "scu_match"), *records(aligned.linked, "scu_link"),
+            *records(aligned.only, "scu_only"), *records(aligned.unmarked, "unmarked_word")]
 
 
 def _run_pan(args: argparse.Namespace) -> int:

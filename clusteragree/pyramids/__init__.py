@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         pyramid_score,
         pyramid_table,
     )
+    from .alignment import ScuAlignment, align_scus, overlap_matrix
     from .intervals import resampled_correlations, score_intervals
     from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
     from .reader import HEADER_PATTERN, read_ducview, read_pan, read_pyramid
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from .writers import DTD, NIST_REGEX, PAN_DTD, build_pyramid, pan_xml, pyramid_xml
 
 _WHERE = {
+    'overlap_matrix': '.alignment',
+    'align_scus': '.alignment',
+    'ScuAlignment': '.alignment',
     'resampled_correlations': '.intervals',
     'score_intervals': '.intervals',
     'Contributor': '.model',
@@ -85,12 +89,15 @@ __all__ = [
     'Part',
     'PeerAnnotation',
     'Pyramid',
+    'ScuAlignment',
     'Summary',
     'Units',
+    'align_scus',
     'build_pyramid',
     'check_same_text',
     'contributor_units',
     'load_pans',
+    'overlap_matrix',
     'pan_agreement',
     'pan_scores',
     'pan_xml',

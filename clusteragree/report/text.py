@@ -115,6 +115,8 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
 
 
 def _table(frame: pd.DataFrame, digits: int) -> str:
+    if frame.empty:
+        return "(none)"
     frame = frame.copy()
     for column in [c for c in frame.columns if frame[c].dtype == "object"]:  # None: a number
         cells = frame[column]
