@@ -46,6 +46,8 @@ RUNS = {
                     "nominal", "--metrics", "all", "--weights", "quadratic"],
     "pyramid-align": ["pyramid", str(FIX / "passonneau2006" / "fig1-A1.pyr"),
                       str(FIX / "passonneau2006" / "fig1-A2.pyr"), "--align"],
+    "trees-differences": ["trees", str(REG / "trees" / "ok.conllu"),
+                          str(REG / "trees" / "relabelled.conllu"), "--differences"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -66,7 +68,8 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     kinds = {r["kind"] for r in obj["results"]}
     assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
                      "category", "annotator", "coincidence", "document", "kappa",
-                     "scu_match", "scu_link", "scu_only", "unmarked_word"}
+                     "scu_match", "scu_link", "scu_only", "unmarked_word",
+                     "sentence_difference"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:

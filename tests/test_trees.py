@@ -538,3 +538,37 @@ def test_trees_diagnostics_share_out_the_observed_disagreement(tmp_path, cli) ->
         alpha_record["D_o"] * alpha_record["n"])
     assert {r["kind"] for r in results} >= {"unit", "annotator"}
     assert all(code.startswith("heads ") for r in units for code in r["codes"].values())
+
+
+def test_sentence_differences_agree_with_the_accuracies(tmp_path) -> None:
+    """Summed over sentences, the words whose head differs are the tokens UAS misses, and with
+    the words whose relation alone differs, those LAS misses (a separate implementation)."""
+    import numpy as np
+
+    from clusteragree.trees import accuracies, read_tree_annotations
+    from clusteragree.trees.differences import sentence_differences
+
+    rng = np.random.default_rng(11)
+    files = []
+    for name in ("a", "b"):
+        blocks = []
+        for k in range(12):
+            n = int(rng.integers(2, 6))
+            lines = []
+            for i in range(1, n + 1):  # a chain to the left, some words reattached to word 1
+                head = i - 1 if i > 1 else 0
+                if i > 2 and rng.random() < 0.3:
+                    head = 1
+                rel = "x" if rng.random() < 0.7 else "y"
+                lines.append(f"{i}\tw{k}_{i}\t_\t_\t_\t_\t{head}\t{rel}\t_\t_\n")
+            blocks.append("".join(lines))
+        path = tmp_path / f"{name}.conllu"
+        path.write_text("\n".join(blocks) + "\n", encoding="utf-8")
+        files.append(str(path))
+    annotations = read_tree_annotations(files, names=["a", "b"])
+    found = sentence_differences(annotations, "a", "b")
+    acc = accuracies(annotations).iloc[0]
+    tokens = int(acc["tokens"])
+    assert found["attachments"].sum() == round(tokens * (1 - acc["uas"]))
+    assert (found["attachments"] + found["labels"]).sum() == round(tokens * (1 - acc["las"]))
+    assert list(found["norm"]) == sorted(found["norm"], reverse=True)

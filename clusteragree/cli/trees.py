@@ -54,6 +54,10 @@ def register(sub: Any) -> None:
                        help="refuse a pair of different trees whose edit distance needs more "
                        "than N table cells ((n + 1)(m + 1) for trees of n and m nodes, 8 to 16 "
                        "bytes each) rather than exhaust memory (default: %(default)s)")
+    trees.add_argument("--differences", action="store_true",
+                       help="for every pair of annotators, the --worst K sentences where their "
+                       "trees differ most: edit distance, normalised distance, the words "
+                       "whose head or relation differs (or the brackets), both trees")
     add_common(trees, names=True, pairwise=True, interval=True, documents=False, diagnose=True)
     trees.set_defaults(run=_run_trees)
 
@@ -76,10 +80,11 @@ def _run_trees(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..core.diagnostics import diagnostics
-    from ..report.schema import diagnostic_records, envelope
+    from ..report.schema import diagnostic_records, envelope, records
     from ..report.text import diagnostic_sections, plural, text_report
     from ..trees.accuracy import accuracies, mean_pairwise_accuracy
     from ..trees.alpha import tree_alpha, tree_distance, tree_table
+    from ..trees.differences import sentence_differences
     from ..trees.edit_distance import TreeCache
     from ..trees.readers import read_tree_annotations
     if args.dirs and args.files:
@@ -115,6 +120,14 @@ def _run_trees(args: argparse.Namespace) -> int:
                                         labelled=not args.unlabelled)
         found = diagnostics(named, [distance], worst=args.worst, categorical=False,
                             describe=_describe)
+    differences: list[tuple[str, str, Any]] = []
+    if args.differences:
+        annotators = list(annotations.sentences)
+        for i, a in enumerate(annotators):
+            for b in annotators[i + 1:]:
+                differences.append((a, b, sentence_differences(
+                    annotations, a, b, free_empty=not args.unit_root, cache=cache
+                ).head(args.worst)))
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]
@@ -133,7 +146,10 @@ def _run_trees(args: argparse.Namespace) -> int:
                     "pair": pair} for pair, _, r in pairs_of]
         accuracy = [{"kind": "accuracy", **e} for e in entries[len(results):]]
         print_json(envelope("trees", args.dirs or args.files, command_signature(args),
-                            [*alphas, *accuracy, *diagnostic_records(found)],
+                            [*alphas, *accuracy, *diagnostic_records(found),
+                             *[{**rec, "first": a, "second": b, "sentence": str(rec["sentence"])}
+                               for a, b, frame_ab in differences
+                               for rec in records(frame_ab, "sentence_difference")]],
                             {"skipped": annotations.skipped,
                              "ted_cache": {"hits": cache.hits, "misses": cache.misses}}))
         return 0
@@ -152,6 +168,8 @@ def _run_trees(args: argparse.Namespace) -> int:
             index="pair", columns="metric", values="alpha")[list(metrics)].reset_index()
         sections.append(("tree alpha of every pair of annotators", by_pair))
     sections += diagnostic_sections(found)
+    for a, b, frame_ab in differences:
+        sections.append((f"sentences where {a} and {b} differ most", frame_ab))
     print(text_report(headline, sections, [f"{r.distance}: {r.signature}"
                                            for _, r in results], digits=6))
     return 0

@@ -12,6 +12,7 @@ from .._lazy import attach
 if TYPE_CHECKING:
     from .accuracy import accuracies, mean_pairwise_accuracy
     from .alpha import tree_alpha, tree_distance, tree_table, unlabelled
+    from .differences import sentence_differences
     from .edit_distance import TreeCache, ted
     from .model import (
         MAX_CELLS,
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    'sentence_differences': '.differences',
     'MAX_CELLS': '.model',
     'METRICS': '.model',
     'SIZES': '.model',
@@ -68,6 +70,7 @@ __all__ = [
     'MAX_CELLS', 'METRICS', 'SIZES', 'Sentence', 'Tree', 'TreeAnnotations', 'TreeCache',
     'TreeFile', 'TreeLike', 'accuracies', 'as_tree', 'check_paired', 'leaves',
     'mean_pairwise_accuracy', 'parse_brackets', 'read_conll_trees', 'read_tree_annotations',
-    'read_tree_dirs', 'read_trees', 'size', 'ted', 'tree_alpha', 'tree_distance', 'tree_table',
+    'read_tree_dirs', 'read_trees', 'sentence_differences', 'size', 'ted', 'tree_alpha',
+    'tree_distance', 'tree_table',
     'unlabelled'
 ]
