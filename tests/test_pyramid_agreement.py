@@ -308,3 +308,18 @@ def test_pan_ci_resamples_peers(tmp_path: Path, cli) -> None:
         if len(set(row.tolist())) > 1:
             assert r[k] == pytest.approx(stats.pearsonr(a[row], b[row])[0])
             assert rho[k] == pytest.approx(stats.spearmanr(a[row], b[row])[0])
+
+
+def test_pan_per_doc_gives_alpha_of_each_peer_alone(tmp_path: Path, cli) -> None:
+    paths = [str(p) for p in _write_pans(tmp_path)]
+    code, out, err = cli("pan", *paths, "--per-doc", "-f", "json")
+    assert code == 0, err
+    per_peer = [r for r in json.loads(out)["results"] if r["kind"] == "alpha" and not r["pooled"]]
+    assert {r["document"] for r in per_peer} == {"D0901.M.100.A.1", "D0901.M.100.A.2"}
+    for record in per_peer:
+        alone = [p for p in paths if p.endswith(record["document"] + ".pan")]
+        frame, _ = pan_agreement(alone, [record["distance"]])
+        assert record["alpha"] == pytest.approx(float(frame["alpha"].iloc[0]), nan_ok=True)
+    code, out, _ = cli("pan", *paths, "--per-doc")
+    assert code == 0 and "each peer: alpha on it and each annotator's scores" in out
+    assert "114 original" in out

@@ -55,6 +55,9 @@ def register(sub: Any) -> None:
                      help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
     pan.add_argument("--scores", action="store_true",
                      help="also print each annotator's scores per peer (text format)")
+    pan.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
+                     help="a row per peer: alpha on that peer and each annotator's scores "
+                     "(default: the pooled rows only)")
     pan.add_argument("--table", choices=("alpha", "correlations", "scores"), default="alpha",
                      help="-f csv/latex: the table to write (default: %(default)s)")
     pan.set_defaults(run=_run_pan)
@@ -123,6 +126,18 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     return 0
 
 
+def _per_peer(frame: Any, scores: Any) -> Any:
+    """Alpha of each peer (one column per distance) beside each annotator's scores of it."""
+    rows = frame[~frame["pooled"].astype(bool)]
+    wide = rows.pivot(index="document", columns="distance", values="alpha")
+    wide = wide[[d for d in frame.attrs.get("distances", wide.columns) if d in wide.columns]]
+    wide.columns = [f"alpha {d}" for d in wide.columns]
+    by_annotator = scores.pivot(index="peer", columns="annotator",
+                                values=["original", "modified"])
+    by_annotator.columns = [f"{annotator} {kind}" for kind, annotator in by_annotator.columns]
+    return wide.join(by_annotator).reset_index(names="peer")
+
+
 def _alignment_records(aligned: Any) -> list[dict[str, Any]]:
     from ..report.schema import records
     return [*records(aligned.matched, "scu_match"), *records(aligned.linked, "scu_link"),
@@ -139,7 +154,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
-                             bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs)
+                             bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,
+                             per_peer=args.per_doc)
     scores, corr = pan_scores(pans)
     if args.ci is not None:  # the correlations over peers drawn with replacement
         _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)
@@ -164,6 +180,9 @@ def _run_pan(args: argparse.Namespace) -> int:
         ("correlation of the annotators' pyramid scores over peers", corr)]
     if args.scores:
         sections.append(("pyramid scores of each peer", scores))
+    if args.per_doc:
+        sections.append(("each peer: alpha on it and each annotator's scores", _per_peer(
+            frame, scores)))
     print(text_report(alpha_headline(frame, "Krippendorff's alpha (peer words as units)"),
                       sections, signatures))
     return 0

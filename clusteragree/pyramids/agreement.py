@@ -607,6 +607,7 @@ def pan_agreement(
     bootstrap: int = 1000,
     seed: int | None = None,
     jobs: int = 1,
+    per_peer: bool = False,
 ) -> tuple[pd.DataFrame, CodingTable]:
     """Alpha between peer annotators, pooled over all peers, and the coding table.
 
@@ -631,6 +632,8 @@ def pan_agreement(
         Refuse files that need repairs.
     encoding : str, optional
         The files' encoding.
+    per_peer : bool, default=False
+        Also a row per peer (``document`` = the peer) before the pooled rows.
     ci, bootstrap, seed, jobs
         A bootstrap interval of alpha over peers drawn with replacement (each peer summary a
         document): as :func:`clusteragree.core.frames.alpha_report`.
@@ -728,13 +731,13 @@ def pan_agreement(
                 records.append((annotator, (peer, t), frozenset(memb.get(t, ()))))
     meta = {"units": "peer-words", "tok": tokenizer, "nonmatching": "yes" if nonmatching else "no"}
     table = CodingTable.from_records(records, meta=meta)
-    if ci is None:
+    if ci is None and not per_peer:
         return alpha_report(table, distances), table
     peer_of = np.array([unit[0] for unit in table.units], dtype=object)
     by_peer = {peer: CodingTable(table.coders, table.units[peer_of == peer],
                                  codes=table.codes[:, peer_of == peer], values=table.values,
                                  meta=meta) for peer in loaded}
-    frame = alpha_report(by_peer, distances, per_document=False, ci=ci, bootstrap=bootstrap,
+    frame = alpha_report(by_peer, distances, per_document=per_peer, ci=ci, bootstrap=bootstrap,
                          seed=seed, resample="documents", jobs=jobs)
     return frame, table
 
