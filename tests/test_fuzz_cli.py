@@ -34,23 +34,27 @@ FILES = {
 
 # -o/--output is left out: a fuzzed value could name a fixture and overwrite it.
 COMMON = ["-f", "--format", "--strict", "--encoding", "--distance", "-h"]
+INTERVAL = ["--ci", "--bootstrap", "--seed", "--jobs"]
 OPTIONS = {
     "table": ["--sep", "--scalar", "--engine", "--no-per-doc", "--per-doc", "--metrics",
-              "--measures", "--p",
-              "--categories"],
-    "pyramid": ["--tokenizer", "--units", "--overlap", "--unmarked"],
-    "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table"],
+              "--measures", "--p", "--categories", "--pairwise", "--weights", "--table",
+              "--resample", "--diagnostics", "--worst", *INTERVAL],
+    "pyramid": ["--tokenizer", "--units", "--overlap", "--unmarked", "--pairwise", "--align",
+                "--resample", "--diagnostics", "--worst", "--names", *INTERVAL],
+    "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table", "--per-doc", *INTERVAL],
     "coref": ["--units", "--metrics", "--unmarked", "--word-policy", "--text-dir", "--lenient",
-              "--per-doc", "--pairwise", "--table", "--singletons"],
+              "--per-doc", "--pairwise", "--table", "--singletons", "--resample",
+              "--diagnostics", "--worst", *INTERVAL],
     "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--size", "--words",
-              "--roots", "--cycles",
-              "--unlabelled", "--unit-root"],
+              "--roots", "--cycles", "--unlabelled", "--unit-root", "--pairwise",
+              "--differences", "--diagnostics", "--worst", *INTERVAL],
 }
 VALUES = ["text", "json", "csv", "latex", "auto", "conll", "brat", "corefud", "nominal",
           "jaccard,masi", "interval", "ordinal", "masi,nope", "", ",", ";", "\t", "0", "-1",
           "0.5", "1e999", "nan", "10" * 30, "utf-8", "latin-1", "no-such-codec", "words",
           "spans", "contributors", "mentions", "all", "plain", "muc,lea", "bogus", "x" * 300,
-          "metrics", "alpha", "scores", "correlations", "remove", "keep",
+          "metrics", "alpha", "scores", "correlations", "remove", "keep", "0.95", "2", "3",
+          "units", "documents", "kappa", "fleiss,gwet", "linear", "quadratic",
           "--", "-", "é", "\x00"]
 
 

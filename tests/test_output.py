@@ -46,6 +46,12 @@ RUNS = {
                     "nominal", "--metrics", "all", "--weights", "quadratic"],
     "pyramid-align": ["pyramid", str(FIX / "passonneau2006" / "fig1-A1.pyr"),
                       str(FIX / "passonneau2006" / "fig1-A2.pyr"), "--align"],
+    "coref-diagnostics": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll") for x in "ab"],
+                          "--diagnostics", "--units", "words", "--ci", "0.9", "--bootstrap",
+                          "50", "--seed", "1"],
+    "pyramid-diagnostics-pairwise": ["pyramid", *[str(FIX / "passonneau2006" / f"fig5-A{k}.pyr")
+                                                  for k in (1, 2, 1)], "--names", "a,b,c",
+                                     "--units", "spans", "--diagnostics", "--pairwise"],
     "trees-differences": ["trees", str(REG / "trees" / "ok.conllu"),
                           str(REG / "trees" / "relabelled.conllu"), "--differences"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),

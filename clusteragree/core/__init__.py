@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .convert import memberships_table
     from .crosstab import contingency, groups, sum_by_key
     from .diagnostics import (
+        Diagnostics,
         annotator_agreement,
         coincidence_matrix,
         combine,
@@ -111,6 +112,7 @@ _WHERE = {
     'agreement_table': '.gwet',
     'chance_corrected': '.gwet',
     'weight_matrix': '.gwet',
+    'Diagnostics': '.diagnostics',
     'contingency': '.crosstab',
     'sum_by_key': '.crosstab',
     'dice': '.distances',
@@ -156,6 +158,7 @@ __all__ = [
     'Bootstrap',
     'CardinalityStats',
     'CodingTable',
+    'Diagnostics',
     'Distance',
     'DistanceLike',
     'ValueStats',

@@ -34,8 +34,34 @@ from .coefficient import alpha
 from .distances import DistanceLike, get_distance
 from .model import CodingTable
 
-__all__ = ["annotator_agreement", "coincidence_matrix", "combine", "diagnostics",
+__all__ = ["Diagnostics", "annotator_agreement", "coincidence_matrix", "combine", "diagnostics",
            "per_category", "unit_disagreement", "worst_units"]
+
+class Diagnostics(dict[str, pd.DataFrame]):
+    """The diagnostics by name (a dict of DataFrames) that equals only itself.
+
+    pandas compares the ``attrs`` of frames it concatenates; a plain dict of DataFrames there
+    would make that comparison ambiguous, so this one compares by identity.
+
+    References
+    ----------
+    docs/uncertainty.md, "Where the disagreement sits".
+
+    Examples
+    --------
+    >>> found = Diagnostics(units=None)
+    >>> found == Diagnostics(units=None), found == found, sorted(found)
+    (False, True, ['units'])
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = None
+
 
 #: The coincidence matrix is shown for at most this many distinct values.
 MAX_MATRIX_VALUES = 12
@@ -403,7 +429,7 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
         and any(t.is_class_derived for t in tables.values()))
     table = tables if isinstance(tables, CodingTable) else combine(tables)
     first = next(iter(distances), "nominal")
-    out = {"units": worst_units(table, first, worst, describe=describe)}
+    out = Diagnostics(units=worst_units(table, first, worst, describe=describe))
     derived = derived or not categorical
     if not derived:  # a class minus its unit is no category, and has no useful coincidences
         out["categories"] = per_category(table)
