@@ -43,6 +43,12 @@ class Diagnostics(dict[str, pd.DataFrame]):
     pandas compares the ``attrs`` of frames it concatenates; a plain dict of DataFrames there
     would make that comparison ambiguous, so this one compares by identity.
 
+    Parameters
+    ----------
+    *args, **kwargs
+        As :class:`dict`: the diagnostics' names and their DataFrames (``units``,
+        ``categories``, ``annotators``, ``pairwise``, ``coincidences``, ``documents``).
+
     References
     ----------
     docs/uncertainty.md, "Where the disagreement sits".
