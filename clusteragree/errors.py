@@ -63,6 +63,7 @@ KINDS: dict[str, tuple[bool, str]] = {
     "note": (False, "a fact about the annotation, kept as annotated"),
     "undefined": (False, "a coefficient is undefined on these data (NaN, null in JSON)"),
     "performance": (False, "a slower path was taken (numba unavailable)"),
+    "deprecated": (False, "an old spelling of an option was used; it goes in a later release"),
     "other": (False, "a warning from a library clusteragree uses"),
 }
 
@@ -224,7 +225,7 @@ class Notice:
     kind : str
         One of :data:`KINDS`: ``repaired``, ``skipped``, ``merged``, ``ignored``,
         ``converted``, ``mismatch`` (strict reading refuses these), ``note``, ``undefined``,
-        ``performance``, ``other``.
+        ``performance``, ``deprecated``, ``other``.
     message : str
         What happened, and where that is not in ``file``/``line``, which input.
     file : str or None

@@ -126,3 +126,122 @@ def test_pyramid_pairwise_names_each_pair(cli) -> None:
 def test_bad_interval_options_are_usage_errors(cli, bad: list[str]) -> None:
     code, _, err = cli("table", str(FIX / "krippendorff2011.csv"), "--scalar", *bad)
     assert code == 2 and "usage:" in err
+
+
+def _subcommands() -> dict:
+    return build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+def _visible_flags(sub) -> set[str]:
+    import argparse
+    return {f for action in sub._actions for f in action.option_strings
+            if action.help != argparse.SUPPRESS}
+
+
+def test_input_format_choices_are_the_readers_formats() -> None:
+    from clusteragree.cli.input_formats import INPUTS, input_formats
+    from clusteragree.labels.reader import MULTILABEL_FORMATS
+    from clusteragree.trees.readers import TREE_FORMATS
+    subs = _subcommands()
+    for command in ("table", "pyramid", "pan", "coref", "trees"):
+        action = next((a for a in subs[command]._actions if "--input-format" in a.option_strings),
+                      None)
+        choices = input_formats(command)
+        assert (action is None) == (not choices), command
+        if action is not None:
+            assert tuple(action.choices) == choices and action.default == "auto"
+    assert input_formats("trees") == TREE_FORMATS
+    assert input_formats("table") == ("auto", "codings",
+                                      *(f"multilabel-{f}" for f in MULTILABEL_FORMATS[1:]))
+    assert input_formats("coref") == ("auto", "conll", "corefud", "brat")
+    for entry in INPUTS:  # every option a format names is an option of its command
+        assert set(entry.options) <= _visible_flags(subs[entry.command]), entry
+
+
+def test_docs_list_every_input_format() -> None:
+    from clusteragree.cli.input_formats import INPUTS
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    for f in INPUTS:
+        name = f"`{f.name}`" if f.name else "(one format)"
+        options = ", ".join(f"`{o}`" for o in f.options)
+        assert f"| `{f.command}` | {name} | {f.holds} | {f.chosen} | {options} |" in docs, f
+
+
+def test_docs_options_table_is_the_parser() -> None:
+    """docs/cli.md's table of options by command says what the parser has."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    _, _, rest = docs.partition("| option | table | pyramid | pan | coref | trees |")
+    assert rest, "the options table is in docs/cli.md"
+    subs = _subcommands()
+    commands = ["table", "pyramid", "pan", "coref", "trees"]
+    rows = []
+    for line in rest.splitlines()[2:]:  # after the separator, up to the end of the table
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    assert len(rows) >= 10
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        flags = [f.strip("`") for f in cells[0].split(", ")]
+        for command, mark in zip(commands, cells[1:1 + len(commands)], strict=True):
+            has = all(f in _visible_flags(subs[command]) for f in flags)
+            assert has == (mark == "yes"), (flags, command, mark)
+
+
+def test_formats_lists_the_formats(cli) -> None:
+    from clusteragree.cli.input_formats import INPUTS
+    code, out, _ = cli("formats", "-f", "json")
+    assert code == 0
+    results = json.loads(out)["results"]
+    assert [(r["command"], r["input_format"]) for r in results] == [
+        (f.command, f.name or "-") for f in INPUTS]
+    code, out, _ = cli("formats", "-f", "csv")
+    assert code == 0 and out.splitlines()[0] == "command,input_format,holds,auto,options"
+    code, out, _ = cli("formats")
+    assert code == 0 and "multilabel-json" in out and "brackets" in out
+
+
+def test_input_format_reads_files_whatever_their_names(tmp_path: Path, cli) -> None:
+    # Multi-label JSON in a .txt file: codings by default (auto), JSON when asked.
+    records = [{"item": i, "annotator": a, "label": lab}
+               for i, a, lab in [("s1", "u1", "x"), ("s1", "u2", "x"), ("s2", "u1", "y"),
+                                 ("s2", "u2", "x")]]
+    (tmp_path / "labels.txt").write_text(json.dumps(records))
+    (tmp_path / "labels.json").write_text(json.dumps(records))
+    code, _, _ = cli("table", str(tmp_path / "labels.txt"))
+    assert code == 1
+    code, out, err = cli("table", str(tmp_path / "labels.txt"), "--input-format",
+                         "multilabel-json", "-f", "json")
+    assert code == 0, err
+    code, same, _ = cli("table", str(tmp_path / "labels.json"), "-f", "json")
+    assert [r["value"] for r in json.loads(out)["results"]] == [
+        r["value"] for r in json.loads(same)["results"]]
+    # Bracketed trees in .txt files, and a .tree file read as CoNLL when asked (an error).
+    for name, text in (("a", "(S (NP D N) (VP V))\n"), ("b", "(S (NP D) (VP N V))\n")):
+        (tmp_path / f"{name}.txt").write_text(text)
+        (tmp_path / f"{name}.tree").write_text(text)
+    code, out, err = cli("trees", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                         "--input-format", "brackets", "-f", "json")
+    code2, out2, _ = cli("trees", str(tmp_path / "a.tree"), str(tmp_path / "b.tree"), "-f",
+                         "json")
+    assert code == code2 == 0, err
+    assert json.loads(out)["results"][0]["alpha"] == json.loads(out2)["results"][0]["alpha"]
+    code, _, err = cli("trees", str(tmp_path / "a.tree"), str(tmp_path / "b.tree"),
+                       "--input-format", "conll")
+    assert code == 1 and "a.tree:1" in err
+
+
+def test_deprecated_spellings_are_reported_and_change_nothing_else(cli) -> None:
+    code, out, _ = cli("coref", *CONLL, "--lenient", "--metrics", "muc", "-f", "json")
+    obj = json.loads(out)
+    assert code == 0 and any(w["kind"] == "deprecated" and "--lenient" in w["message"]
+                             for w in obj["warnings"])
+    code, plain, _ = cli("coref", *CONLL, "--metrics", "muc", "-f", "json")
+    assert json.loads(plain)["results"] == obj["results"]
+    trees = [str(FIX / "regressions" / "trees" / f) for f in ("ok.conllu", "relabelled.conllu")]
+    code, old, _ = cli("trees", *trees, "--acc", "-f", "json")
+    code2, new, _ = cli("trees", *trees, "--metrics", "accuracy", "-f", "json")
+    assert code == code2 == 0
+    assert json.loads(old)["results"] == json.loads(new)["results"]
+    assert any(w["kind"] == "deprecated" for w in json.loads(old)["warnings"])
+    assert not json.loads(new)["warnings"]

@@ -280,7 +280,8 @@ def test_cli_coref_json(capsys) -> None:
 def test_cli_coref_bad_file(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.conll"
     bad.write_text(BAD[0][0])
-    code = main(["coref", str(FIX / "annotator-a.conll"), str(bad)])
+    # Repairs are the default (reported); --strict refuses with the reader's own message.
+    code = main(["coref", str(FIX / "annotator-a.conll"), str(bad), "--strict"])
     assert code == 1 and capsys.readouterr().err.startswith(f"{bad}:2: entity 1 closes here")
 
 

@@ -38,14 +38,16 @@ INTERVAL = ["--ci", "--bootstrap", "--seed", "--jobs"]
 OPTIONS = {
     "table": ["--sep", "--scalar", "--engine", "--no-per-doc", "--per-doc", "--metrics",
               "--measures", "--p", "--categories", "--pairwise", "--weights", "--table",
-              "--resample", "--diagnostics", "--worst", *INTERVAL],
+              "--resample", "--diagnostics", "--worst", "--input-format", *INTERVAL],
     "pyramid": ["--tokenizer", "--units", "--overlap", "--unmarked", "--pairwise", "--align",
                 "--resample", "--diagnostics", "--worst", "--names", *INTERVAL],
-    "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table", "--per-doc", *INTERVAL],
+    "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table", "--per-doc", "--pairwise",
+            "--diagnostics", "--worst", *INTERVAL],
     "coref": ["--units", "--metrics", "--unmarked", "--word-policy", "--text-dir", "--lenient",
               "--per-doc", "--pairwise", "--table", "--singletons", "--resample",
-              "--diagnostics", "--worst", *INTERVAL],
-    "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--size", "--words",
+              "--diagnostics", "--worst", "--input-format", *INTERVAL],
+    "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--metrics", "--size",
+              "--words", "--input-format",
               "--roots", "--cycles", "--unlabelled", "--unit-root", "--pairwise",
               "--differences", "--diagnostics", "--worst", *INTERVAL],
 }
@@ -54,7 +56,8 @@ VALUES = ["text", "json", "csv", "latex", "auto", "conll", "brat", "corefud", "n
           "0.5", "1e999", "nan", "10" * 30, "utf-8", "latin-1", "no-such-codec", "words",
           "spans", "contributors", "mentions", "all", "plain", "muc,lea", "bogus", "x" * 300,
           "metrics", "alpha", "scores", "correlations", "remove", "keep", "0.95", "2", "3",
-          "units", "documents", "kappa", "fleiss,gwet", "linear", "quadratic",
+          "units", "documents", "kappa", "fleiss,gwet", "linear", "quadratic", "brackets",
+          "codings", "multilabel-csv", "multilabel-json", "accuracy",
           "--", "-", "é", "\x00"]
 
 

@@ -132,3 +132,30 @@ def test_metric_intervals_in_json(cli) -> None:
     assert metrics and all(r["ci"][0] <= r["f1"] <= r["ci"][1] or r["ci"][0] <= r["ci"][1]
                            for r in metrics)
     assert all("ci_low" not in r for r in metrics)
+
+
+def test_the_schema_knows_every_kind_of_warning() -> None:
+    from clusteragree.errors import KINDS
+    kinds = _find_warning_kinds(SCHEMA)
+    assert set(kinds) == set(KINDS), kinds
+
+
+def _find_warning_kinds(node: object) -> list[str]:
+    """The enum of the warnings' ``kind`` in the schema, wherever it is defined."""
+    if isinstance(node, dict):
+        if "warnings" in node and isinstance(node["warnings"], dict):
+            found = _find_warning_kinds(node["warnings"])
+            if found:
+                return found
+        for key, value in node.items():
+            if key == "kind" and isinstance(value, dict) and "repaired" in value.get("enum", []):
+                return list(value["enum"])
+            found = _find_warning_kinds(value)
+            if found:
+                return found
+    if isinstance(node, list):
+        for value in node:
+            found = _find_warning_kinds(value)
+            if found:
+                return found
+    return []

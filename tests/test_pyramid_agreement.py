@@ -323,3 +323,39 @@ def test_pan_per_doc_gives_alpha_of_each_peer_alone(tmp_path: Path, cli) -> None
     code, out, _ = cli("pan", *paths, "--per-doc")
     assert code == 0 and "each peer: alpha on it and each annotator's scores" in out
     assert "114 original" in out
+
+
+def test_pan_pairwise_and_diagnostics_agree_with_each_pair_alone(tmp_path: Path, cli) -> None:
+    """A third annotator (116) of both peers: each pair's row equals alpha of that pair's files
+    alone (and brute force), and the diagnostics' unit shares add up to D_o * n."""
+    paths = [str(p) for p in _write_pans(tmp_path)]
+    p = read_pyramid(QUIRKS / "line-break-part.pyr")
+    peers = {"1": "The protests against the mine continued.\nThe UN called for closing it.",
+             "2": "Nothing happened.\nA month later it rained."}
+    third = {"1": {2: [["The UN called for closing it"]]}, "2": {0: [["A month later"]]}}
+    for peer, scus in third.items():
+        path = tmp_path / f"116.D0901.M.100.A.{peer}.pan"
+        path.write_text(pan_xml(p, peers[peer], scus))
+        paths.append(str(path))
+    code, out, err = cli("pan", *paths, "--pairwise", "--diagnostics", "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    pairs = [r for r in results if r["kind"] == "alpha" and r.get("pair") not in (None, "all")]
+    assert {r["pair"] for r in pairs} == {"114 | 115", "114 | 116", "115 | 116"}
+    for record in pairs:
+        who = record["pair"].split(" | ")
+        alone = [q for q in paths if Path(q).name.split(".")[0] in who]
+        frame, table = pan_agreement(alone, [record["distance"]])
+        assert record["alpha"] == pytest.approx(float(frame["alpha"].iloc[0]))
+        d_o, d_e, n = brute_alpha(_cells(table), SET_DISTANCES[record["distance"]])
+        assert record["D_e"] == pytest.approx(float(d_e))
+        assert record["n"] == n and record["D_o"] == pytest.approx(float(d_o))
+    everyone = next(r for r in results if r["kind"] == "alpha" and r.get("pair") == "all"
+                    and r["distance"] == "nominal")
+    units = [r for r in results if r["kind"] == "unit"]
+    assert units and all("D0901.M.100.A." in r["unit"] for r in units)
+    frame, _ = pan_agreement(paths, ["nominal"], diagnose=True, worst=10_000)
+    shares = frame.attrs["diagnostics"]["units"]["disagreement"].sum()
+    assert shares == pytest.approx(everyone["D_o"] * everyone["n"])
+    code, text, err = cli("pan", *paths, "--pairwise", "--diagnostics")
+    assert code == 0 and "alpha without each annotator" in text, err

@@ -17,12 +17,11 @@ import io
 import os
 import signal
 import sys
-import warnings
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .._version import __version__
-from ..errors import ClusterAgreeError, InputError, Ledger, ParameterError
+from ..errors import ClusterAgreeError, InputError, Ledger, Notice, ParameterError
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
 
@@ -34,7 +33,8 @@ EXAMPLES = {
     "pyramid": "clusteragree pyramid A.pyr B.pyr --units words",
     "pan": "clusteragree pan A.D0601.M.250.A.1.pan B.D0601.M.250.A.1.pan --scores",
     "coref": "clusteragree coref key.conll response.conll --metrics alpha,muc,conll",
-    "trees": "clusteragree trees a.conllu b.conllu --distance all --acc",
+    "trees": "clusteragree trees a.conllu b.conllu --distance all --metrics accuracy",
+    "formats": "clusteragree formats -f csv",
 }
 
 
@@ -59,11 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
-    from . import coref, pyramid, table, trees  # the subcommands, only when they are needed
+    from . import coref, formats, pyramid, table, trees  # the subcommands, when needed
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (table, pyramid, coref, trees):
+    for module in (table, pyramid, coref, trees, formats):
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with ledger, _output(getattr(args, "output", None)):
             for note in getattr(args, "deprecations", None) or []:
-                warnings.warn(DeprecationWarning(note), stacklevel=1)
+                ledger.add(Notice("deprecated", note))
             code = int(args.run(args))
     except InputError as err:
         _print_notices(ledger)

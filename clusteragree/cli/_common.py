@@ -14,10 +14,12 @@ from ..core.result import format_signature
 from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
 from ..report.formats import FORMATS
+from .input_formats import auto_rule, input_formats
 
 __all__ = [
     "Deprecated",
     "add_common",
+    "add_output",
     "check_names",
     "command_signature",
     "diagnostic_options",
@@ -93,15 +95,9 @@ def _encoding(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
-               interval: bool = False, documents: bool = True, diagnose: bool | None = None,
-               legacy_formats: tuple[str, ...] = ()) -> None:
-    """The options of every subcommand: ``-f/--format`` (with the CLUSTERAGREE_FORMAT
-    environment override), ``-o/--output``, ``--strict`` and ``--encoding``; with ``names``,
-    ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with ``interval``,
-    the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--jobs``) and, unless
-    ``documents`` is False, ``--resample``; with ``diagnose`` (default: as ``interval`` and
-    ``documents``), ``--diagnostics`` and ``--worst``."""
+def add_output(parser: argparse.ArgumentParser, legacy_formats: tuple[str, ...] = ()) -> None:
+    """``-f/--format`` (with the CLUSTERAGREE_FORMAT environment override) and
+    ``-o/--output``: the output options of every subcommand."""
     env = os.environ.get("CLUSTERAGREE_FORMAT")
     parser.add_argument(
         "-f", "--format", dest="format", choices=FORMATS + legacy_formats,
@@ -111,6 +107,26 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
     )
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the results to FILE instead of standard output")
+
+
+def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
+               interval: bool = False, documents: bool = True, diagnose: bool | None = None,
+               legacy_formats: tuple[str, ...] = ()) -> None:
+    """The options of every subcommand that reads annotations: the output options
+    (:func:`add_output`), ``--input-format`` where the command reads several formats (the
+    choices of :data:`clusteragree.cli.formats.INPUTS`), ``--strict`` and ``--encoding``; with
+    ``names``, ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with
+    ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--jobs``)
+    and, unless ``documents`` is False, ``--resample``; with ``diagnose`` (default: as
+    ``interval`` and ``documents``), ``--diagnostics`` and ``--worst``."""
+    add_output(parser, legacy_formats)
+    command = parser.prog.split()[-1]
+    choices = input_formats(command)
+    if choices:
+        parser.add_argument("--input-format", dest="input_format", choices=choices,
+                            default="auto",
+                            help=f"input format; auto: {auto_rule(command)} (default: "
+                            "%(default)s; clusteragree formats lists them all)")
     if names:
         parser.add_argument("--names", type=name_list, metavar="A,B,...",
                             help="names of the annotators, one per input, comma-separated "

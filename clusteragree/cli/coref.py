@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import warnings
 from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES
 from ..coref.model import CONLL_AVERAGE, METRICS
-from ..errors import ParameterError
+from ..errors import Ledger, Notice, ParameterError
 from ._common import (
+    Deprecated,
     add_common,
     check_names,
     command_signature,
@@ -21,6 +21,7 @@ from ._common import (
     interval_options,
     print_json,
 )
+from .input_formats import input_formats
 
 
 def register(sub: Any) -> None:
@@ -51,10 +52,6 @@ def register(sub: Any) -> None:
     coref.add_argument("--word-policy", choices=("innermost", "outermost", "head"),
                        default="innermost", help="the mention a word takes its chain from "
                        "(default: %(default)s)")
-    coref.add_argument("--input-format", dest="input_format", choices=INPUT_FORMATS,
-                       default="auto",
-                       help="input format; auto: a directory is BRAT, a .conllu file CorefUD, "
-                       "any other file CoNLL (default: %(default)s)")
     coref.add_argument("--text-dir", help="BRAT: the directory of the .txt files (default: "
                        "beside the .ann files)")
     coref.add_argument("--types", type=_names, default=None,
@@ -66,8 +63,9 @@ def register(sub: Any) -> None:
     coref.add_argument("--singletons", choices=("keep", "remove"), default="keep",
                        help="metrics: keep entities of one mention, or remove them on both "
                        "sides as the CoNLL-2012 evaluation does (default: %(default)s)")
-    coref.add_argument("--lenient", action="store_true",
-                       help="repair what can be repaired (each repair is reported)")
+    coref.add_argument("--lenient", action=Deprecated, nargs=0, const=True, default=False,
+                       new="nothing (repairs are the default; --strict refuses them)",
+                       help=argparse.SUPPRESS)
     coref.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
                        help="alpha per document too (default: the pooled rows only)")
     coref.add_argument("--table", choices=("alpha", "metrics"), default=None,
@@ -77,7 +75,7 @@ def register(sub: Any) -> None:
     coref.set_defaults(run=_run_coref)
 
 
-INPUT_FORMATS = ("auto", "conll", "corefud", "brat")
+INPUT_FORMATS = input_formats("coref")
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -109,11 +107,15 @@ def _run_coref(args: argparse.Namespace) -> int:
     if len(args.files) < 2:
         raise ParameterError("give the annotations of at least two annotators")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
-        warnings.warn(DeprecationWarning(f"--format {args.format} names the input format: use "
-                                         f"--input-format {args.format}"), stacklevel=2)
+        Ledger.current().add(Notice(  # type: ignore[union-attr]
+            "deprecated", f"--format {args.format} names the input format: use "
+            f"--input-format {args.format}"))
         args.input_format, args.format = args.format, "text"
     if args.lenient and args.strict:
         raise ParameterError("--lenient repairs what --strict refuses: choose one")
+    # One reading in every command: what can be repaired is repaired and reported (the
+    # warnings), and --strict refuses it, with the reader's own message at the line concerned.
+    args.lenient = not args.strict
     corpora = [_read_coref(f, args) for f in args.files]
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
     metric_names = [m for m in args.metrics if m != "alpha"]

@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
         "scores; Pearson and Spearman correlations between annotators' scores.",
     )
     pan.add_argument("files", nargs="+", help=".pan files of two or more annotators")
-    _add_pyramid_options(pan, interval=True, documents=False)
+    _add_pyramid_options(pan, pairwise=True, interval=True, documents=False, diagnose=True)
     pan.add_argument("--no-nonmatching", dest="nonmatching", action="store_false",
                      help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
     pan.add_argument("--scores", action="store_true",
@@ -65,13 +65,14 @@ def register(sub: Any) -> None:
 
 def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
                          pairwise: bool = False, interval: bool = False,
-                         documents: bool = True) -> None:
+                         documents: bool = True, diagnose: bool | None = None) -> None:
     parser.add_argument(
         "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
         help="comma-separated distances (default: nominal,jaccard,masi)")
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
-    add_common(parser, names=names, pairwise=pairwise, interval=interval, documents=documents)
+    add_common(parser, names=names, pairwise=pairwise, interval=interval, documents=documents,
+               diagnose=diagnose)
 
 
 def _run_pyramid(args: argparse.Namespace) -> int:
@@ -129,6 +130,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
 def _per_peer(frame: Any, scores: Any) -> Any:
     """Alpha of each peer (one column per distance) beside each annotator's scores of it."""
     rows = frame[~frame["pooled"].astype(bool)]
+    if "pair" in rows:  # all the annotators together
+        rows = rows[rows["pair"] == "all"]
     wide = rows.pivot(index="document", columns="distance", values="alpha")
     wide = wide[[d for d in frame.attrs.get("distances", wide.columns) if d in wide.columns]]
     wide.columns = [f"alpha {d}" for d in wide.columns]
@@ -148,14 +151,16 @@ def _run_pan(args: argparse.Namespace) -> int:
     from ..pyramids.agreement import load_pans, pan_agreement, pan_scores
     from ..pyramids.intervals import score_intervals
     from ..report import render, table
-    from ..report.schema import alpha_records, envelope, records
+    from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
-    from ..report.text import alpha_headline, text_report
+    from ..report.text import alpha_headline, diagnostic_sections, text_report
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,
-                             per_peer=args.per_doc)
+                             per_peer=args.per_doc, pairwise=args.pairwise,
+                             **diagnostic_options(args))
+    found = frame.attrs.get("diagnostics", {})
     scores, corr = pan_scores(pans)
     if args.ci is not None:  # the correlations over peers drawn with replacement
         _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)
@@ -165,7 +170,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(envelope("pan", args.files, command_signature(args),
                             [*alpha_records(frame), *records(corr, "correlation"),
-                             *records(scores, "score")], {"peers": header["peers"]}))
+                             *records(scores, "score"), *diagnostic_records(found)],
+                            {"peers": header["peers"]}))
         return 0
     if args.format in ("csv", "latex"):  # one table per output
         if args.table == "alpha":
@@ -184,5 +190,5 @@ def _run_pan(args: argparse.Namespace) -> int:
         sections.append(("each peer: alpha on it and each annotator's scores", _per_peer(
             frame, scores)))
     print(text_report(alpha_headline(frame, "Krippendorff's alpha (peer words as units)"),
-                      sections, signatures))
+                      [*sections, *diagnostic_sections(found)], signatures))
     return 0

@@ -74,13 +74,21 @@ def _separator(text: str) -> str:
     return text
 
 
-def _is_multilabel(path: str, encoding: str | None) -> bool:
-    """Whether the file is multi-label data: JSON, or a CSV whose header starts with
-    item,annotator,label (read leniently here; the reader decodes strictly)."""
+def _input_format(path: str, chosen: str, encoding: str | None) -> str:
+    """The input format: the one ``--input-format`` names, or (auto) multi-label JSON for a
+    ``.json`` name, multi-label CSV for a header starting item,annotator,label (read leniently
+    here; the reader decodes strictly), codings for any other file."""
+    if chosen != "auto":
+        if chosen != "codings" and path == "-":
+            raise ParameterError("multi-label data is read from a file, not standard input")
+        return chosen
     if path.endswith(".json"):
-        return True
-    if path == "-":
-        return False
+        return "multilabel-json"
+    return "multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding) \
+        else "codings"
+
+
+def _has_multilabel_header(path: str, encoding: str | None) -> bool:
     try:
         with open(path, "rb") as handle:
             head = handle.readline(4096)
@@ -94,7 +102,8 @@ def _run_multilabel(args: argparse.Namespace) -> int:
     from ..labels.measures import measures_table
     from ..labels.reader import read_multilabel
     from ..report.schema import envelope, records
-    data = read_multilabel(args.file, encoding=args.encoding)
+    data = read_multilabel(args.file, encoding=args.encoding,
+                           input_format=args.input_format.removeprefix("multilabel-"))
     wanted = {m.strip().lower() for m in (args.metrics or "all").split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
     if not wanted <= known:
@@ -140,7 +149,8 @@ def _run_table(args: argparse.Namespace) -> int:
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
-    if _is_multilabel(args.file, args.encoding):
+    args.input_format = _input_format(args.file, args.input_format, args.encoding)
+    if args.input_format != "codings":
         return _run_multilabel(args)
     wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]
     if "all" in wanted:

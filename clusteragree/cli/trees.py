@@ -28,11 +28,15 @@ def register(sub: Any) -> None:
                        "(default: plain)")
     trees.add_argument("--metric", dest="distance", type=_metric_list, action=Deprecated,
                        new="--distance", help=argparse.SUPPRESS)
-    trees.add_argument("--acc", action="store_true",
-                       help="also LAS, UAS and label accuracy (dependencies) or bracket "
-                       "Jaccard (phrase structure): the mean over pairs of annotators per "
-                       "sentence, weighted by sentence length (Skjaerholt 2014, eq. 3), with "
-                       "every pair's pooled value in JSON")
+    trees.add_argument("--metrics", type=_measure_list, default=["alpha"],
+                       help="comma-separated among alpha (each --distance; always reported), "
+                       "accuracy (LAS, UAS and label accuracy for dependencies, bracket "
+                       "Jaccard for phrase structure: the mean over pairs of annotators per "
+                       "sentence, weighted by sentence length, Skjaerholt 2014, eq. 3, with "
+                       "every pair's pooled value in JSON), or all (default: alpha)")
+    trees.add_argument("--acc", dest="metrics", action=Deprecated, nargs=0,
+                       const=["alpha", "accuracy"], new="--metrics accuracy",
+                       help=argparse.SUPPRESS)
     trees.add_argument("--size", choices=SIZES, default="auto",
                        help="|x| for the diff and norm distances: auto = words + root for "
                        "dependencies (words left out of a cycle count), leaves for bracketed "
@@ -76,6 +80,14 @@ def _metric_list(text: str) -> list[str]:
     return list(METRICS) if "all" in names else list(dict.fromkeys(names))
 
 
+def _measure_list(text: str) -> list[str]:
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if not names or any(n not in ("alpha", "accuracy", "all") for n in names):
+        raise argparse.ArgumentTypeError(
+            f"give measures among alpha, accuracy or all; got {text!r}")
+    return ["alpha", "accuracy"] if "all" in names else ["alpha", *names]
+
+
 def _run_trees(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -94,7 +106,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     names = check_names(args.names, len(args.dirs or args.files))
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
-        words=args.words, encoding=args.encoding)
+        words=args.words, encoding=args.encoding, input_format=args.input_format)
     table = tree_table(annotations)
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
@@ -131,7 +143,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     entries: list[dict[str, Any]] = [
         {"metric": m, "value": r.alpha, "D_o": r.D_o, "D_e": r.D_e, "n": r.n,
          "signature": r.signature} for m, r in results]
-    if args.acc:
+    if "accuracy" in args.metrics:
         mean = mean_pairwise_accuracy(annotations)
         pairs = accuracies(annotations)
         cols = ["las", "uas", "la"] if annotations.kind == "dependency" else ["jaccard"]

@@ -6,15 +6,19 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import InputError, ParameterTypeError, notify
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
 
-__all__ = ["read_multilabel"]
+__all__ = ["MULTILABEL_FORMATS", "read_multilabel"]
 
 
-def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
-                    ) -> MultiLabel:
+#: Input formats of multi-label files: ``auto`` reads names ending in ``.json`` as JSON.
+MULTILABEL_FORMATS = ("auto", "csv", "json")
+
+
+def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None,
+                    input_format: str = "auto") -> MultiLabel:
     """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
     ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
 
@@ -26,9 +30,12 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     Parameters
     ----------
     path : str or os.PathLike
-        The file; a name ending in ``.json`` is read as JSON, any other as CSV.
+        The file; a name ending in ``.json`` is read as JSON, any other as CSV, unless
+        ``input_format`` says.
     encoding : str, optional
         The file's encoding (default UTF-8, with or without a byte-order mark).
+    input_format : {"auto", "csv", "json"}, default="auto"
+        The format of the file (auto: by its name).
 
     Returns
     -------
@@ -89,9 +96,13 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
+    if input_format not in MULTILABEL_FORMATS:
+        raise ParameterError(f"input_format must be one of {', '.join(MULTILABEL_FORMATS)}. "
+                             f"Got {input_format!r}.")
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
-    data = _read_json(text, name) if name.endswith(".json") else _read_csv(text, name)
+    as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
+    data = _read_json(text, name) if as_json else _read_csv(text, name)
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "

@@ -608,6 +608,9 @@ def pan_agreement(
     seed: int | None = None,
     jobs: int = 1,
     per_peer: bool = False,
+    pairwise: bool = False,
+    diagnose: bool = False,
+    worst: int = 10,
 ) -> tuple[pd.DataFrame, CodingTable]:
     """Alpha between peer annotators, pooled over all peers, and the coding table.
 
@@ -637,6 +640,14 @@ def pan_agreement(
     ci, bootstrap, seed, jobs
         A bootstrap interval of alpha over peers drawn with replacement (each peer summary a
         document): as :func:`clusteragree.core.frames.alpha_report`.
+    pairwise : bool, default=False
+        With three or more annotators, the rows of every pair of annotators too (column
+        ``pair``; :func:`clusteragree.core.frames.pairwise_report`).
+    diagnose : bool, default=False
+        Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics`, the units
+        named ``PEER:TOKEN word``, in ``report.attrs["diagnostics"]``.
+    worst : int, default=10
+        How many units the diagnostics list.
 
     Returns
     -------
@@ -719,9 +730,13 @@ def pan_agreement(
     pans = load_pans(paths, strict=strict, encoding=encoding)
     loaded, annotators = pans.loaded, pans.annotators
     records = []
+    words: dict[tuple[str, int], str] = {}  # unit -> its peer, position and text
     for peer, by_annotator in loaded.items():
         text = next(iter(by_annotator.values())).text
         starts, ends = tokens(text, [(0, len(text))], tokenizer)
+        if diagnose:
+            for t, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+                words[(peer, t)] = f"{peer}:{t} {text[a:b]}"
         for annotator in annotators:
             pan = by_annotator.get(annotator)
             if pan is None:
@@ -731,14 +746,30 @@ def pan_agreement(
                 records.append((annotator, (peer, t), frozenset(memb.get(t, ()))))
     meta = {"units": "peer-words", "tok": tokenizer, "nonmatching": "yes" if nonmatching else "no"}
     table = CodingTable.from_records(records, meta=meta)
-    if ci is None and not per_peer:
-        return alpha_report(table, distances), table
+    names = list(table.coders)
+    by_document = ci is not None or per_peer
     peer_of = np.array([unit[0] for unit in table.units], dtype=object)
-    by_peer = {peer: CodingTable(table.coders, table.units[peer_of == peer],
-                                 codes=table.codes[:, peer_of == peer], values=table.values,
-                                 meta=meta) for peer in loaded}
-    frame = alpha_report(by_peer, distances, per_document=per_peer, ci=ci, bootstrap=bootstrap,
-                         seed=seed, resample="documents", jobs=jobs)
+    masks = {peer: peer_of == peer for peer in loaded} if by_document else {}
+
+    def tables_of(chosen: tuple[int, ...]) -> CodingTable | dict[str, CodingTable]:
+        some = table if len(chosen) == len(names) else table.select([names[i] for i in chosen])
+        if not by_document:
+            return some
+        return {peer: CodingTable(some.coders, some.units[m], codes=some.codes[:, m],
+                                  values=some.values, meta=meta) for peer, m in masks.items()}
+
+    interval: dict[str, Any] = ({"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                                 "resample": "documents", "jobs": jobs} if by_document else {})
+    if pairwise:
+        frame = pairwise_report(tables_of, names, distances, per_document=per_peer, **interval)
+    else:
+        frame = alpha_report(tables_of(tuple(range(len(names)))), distances,
+                             **({"per_document": per_peer, **interval} if by_document else {}))
+    if diagnose:
+        named = CodingTable(table.coders, [words[u] for u in table.units], codes=table.codes,
+                            values=table.values, meta=meta)
+        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
+                                                 report=None if pairwise else frame)
     return frame, table
 
 

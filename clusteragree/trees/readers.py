@@ -29,8 +29,8 @@ from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import iter_lines, parse_int, read_text
 from .model import Sentence, Tree, TreeAnnotations, TreeFile, check_paired
 
-__all__ = ["parse_brackets", "read_conll_trees", "read_tree_annotations", "read_tree_dirs",
-           "read_trees"]
+__all__ = ["TREE_FORMATS", "parse_brackets", "read_conll_trees", "read_tree_annotations",
+           "read_tree_dirs", "read_trees"]
 
 
 def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int,
@@ -461,9 +461,33 @@ def read_trees(path: str | os.PathLike[str], *, words: bool = False,
     return TreeFile(tuple(sentences), name, "phrase", {})
 
 
+#: Input formats of tree files: ``auto`` reads ``.tree`` files as bracketed trees and any other
+#: file as CoNLL-X/CoNLL-U dependencies.
+TREE_FORMATS = ("auto", "conll", "brackets")
+
+
+def _read_tree_file(path: str | os.PathLike[str], input_format: str, *, roots: str,
+                    cycles: str, words: bool, encoding: str | None) -> TreeFile:
+    """One file read by the reader its format names (``auto``: by its extension)."""
+    kind = input_format
+    if kind == "auto":
+        kind = "brackets" if Path(path).suffix == ".tree" else "conll"
+    if kind == "brackets":
+        return read_trees(path, words=words, encoding=encoding)
+    return read_conll_trees(path, roots=roots, cycles=cycles, encoding=encoding)
+
+
+def _check_format(input_format: object) -> str:
+    if input_format not in TREE_FORMATS:
+        raise ParameterError(f"input_format must be one of {', '.join(TREE_FORMATS)}. Got "
+                             f"{input_format!r}.")
+    return str(input_format)
+
+
 def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str = "one",
                    cycles: str = "error", words: bool = False, encoding: str | None = None,
-                   names: Sequence[str] | None = None) -> dict[str, dict[str, TreeFile]]:
+                   names: Sequence[str] | None = None, input_format: str = "auto"
+                   ) -> dict[str, dict[str, TreeFile]]:
     """``prefix -> annotator -> file`` for several annotators' directories.
 
     Files are matched across directories by the prefix of their name before the first ``-``.
@@ -476,7 +500,8 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     ----------
     directories : sequence of str or os.PathLike
         Two or more directories, one per annotator. Files ending in ``.tree`` are read as
-        bracketed trees (:func:`read_trees`), the others as CoNLL (:func:`read_conll_trees`).
+        bracketed trees (:func:`read_trees`), the others as CoNLL (:func:`read_conll_trees`),
+        unless ``input_format`` says otherwise.
     roots, cycles : str
         As for :func:`read_conll_trees` (defaults ``"one"`` and ``"error"``).
     words : bool, default=False
@@ -485,6 +510,8 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
         The files' encoding; default UTF-8.
     names : sequence of str, optional
         One distinct annotator name per directory; default the directories' names.
+    input_format : {"auto", "conll", "brackets"}, default="auto"
+        As for :func:`read_tree_annotations`.
 
     Returns
     -------
@@ -527,6 +554,7 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     Tree('(_ Pred)')
     """
     dirs = _paths(directories, "directories")
+    _check_format(input_format)
     if len(dirs) < 2:
         raise ParameterError(f"give two or more directories, one per annotator; got {len(dirs)}")
     labels = _names(names) if names is not None else unique_labels(dirs)
@@ -556,9 +584,8 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
                                  f"{first[prefix].name}); files are matched across directories "
                                  "by the part of their name before the first '-'", path=str(f))
             first[prefix] = f
-            tf = (read_trees(f, words=words, encoding=encoding) if f.suffix == ".tree"
-                  else read_conll_trees(f, roots=roots, cycles=cycles, encoding=encoding))
-            out.setdefault(prefix, {})[label] = tf
+            out.setdefault(prefix, {})[label] = _read_tree_file(
+                f, input_format, roots=roots, cycles=cycles, words=words, encoding=encoding)
     return out
 
 
@@ -566,9 +593,11 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
                           dirs: Sequence[str | os.PathLike[str]] = (),
                           names: Sequence[str] | None = None, roots: str = "one",
                           cycles: str = "error", words: bool = False,
-                          encoding: str | None = None) -> TreeAnnotations:
+                          encoding: str | None = None, input_format: str = "auto"
+                          ) -> TreeAnnotations:
     """Paired files of the same sentences (``.tree`` files are bracketed trees, anything else
-    CoNLL) or one directory per annotator (``dirs``), as annotator -> {unit: Sentence}.
+    CoNLL, unless ``input_format`` says) or one directory per annotator (``dirs``), as
+    annotator -> {unit: Sentence}.
 
     Paired files must hold the same number of sentences; in the directory layout the files of
     one prefix must too (else :class:`InputError` naming the file). Annotators are named by
@@ -590,6 +619,9 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
         As for :func:`read_trees`.
     encoding : str, optional
         The files' encoding; default UTF-8.
+    input_format : {"auto", "conll", "brackets"}, default="auto"
+        The reader of every file: CoNLL-X/CoNLL-U dependencies, bracketed trees, or (auto)
+        bracketed trees for names ending in ``.tree`` and CoNLL for any other.
 
     Returns
     -------
@@ -650,22 +682,21 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     (0.8235, 0.8235)
     """
     files, dirs = _paths(files, "files"), _paths(dirs, "dirs")
+    _check_format(input_format)
     if bool(files) == bool(dirs):
         raise ParameterError("give two or more paired files, or directories (dirs), not both")
     read: dict[str, dict[str, TreeFile]] = {}
     if dirs:
         read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles, words=words,
-                              encoding=encoding, names=names)
+                              encoding=encoding, names=names, input_format=input_format)
     else:
         if len(files) < 2:
             raise ParameterError("give two or more paired files of the same sentences")
         labels = _names(names) if names is not None else unique_labels(files)
         if len(labels) != len(files):
             raise ParameterError("give one name per file")
-        read = {"": {label: (read_trees(f, words=words, encoding=encoding)
-                             if Path(f).suffix == ".tree"
-                             else read_conll_trees(f, roots=roots, cycles=cycles,
-                                                   encoding=encoding))
+        read = {"": {label: _read_tree_file(f, input_format, roots=roots, cycles=cycles,
+                                            words=words, encoding=encoding)
                      for label, f in zip(labels, files, strict=True)}}
     sentences: dict[str, dict[Any, Sentence]] = {}
     skipped: dict[str, dict[str, int]] = {}
