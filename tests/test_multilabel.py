@@ -330,3 +330,32 @@ def test_explicit_weights(tmp_path: Path) -> None:
     path.write_text("item,annotator,label,weight\nm1,A,a,1.5\n")
     with pytest.raises(InputError, match=r"w.csv:2: weight 1.5 is not in \(0, 1\]"):
         read_multilabel(path)
+
+
+def test_one_result_shape_per_kind_of_measure() -> None:
+    """Alpha-like results answer alpha, D_o, D_e and n; chance-corrected agreements value, p_a
+    and p_e (the kappa family's columns); the names of version 0.1 still read the same."""
+    from clusteragree import CodingTable, alpha
+    from clusteragree.core.gwet import chance_corrected
+    from clusteragree.labels import a_m, augmented_kappa, mv_alpha
+
+    data = MultiLabel.from_records([("u1", "A", "a"), ("u1", "B", "a"), ("u2", "A", "b"),
+                                    ("u2", "B", "b"), ("u3", "A", "a"), ("u3", "B", "b"),
+                                    ("u4", "A", "c"), ("u4", "B", "c")])
+    units = {"u1": {"A": {"a"}, "B": {"a"}}, "u2": {"A": {"b"}, "B": {"b"}},
+             "u3": {"A": {"a"}, "B": {"b"}}, "u4": {"A": {"c"}, "B": {"c"}}}
+    table = CodingTable.from_records([(c, u, v) for u, by in units.items()
+                                      for c, v in by.items()])
+    for result in (alpha(table, "nominal"), mv_alpha(units)):
+        assert {"alpha", "D_o", "D_e", "n"} <= set(dir(result))
+        assert result.alpha == pytest.approx(1 - result.D_o / result.D_e)
+    mv = mv_alpha(units)
+    assert (mv.do, mv.de) == (mv.D_o, mv.D_e)
+    kappas = chance_corrected(CodingTable.from_records(
+        [(c, u, next(iter(v))) for u, by in units.items() for c, v in by.items()]))
+    assert {"value", "p_a", "p_e"} <= set(kappas.columns)
+    for result in (a_m(data), augmented_kappa(data)):
+        assert {"value", "p_a", "p_e"} <= set(dir(result)) and result.p_e < 1
+        assert result.value == pytest.approx((result.p_a - result.p_e) / (1 - result.p_e))
+    am, ak = a_m(data), augmented_kappa(data)
+    assert (am.po, am.pe, am.a_m, ak.kappa) == (am.p_a, am.p_e, am.value, ak.value)

@@ -21,7 +21,7 @@ Examples
 >>> recs = [(1, "u1", "x"), (1, "u2", "x"), (2, "u1", "x"), (2, "u1", "y"), (2, "u2", "y"),
 ...         (3, "u1", "y"), (3, "u2", "y")]
 >>> r = a_m(MultiLabel.from_records(recs))
->>> round(r.po, 4), round(r.pe, 4), round(r.a_m, 4)
+>>> round(r.p_a, 4), round(r.p_e, 4), round(r.value, 4)
 (0.6667, 0.6667, 0.0)
 """
 
@@ -46,14 +46,18 @@ __all__ = ["AmResult", "a_m", "a_m_pairwise", "agreement_bins", "category_confus
 class AmResult:
     """Po, Pe, A_m and each item's observed agreement P_i.
 
+    The shape of every chance-corrected agreement (as the kappa family's rows and
+    :class:`~clusteragree.labels.AugmentedKappa`): ``value``, ``p_a``, ``p_e``.
+
     Attributes
     ----------
-    po : float
-        Observed agreement Po, the mean of ``per_item`` (equation 4).
-    pe : float
-        Chance agreement Pe (equation 8).
-    a_m : float
-        ``(Po - Pe) / (1 - Pe)`` (equation 1); NaN when Pe is 1.
+    p_a : float
+        Observed agreement Po, the mean of ``per_item`` (equation 4); also ``po``, its name in
+        version 0.1.
+    p_e : float
+        Chance agreement Pe (equation 8); also ``pe``.
+    value : float
+        A_m, ``(Po - Pe) / (1 - Pe)`` (equation 1); NaN when Pe is 1; also ``a_m``.
     per_item : pandas.Series
         P_i (equation 3), indexed by item, named ``P_i``: the share of (category pair,
         annotator pair) combinations on which the item's assignments agree.
@@ -77,14 +81,29 @@ class AmResult:
     ...                                 (2, "u1", "y"), (2, "u2", "y"), (3, "u1", "y"),
     ...                                 (3, "u2", "y")])
     >>> r = a_m(data)
-    >>> r.per_item.tolist(), round(r.po, 4), round(r.pe, 4), round(r.a_m, 4)
+    >>> r.per_item.tolist(), round(r.p_a, 4), round(r.p_e, 4), round(r.value, 4)
     ([1.0, 0.0, 1.0], 0.6667, 0.6667, 0.0)
     """
 
-    po: float
-    pe: float
-    a_m: float
+    p_a: float
+    p_e: float
+    value: float
     per_item: pd.Series
+
+    @property
+    def po(self) -> float:
+        """``p_a`` by its name in version 0.1."""
+        return self.p_a
+
+    @property
+    def pe(self) -> float:
+        """``p_e`` by its name in version 0.1."""
+        return self.p_e
+
+    @property
+    def a_m(self) -> float:
+        """``value`` by its name in version 0.1."""
+        return self.value
 
 
 def _membership(data: MultiLabel, annotators: Sequence[Hashable],
@@ -168,14 +187,14 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     ...                                 (2, "v", "b"), (3, "u", "b"), (3, "u", "c"),
     ...                                 (3, "v", "c")])
     >>> r = a_m(data)
-    >>> round(r.po, 4), round(r.pe, 4), round(r.a_m, 4)
+    >>> round(r.p_a, 4), round(r.p_e, 4), round(r.value, 4)
     (0.4444, 0.5185, -0.1538)
 
     Counting item 2's ``[1 0]`` against ``[0 1]`` on ab as an agreement gives P_2 = 1/3,
     Po = 5/9 and A_m = (15/27 - 14/27) / (13/27) = 1/13:
 
     >>> r = a_m(data, consistent=True)
-    >>> round(r.po, 4), round(r.a_m, 4)
+    >>> round(r.p_a, 4), round(r.value, 4)
     (0.5556, 0.0769)
 
     The example of the public implementation (github.com/SyrupType/bhowmick_agreement_measure,
@@ -193,7 +212,7 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     ...                                for label in labels.split()])
     >>> cats = ["fi", "ps", "em", "lr", "fn", "ind"]
     >>> r = a_m(big, categories=cats)
-    >>> round(r.po * 450, 6), round(r.a_m, 6)
+    >>> round(r.p_a * 450, 6), round(r.value, 6)
     (383.0, 0.675073)
     >>> round(a_m(big, categories=cats, consistent=True).a_m, 6)
     0.689622
@@ -266,7 +285,7 @@ def a_m_pairwise(data: MultiLabel, **kwargs: object) -> pd.DataFrame:
     rows = []
     for a, b in combinations(data.annotators, 2):
         r = a_m(data, annotators=[a, b], **kwargs)  # type: ignore[arg-type]
-        rows.append({"annotator_a": a, "annotator_b": b, "Po": r.po, "Pe": r.pe, "A_m": r.a_m})
+        rows.append({"annotator_a": a, "annotator_b": b, "Po": r.p_a, "Pe": r.p_e, "A_m": r.value})
     return pd.DataFrame(rows)
 
 

@@ -111,13 +111,13 @@ def measures_table(
             continue
         r = augmented_kappa(data, p)
         name = "K' (given weights)" if data.weights is not None else f"K' (p={p:g})"
-        rows.append({"measure": name, "value": r.kappa, "observed": r.p_a,
+        rows.append({"measure": name, "value": r.value, "observed": r.p_a,
                      "expected": r.p_e, "note": "Rosenberg & Binkowski; mean over pairs"})
     cats = list(categories) if categories is not None else None
     for consistent in (False, True):
         am = a_m(data, categories=cats, consistent=consistent)
         rows.append({"measure": "A_m" + (" (consistent Po)" if consistent else ""),
-                     "value": am.a_m, "observed": am.po, "expected": am.pe,
+                     "value": am.value, "observed": am.p_a, "expected": am.p_e,
                      "note": "Bhowmick et al." + ("; [0 1] = [1 0] in Po" if consistent else "")})
     table = CodingTable.from_records(
         (annotator, item, frozenset(labels)) for (annotator, item), labels in data.cells.items())
@@ -128,6 +128,6 @@ def measures_table(
     for (annotator, item), labels in data.cells.items():
         units.setdefault(item, {})[annotator] = set(labels)
     mv = mv_alpha(units)
-    rows.append({"measure": "mv-alpha", "value": mv.alpha, "observed": mv.do, "expected": mv.de,
+    rows.append({"measure": "mv-alpha", "value": mv.alpha, "observed": mv.D_o, "expected": mv.D_e,
                  "note": "Krippendorff & Craggs 2016"})
     return pd.DataFrame(rows, columns=["measure", "value", "observed", "expected", "note"])

@@ -43,14 +43,17 @@ __all__ = ["MvAlpha", "mv_alpha"]
 class MvAlpha:
     """mv-alpha with its observed and expected disagreements.
 
+    The shape of every alpha result (:class:`~clusteragree.AlphaResult`): ``alpha``, ``D_o``,
+    ``D_e``, ``n``.
+
     Attributes
     ----------
     alpha : float
-        ``1 - do / de``; NaN when ``de`` is 0 or fewer than two values are pairable.
-    do : float
-        Observed disagreement mvDo.
-    de : float
-        Expected disagreement mvDe.
+        ``1 - D_o / D_e``; NaN when ``D_e`` is 0 or fewer than two values are pairable.
+    D_o : float
+        Observed disagreement mvDo (also ``do``, its name in version 0.1).
+    D_e : float
+        Expected disagreement mvDe (also ``de``).
     n : int
         The number of pairable values (codings of units coded by two coders or more).
 
@@ -74,14 +77,24 @@ class MvAlpha:
     ...          "U2": {"F": {"a", "b", "d"}, "G": {"b"}, "H": {"b", "d"}},
     ...          "U3": {"F": set(), "G": {"a"}, "H": {"a"}}, "U4": {"F": {"a"}}}
     >>> r = mv_alpha(table)
-    >>> r.n, r.do, round(r.alpha, 7)
+    >>> r.n, r.D_o, round(r.alpha, 7)
     (8, 0.4625, 0.2865907)
     """
 
     alpha: float
-    do: float
-    de: float
+    D_o: float
+    D_e: float
     n: int
+
+    @property
+    def do(self) -> float:
+        """``D_o`` by its name in version 0.1."""
+        return self.D_o
+
+    @property
+    def de(self) -> float:
+        """``D_e`` by its name in version 0.1."""
+        return self.D_e
 
 
 def _delta(c: frozenset, k: frozenset) -> float:
@@ -137,7 +150,7 @@ def mv_alpha(units: Mapping[Hashable, Mapping[Hashable, Iterable[Hashable] | Non
 
     >>> r = mv_alpha({"u1": {"F": {"a"}, "G": {"a"}}, "u2": {"F": {"b"}, "G": {"b"}},
     ...               "u3": {"F": {"a"}, "G": {"b"}}, "u4": {"F": {"a"}, "G": None}})
-    >>> r.n, round(r.do, 4), round(r.de, 4), round(r.alpha, 4)
+    >>> r.n, round(r.D_o, 4), round(r.D_e, 4), round(r.alpha, 4)
     (6, 0.3333, 0.6, 0.4444)
 
     The paper's Table 3, with the empty set as a value (mvDo = 37/80, see :class:`MvAlpha`):
@@ -158,7 +171,7 @@ def mv_alpha(units: Mapping[Hashable, Mapping[Hashable, Iterable[Hashable] | Non
     >>> units = {k: dict(zip(("c1", "c2"), (set(v.split()) for v in pair.split("|"))))
     ...          for k, pair in enumerate(pairs)}
     >>> r = mv_alpha(units)
-    >>> round(r.do, 6), round(r.alpha, 6)
+    >>> round(r.D_o, 6), round(r.alpha, 6)
     (0.2, 0.680815)
     """
     if not isinstance(units, Mapping) or not all(isinstance(v, Mapping)

@@ -23,7 +23,7 @@ Examples
 >>> recs = [("m1", "A", "a", 1), ("m1", "A", "b", 2), ("m2", "A", "b", 1),
 ...         ("m1", "B", "a", 1), ("m2", "B", "b", 1), ("m2", "B", "a", 2)]
 >>> r = augmented_kappa(MultiLabel.from_records(recs), p=0.6)
->>> round(r.p_a, 4), round(r.p_e, 4), round(r.kappa, 4)
+>>> round(r.p_a, 4), round(r.p_e, 4), round(r.value, 4)
 (0.6, 0.42, 0.3103)
 """
 
@@ -145,6 +145,9 @@ def weight_matrix(data: MultiLabel, annotator: Hashable, p: float,
 class AugmentedKappa:
     """K' and its parts; for several annotators, means over pairs (``pairs`` has each).
 
+    The shape of every chance-corrected agreement (as the kappa family's rows and
+    :class:`~clusteragree.labels.AmResult`): ``value``, ``p_a``, ``p_e``.
+
     Attributes
     ----------
     p : float
@@ -153,9 +156,9 @@ class AugmentedKappa:
         Observed agreement p(A), the mean over pairs of annotators.
     p_e : float
         Chance agreement p(E), the mean over pairs.
-    kappa : float
+    value : float
         K', the mean over pairs of each pair's ``(p(A) - p(E)) / (1 - p(E))`` (NaN for a pair
-        whose p(E) is 1).
+        whose p(E) is 1); also ``kappa``, its name in version 0.1.
     items : int
         The largest number of items shared by a pair (each pair uses the items both labelled).
     pairs : tuple of (hashable, hashable, float, float, float)
@@ -178,7 +181,7 @@ class AugmentedKappa:
     >>> data = MultiLabel.from_records([("i1", "A", "x"), ("i2", "A", "y"), ("i1", "B", "x"),
     ...                                 ("i2", "B", "y"), ("i1", "C", "x"), ("i2", "C", "x")])
     >>> r = augmented_kappa(data)
-    >>> round(r.p_a, 4), r.p_e, round(r.kappa, 4), r.items
+    >>> round(r.p_a, 4), r.p_e, round(r.value, 4), r.items
     (0.6667, 0.5, 0.3333, 2)
     >>> [(a, b, kappa) for a, b, _, _, kappa in r.pairs]
     [('A', 'B', 1.0), ('A', 'C', 0.0), ('B', 'C', 0.0)]
@@ -187,9 +190,14 @@ class AugmentedKappa:
     p: float
     p_a: float
     p_e: float
-    kappa: float
+    value: float
     items: int
     pairs: tuple[tuple[Hashable, Hashable, float, float, float], ...]
+
+    @property
+    def kappa(self) -> float:
+        """``value`` by its name in version 0.1."""
+        return self.value
 
 
 def _pair(data: MultiLabel, a: Hashable, b: Hashable, p: float):
@@ -259,7 +267,7 @@ def augmented_kappa(data: MultiLabel, p: float = 0.6,
     >>> data = MultiLabel.from_records([("i1", "A", "x"), ("i1", "B", "x"),
     ...                                 ("i2", "A", "y"), ("i2", "B", "y")])
     >>> r = augmented_kappa(data)
-    >>> r.p_a, r.p_e, r.kappa
+    >>> r.p_a, r.p_e, r.value
     (1.0, 0.5, 1.0)
 
     Annotator A of the paper's Table 1 against an annotator B (their ``m2`` is the ``{ab, ba}``
@@ -274,14 +282,14 @@ def augmented_kappa(data: MultiLabel, p: float = 0.6,
     ...                                 for m, labels in cells.items()
     ...                                 for rank, label in enumerate(labels.split(), start=1)])
     >>> r = augmented_kappa(data, p=0.6)
-    >>> round(r.p_a, 4), round(r.p_e, 4), round(r.kappa, 4)
+    >>> round(r.p_a, 4), round(r.p_e, 4), round(r.value, 4)
     (0.536, 0.2624, 0.3709)
 
     At ``p = 1`` only primary labels count: they agree on m1, m3 and m5 (p(A) = 3/5), and
     p(E) = 0.2 x 0.4 + 0.4 x 0.2 + 0.4 x 0.2 = 0.24, so K' = 0.36 / 0.76 = 9/19, Cohen's kappa:
 
     >>> from clusteragree.core import cohen_kappa
-    >>> round(augmented_kappa(data, p=1.0).kappa, 4)
+    >>> round(augmented_kappa(data, p=1.0).value, 4)
     0.4737
     >>> round(cohen_kappa([["a", "b", "b", "c", "c"], ["a", "a", "b", "d", "c"]]), 4)
     0.4737
@@ -350,7 +358,7 @@ def kappa_sweep(data: MultiLabel, ps: Sequence[float] = (0.5, 0.6, 0.7, 0.8, 0.9
     rows = []
     for p in ps:
         r = augmented_kappa(data, p)
-        rows.append({"p": p, "p_A": r.p_a, "p_E": r.p_e, "kappa": r.kappa})
+        rows.append({"p": p, "p_A": r.p_a, "p_E": r.p_e, "kappa": r.value})
     return pd.DataFrame(rows)
 
 
