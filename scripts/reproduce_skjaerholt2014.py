@@ -19,6 +19,7 @@ import time
 import warnings
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -268,29 +269,62 @@ def _kernel_comparison() -> str:
             times[kernel] = time.perf_counter() - t0
         except ImportError:
             pass
+    same: dict[str, int] = {}
+    ours = [ted(a, b, free_empty=False) for a, b in pairs]  # unit costs, as the peers use
     try:
         import zss
 
-        def to_zss(t):
-            node = zss.Node(t[0])
-            for c in t[1]:
-                node.addkid(to_zss(c))
-            return node
+        def to_zss(t: Any) -> Any:
+            nodes = [zss.Node(label) for label in t.labels]
+            for p, size in enumerate(t.sizes):  # children of p: the subtrees inside its own
+                c = p + 1
+                while c < p + size:
+                    nodes[p].addkid(nodes[c])
+                    c += t.sizes[c]
+            return nodes[0]
 
         zpairs = [(to_zss(a), to_zss(b)) for a, b in pairs]
+        found = []
         t0 = time.perf_counter()
         for a, b in zpairs:
-            zss.simple_distance(a, b, label_dist=lambda x, y: 0 if x == y else 1)
+            found.append(zss.simple_distance(a, b, label_dist=lambda x, y: 0 if x == y else 1))
         times["zss"] = time.perf_counter() - t0
+        same["zss"] = sum(x == y for x, y in zip(found, ours, strict=True))
     except ImportError:
+        pass
+    try:
+        from apted import APTED
+        from apted.helpers import Tree as AptedTree
+
+        def to_apted(t: Any) -> Any:
+            def text(p: int) -> str:
+                kids, c = [], p + 1
+                while c < p + t.sizes[p]:
+                    kids.append(text(c))
+                    c += t.sizes[c]
+                label = t.labels[p].replace("{", "(").replace("}", ")") or "_root_"
+                return "{" + label + "".join(kids) + "}"
+            return AptedTree.from_text(text(0))
+
+        apairs = [(to_apted(a), to_apted(b)) for a, b in pairs]
+        found = []
+        t0 = time.perf_counter()
+        for a, b in apairs:
+            found.append(APTED(a, b).compute_edit_distance())
+        times["apted"] = time.perf_counter() - t0
+        same["apted"] = sum(x == y for x, y in zip(found, ours, strict=True))
+    except (ImportError, RecursionError):
         pass
     parts = [f"{k} {1000 * v / len(pairs):.3f} ms" for k, v in times.items()]
     ratio = ""
-    if "zss" in times:
-        ratio = "; " + ", ".join(f"{k} is {times['zss'] / v:.0f}x faster than zss"
-                                 for k, v in times.items() if k != "zss")
+    for peer in ("zss", "apted"):
+        if peer in times:
+            ratio += f"; against {peer}: " + ", ".join(
+                f"{k} {times[peer] / v:.0f}x" for k, v in times.items() if k in ("python", "numba"))
+    agree = "".join(f" {peer} gives our distance (unit costs) on {n} of {len(pairs)} pairs."
+                    for peer, n in same.items())
     return (f"TED kernels on the same {len(pairs)} pairs of NDT1 trees, per pair: "
-            + ", ".join(parts) + ratio + ".")
+            + ", ".join(parts) + ratio + "." + agree)
 
 
 if __name__ == "__main__":

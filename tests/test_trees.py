@@ -89,6 +89,26 @@ LABELS = ["", "a", "b", "c"]
 
 
 @settings(max_examples=150, deadline=None)
+def _zss_node(t):
+    import zss
+    node = zss.Node(t[0])
+    for child in t[1]:
+        node.addkid(_zss_node(child))
+    return node
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, trees)
+def test_ted_equals_the_zss_package(a, b) -> None:
+    """A second implementation of Zhang and Shasha (1989): the zss package, unit costs. zss
+    prices inserting or deleting a node as relabelling it from or to the empty label, so
+    empty-labelled nodes are free there: our ``free_empty=True``."""
+    zss = pytest.importorskip("zss")
+    want = zss.simple_distance(_zss_node(a), _zss_node(b),
+                               label_dist=lambda x, y: 0 if x == y else 1)
+    assert ted(a, b, free_empty=True) == want
+
+
 @given(trees, trees, st.booleans(), st.lists(costs, min_size=4, max_size=4),
        st.lists(costs, min_size=16, max_size=16), st.sampled_from(["python", "auto"]))
 def test_ted_with_custom_costs_equals_the_forest_recursion(a, b, free_empty, indel_costs,

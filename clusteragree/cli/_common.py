@@ -9,7 +9,7 @@ import math
 import os
 from typing import Any
 
-from ..core.distances import get_distance
+from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
 from ..core.result import format_signature
 from ..errors import Ledger, Notice, ParameterError
 from ..inputs import check_encoding
@@ -19,6 +19,7 @@ from .input_formats import auto_rule, input_formats
 __all__ = [
     "Deprecated",
     "add_common",
+    "add_distance",
     "add_output",
     "check_names",
     "command_signature",
@@ -39,6 +40,14 @@ def distance_list(text: str) -> list[str]:
         return [get_distance(name).name for name in names]
     except ParameterError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_distance(parser: argparse.ArgumentParser) -> None:
+    """``--distance``: the distances of alpha (default :data:`DEFAULT_DISTANCES`)."""
+    parser.add_argument(
+        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
+        help="comma-separated distances among " + ", ".join(DISTANCES)
+        + " (default: " + ",".join(DEFAULT_DISTANCES) + ")")
 
 
 def name_list(text: str) -> list[str]:

@@ -8,16 +8,15 @@ import argparse
 import os
 from typing import Any
 
-from ..core.distances import DEFAULT_DISTANCES
 from ..coref.model import CONLL_AVERAGE, METRICS
 from ..errors import Ledger, Notice, ParameterError
 from ._common import (
     Deprecated,
     add_common,
+    add_distance,
     check_names,
     command_signature,
     diagnostic_options,
-    distance_list,
     interval_options,
     print_json,
 )
@@ -36,9 +35,7 @@ def register(sub: Any) -> None:
     )
     coref.add_argument("files", nargs="+",
                        help="two or more annotation files (CoNLL) or directories of .ann (BRAT)")
-    coref.add_argument(
-        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
-        help="comma-separated distances (default: nominal,jaccard,masi)")
+    add_distance(coref)
     coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
                        help="coding units (default: %(default)s)")
     coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS, "conll"],

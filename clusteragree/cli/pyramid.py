@@ -7,15 +7,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.distances import DEFAULT_DISTANCES
 from ..errors import ParameterError
 from ..pyramids.units import TOKENIZERS
 from ._common import (
     add_common,
+    add_distance,
     check_names,
     command_signature,
     diagnostic_options,
-    distance_list,
     interval_options,
     print_json,
 )
@@ -66,9 +65,7 @@ def register(sub: Any) -> None:
 def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
                          pairwise: bool = False, interval: bool = False,
                          documents: bool = True, diagnose: bool | None = None) -> None:
-    parser.add_argument(
-        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
-        help="comma-separated distances (default: nominal,jaccard,masi)")
+    add_distance(parser)
     parser.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="ws",
                         help="word tokeniser (default: %(default)s)")
     add_common(parser, names=names, pairwise=pairwise, interval=interval, documents=documents,

@@ -8,14 +8,14 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
+from ..core.distances import get_distance
 from ..core.result import format_signature
 from ..errors import ParameterError
 from ._common import (
     Deprecated,
     add_common,
+    add_distance,
     command_signature,
-    distance_list,
     interval_options,
     print_json,
 )
@@ -32,11 +32,7 @@ def register(sub: Any) -> None:
     table.add_argument("file", help="CSV file, or - for standard input")
     table.add_argument("--sep", type=_separator, default=";",
                        help="label separator (default: %(default)s)")
-    table.add_argument(
-        "--distance", type=distance_list, default=list(DEFAULT_DISTANCES),
-        help="comma-separated distances among " + ", ".join(DISTANCES)
-        + " (default: nominal,jaccard,masi)",
-    )
+    add_distance(table)
     table.add_argument(
         "--scalar", action="store_true",
         help="one value per field instead of a set (needed for interval, ratio, ordinal)",
