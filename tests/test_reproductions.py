@@ -48,3 +48,22 @@ def test_tree_noise_study_runs(tmp_path: Path) -> None:
                    capture_output=True, text=True)
     text = (tmp_path / "tree-noise-study.md").read_text()
     assert "| 0 | 1.000 | 1.000 | 1.000 | 1.000 |" in text
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "scripts").glob("*.py")
+                                          if not p.name.startswith("_")))
+def test_every_script_is_a_tool_with_help(script: str, tmp_path: Path) -> None:
+    """--help answers (exit 0) and writes nothing, wherever it is run from."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script), "--help"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:") and "--out" in done.stdout
+    assert not list(tmp_path.iterdir())
+
+
+def test_contingency_choices_agree_on_small_sizes() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_choices.py"),
+                           "--sizes", "2000,20000", "--repeat", "1"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stdout + done.stderr  # the three tables are equal
+    assert "20,000" in done.stdout and "another table" not in done.stdout
