@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from mutations import OPERATORS, mutate
 
 from clusteragree.cli import EXIT_INTERNAL, main
-from clusteragree.errors import ClusterAgreeError
+from clusteragree.errors import AlphaUndefinedWarning, ClusterAgreeError, InputWarning
 
 #: Seconds after which one reader call or command counts as a hang.
 HANG_SECONDS = 60
@@ -62,7 +62,8 @@ def time_limit(seconds: int = HANG_SECONDS) -> Iterator[None]:
 def read_or_refuse(reader: Callable[[], Any]) -> str:
     """Run a reader; ``"ok"`` or ``"refused"`` (a package error). Anything else propagates."""
     with time_limit(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", InputWarning)  # reports of what was repaired
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
         try:
             reader()
         except ClusterAgreeError:

@@ -28,7 +28,11 @@ from clusteragree import (
     alpha_many,
 )
 from clusteragree.core.distances import DISTANCES, Distance
-from clusteragree.errors import ClusterAgreeError, ParameterTypeError
+from clusteragree.errors import (
+    ClusterAgreeError,
+    InputWarning,
+    ParameterTypeError,
+)
 
 SETS = [("A", 1, {"x"}), ("B", 1, {"x", "y"}), ("A", 2, {"z"}), ("B", 2, {"z"})]
 
@@ -243,7 +247,8 @@ def test_junk_values_end_in_a_result_or_a_package_error(values: list[object]) ->
     for distance in ("nominal", "jaccard", "interval", "ordinal"):
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+                warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                warnings.simplefilter("ignore", InputWarning)
                 alpha(CodingTable.from_records(records), distance)
         except ClusterAgreeError:
             pass

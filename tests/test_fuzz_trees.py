@@ -13,7 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import clusteragree.trees.edit_distance as ted_module
-from clusteragree.errors import InputError, ParameterError, PerformanceWarning
+from clusteragree.errors import (
+    AlphaUndefinedWarning,
+    InputError,
+    ParameterError,
+    PerformanceWarning,
+)
 from clusteragree.trees import (
     Tree,
     TreeCache,
@@ -103,7 +108,7 @@ def test_a_bracketed_tree_100000_deep_is_read_and_scored(tmp_path: Path) -> None
     assert len(tree) == DEPTH + 1
     table = tree_table(read_tree_annotations([tmp_path / "a.tree", tmp_path / "b.tree"]))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
         assert tree_alpha(table, "plain").D_o == 0.0
     code, err = run_cli(["trees", "a.tree", "b.tree", "--acc"], cwd=tmp_path)
     assert code == 0, err

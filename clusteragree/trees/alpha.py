@@ -291,8 +291,9 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
     6 - 6: the paper's point about Figure 2), so D_e = 0 and alpha_diff is undefined:
 
     >>> import warnings
+    >>> from clusteragree.errors import AlphaUndefinedWarning
     >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
+    ...     warnings.simplefilter("ignore", AlphaUndefinedWarning)
     ...     tree_alpha(table, "diff").alpha
     nan
     """

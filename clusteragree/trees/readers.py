@@ -194,8 +194,9 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
     ...
     clusteragree.errors.InputError: ...b.conll:1: the heads form a cycle: 2 words do not ...
     >>> import warnings
+    >>> from clusteragree.errors import InputWarning
     >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")  # the two words left out are reported
+    ...     warnings.simplefilter("ignore", InputWarning)  # the two words left out are reported
     ...     tf = read_conll_trees(path, cycles="drop")
     >>> tf.sentences[0].tree, tf.sentences[0].tokens, tf.skipped
     (Tree('(_ Pred)'), 4, {'words in cycles left out': 2})
