@@ -1,8 +1,8 @@
-"""The command line shared by the report scripts: where to write, if anywhere.
+"""What the scripts share: where to write, if anywhere, and how to time.
 
 Every report script prints its report; it writes a file only when asked: ``--out PATH`` writes
 there, ``--docs`` writes the tracked file the documentation quotes (the path the script names).
-An old positional path still works as ``--out``.
+An old positional path still works as ``--out``. Benchmarks time with :func:`best`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,20 @@ import argparse
 import contextlib
 import io
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+
+def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The shortest wall-clock time of ``repeat`` runs of ``fn``, and the last result."""
+    fastest, out = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest, out
 
 
 def output_path(doc: str | None, tracked: Path, what: str = "the report") -> Path | None:

@@ -24,16 +24,14 @@ from __future__ import annotations
 import argparse
 import resource
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _cli import printed_to
+from _cli import best, printed_to
 from bench_alpha import make_clusterings
 
 from clusteragree.core.crosstab import contingency
@@ -59,16 +57,6 @@ def by_unique(a: np.ndarray, b: np.ndarray, kb: int) -> tuple[np.ndarray, np.nda
 
 WAYS: dict[str, Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]]] = {
     "sort": by_sorting, "hash": by_hashing, "unique": by_unique}
-
-
-def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Shortest of ``repeat`` runs, and the last result."""
-    fastest, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        fastest = min(fastest, time.perf_counter() - start)
-    return fastest, out
 
 
 def main(argv: list[str] | None = None) -> int:
