@@ -245,3 +245,12 @@ def test_deprecated_spellings_are_reported_and_change_nothing_else(cli) -> None:
     assert json.loads(old)["results"] == json.loads(new)["results"]
     assert any(w["kind"] == "deprecated" for w in json.loads(old)["warnings"])
     assert not json.loads(new)["warnings"]
+
+
+def test_tree_accuracies_are_in_the_headline(cli) -> None:
+    trees = [str(FIX / "regressions" / "trees" / f) for f in ("ok.conllu", "relabelled.conllu")]
+    code, out, _ = cli("trees", *trees, "--metrics", "accuracy", "-f", "json")
+    want = {r["metric"]: r["value"] for r in json.loads(out)["results"] if r["kind"] == "accuracy"}
+    code, text, _ = cli("trees", *trees, "--metrics", "accuracy")
+    headline = text.partition("\n\n")[0]
+    assert code == 0 and f"LAS {want['las']:.4f}, UAS {want['uas']:.4f}" in headline

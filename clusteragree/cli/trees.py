@@ -173,6 +173,11 @@ def _run_trees(args: argparse.Namespace) -> int:
     headline = ("tree alpha (Skjaerholt 2014): "
                 + ", ".join(f"{m} {_figure(r.alpha)}{_interval(r)}" for m, r in results)
                 + f" ({plural(first.coders, 'annotator')}, {plural(first.units, 'sentence')})")
+    accuracy = entries[len(results):]
+    if accuracy:
+        headline += ("\naccuracy (the mean over pairs of annotators per sentence, weighted by "
+                     "its length): " + ", ".join(f"{_ACCURACY[e['metric']]} {_figure(e['value'])}"
+                                                 for e in accuracy))
     sections: list[tuple[str | None, Any]] = [(None, frame)]
     if pairs_of:
         by_pair = pd.DataFrame([{"pair": pair, "metric": m, "alpha": r.alpha}
@@ -185,6 +190,9 @@ def _run_trees(args: argparse.Namespace) -> int:
     print(text_report(headline, sections, [f"{r.distance}: {r.signature}"
                                            for _, r in results], digits=6))
     return 0
+
+
+_ACCURACY = {"las": "LAS", "uas": "UAS", "la": "label accuracy", "jaccard": "bracket Jaccard"}
 
 
 def _describe(value: Any) -> str:
