@@ -10,17 +10,19 @@ then ``p`` and, for nominal alpha,
 
 so the population alpha is ``1 - D_o / D_e``. Two designs:
 
-* ``units``: every unit independent, accuracy ``q`` fixed; intervals resample units;
+* ``units``: every unit independent, accuracy ``q`` fixed; intervals resample units, or draw
+  pairs of values from the coincidences as Krippendorff's KALPHA does;
 * ``documents``: units come in documents of ``--doc-size`` units, each document with its own
   accuracy drawn uniformly from ``q +- --spread`` (some texts are harder); intervals resample
-  units (wrong: the units of a document are not independent) and documents.
+  units (wrong: the units of a document are not independent), documents, or pairs of values
+  (KALPHA).
 
 For each design and size, ``--datasets`` data sets are drawn, a ``--level`` percentile interval
 is computed from ``--bootstrap`` resamples, and the share of intervals containing the population
 alpha is reported with its Monte Carlo standard error. Usage::
 
     python scripts/study_bootstrap_coverage.py [--datasets 500] [--bootstrap 1000]
-        [--sizes 50,200,1000] [--coders 2] [--out FILE | --docs]
+        [--sizes 50,200,1000] [--coders 2,3] [--out FILE | --docs]
 
 ``--docs`` writes docs/reproduction/bootstrap_coverage.md; nothing is written otherwise.
 """
@@ -35,6 +37,7 @@ import numpy as np
 
 from clusteragree import AlphaUndefinedWarning, CodingTable
 from clusteragree.core.bootstrap import block_stats, bootstrap_alpha
+from clusteragree.core.coincidence_bootstrap import krippendorff_bootstrap
 
 P = np.array([0.4, 0.3, 0.2, 0.1])
 Q = 0.7
@@ -66,7 +69,8 @@ def main() -> int:
     parser.add_argument("--datasets", type=int, default=500)
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--sizes", default="50,200,1000", help="units per data set")
-    parser.add_argument("--coders", type=int, default=2)
+    parser.add_argument("--coders", default="2,3",
+                        help="coders per unit, comma-separated (default: %(default)s)")
     parser.add_argument("--level", type=float, default=0.95)
     parser.add_argument("--doc-size", type=int, default=10)
     parser.add_argument("--spread", type=float, default=0.25)
@@ -95,16 +99,17 @@ def main() -> int:
         "coverage is the share of data sets whose interval contains the population alpha "
         "(Monte Carlo standard error in brackets).",
         "",
-        "| design | units | resampled | coverage | mean width |",
-        "|---|---:|---|---:|---:|",
+        "| coders | design | units | resampled | coverage | mean width |",
+        "|---:|---|---:|---|---:|---:|",
     ]
-    for units in sizes:
+    for coders, units in [(c, u) for c in (int(x) for x in args.coders.split(","))
+                          for u in sizes]:
         rows: dict[tuple[str, str], list[tuple[bool, float]]] = {}
         for _ in range(args.datasets):
             seed = int(rng.integers(0, 2**31))
             q = np.full(units, Q)
-            table = CodingTable(list(range(args.coders)), range(units),
-                                codes=draw(rng, units, args.coders, q), values=list(range(4)))
+            table = CodingTable(list(range(coders)), range(units),
+                                codes=draw(rng, units, coders, q), values=list(range(4)))
             stats = block_stats(table)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", AlphaUndefinedWarning)
@@ -112,13 +117,19 @@ def main() -> int:
                                     seed=seed)
             rows.setdefault(("independent units", "units"), []).append(
                 (b.ci[0] <= fixed <= b.ci[1], b.ci[1] - b.ci[0]))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                k = krippendorff_bootstrap(stats, "nominal", n=args.bootstrap,
+                                           level=args.level, seed=seed)
+            rows.setdefault(("independent units", "pairs of values (KALPHA)"), []).append(
+                (k.ci[0] <= fixed <= k.ci[1], k.ci[1] - k.ci[0]))
             n_docs = max(2, units // args.doc_size)
             doc_q = rng.uniform(Q - args.spread, Q + args.spread, n_docs)
             q = np.repeat(doc_q, args.doc_size)[:units]
             q = np.pad(q, (0, units - len(q)), mode="edge")
-            codes = draw(rng, units, args.coders, q)
+            codes = draw(rng, units, coders, q)
             doc_of = np.minimum(np.arange(units) // args.doc_size, n_docs - 1)
-            parts = [block_stats(CodingTable(list(range(args.coders)),
+            parts = [block_stats(CodingTable(list(range(coders)),
                                              np.flatnonzero(doc_of == d),
                                              codes=codes[:, doc_of == d],
                                              values=list(range(4))))
@@ -134,11 +145,16 @@ def main() -> int:
                                         seed=seed, resample=resample)
                 rows.setdefault(("documents", name), []).append(
                     (b.ci[0] <= varying <= b.ci[1], b.ci[1] - b.ci[0]))
+            k = krippendorff_bootstrap(by_units, "nominal", n=args.bootstrap, level=args.level,
+                                       seed=seed)
+            rows.setdefault(("documents", "pairs of values (KALPHA)"), []).append(
+                (k.ci[0] <= varying <= k.ci[1], k.ci[1] - k.ci[0]))
         for (design, resampled), found in rows.items():
             hit = np.array([f[0] for f in found], dtype=float)
             width = float(np.mean([f[1] for f in found]))
             se = float(np.sqrt(hit.mean() * (1 - hit.mean()) / len(hit)))
-            lines.append(f"| {design} | {units} | {resampled} | {hit.mean():.3f} ({se:.3f}) | "
+            lines.append(f"| {coders} | {design} | {units} | {resampled} | "
+                         f"{hit.mean():.3f} ({se:.3f}) | "
                          f"{width:.3f} |")
     lines += ["", f"Run time {time.perf_counter() - start:.0f} s."]
     print("\n".join(lines))

@@ -153,10 +153,12 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             help="threads for the bootstrap; the same resamples whatever N "
                             "(default: %(default)s)")
     if interval and documents:
-        parser.add_argument("--resample", choices=("auto", "units", "documents"),
+        parser.add_argument("--resample", choices=("auto", "units", "documents",
+                                                   "krippendorff"),
                             default="auto",
                             help="what the bootstrap draws: whole documents when there are "
-                            "several (auto), or units (default: %(default)s)")
+                            "several (auto), units, or pairs of values from the coincidences "
+                            "as Krippendorff's KALPHA does (default: %(default)s)")
     if diagnose if diagnose is not None else (interval and documents):
         parser.add_argument("--diagnostics", action="store_true",
                             help="after the answer: the units that disagree most, each "

@@ -21,6 +21,11 @@ if TYPE_CHECKING:
         reweighted_alpha,
     )
     from .coefficient import alpha, alpha_many, alpha_stats, as_table, choose_engine
+    from .coincidence_bootstrap import (
+        CoincidenceDraws,
+        coincidence_draws,
+        krippendorff_bootstrap,
+    )
     from .convert import memberships_table
     from .crosstab import contingency, groups, sum_by_key
     from .diagnostics import (
@@ -98,6 +103,9 @@ _WHERE = {
     'BlockStats': '.bootstrap',
     'Bootstrap': '.bootstrap',
     'block_stats': '.bootstrap',
+    'CoincidenceDraws': '.coincidence_bootstrap',
+    'coincidence_draws': '.coincidence_bootstrap',
+    'krippendorff_bootstrap': '.coincidence_bootstrap',
     'bootstrap_alpha': '.bootstrap',
     'reweighted_alpha': '.bootstrap',
     'annotator_agreement': '.diagnostics',
@@ -158,6 +166,7 @@ __all__ = [
     'Bootstrap',
     'CardinalityStats',
     'CodingTable',
+    'CoincidenceDraws',
     'Diagnostics',
     'Distance',
     'DistanceLike',
@@ -178,6 +187,7 @@ __all__ = [
     'choose_engine',
     'class_stats',
     'cohen_kappa',
+    'coincidence_draws',
     'coincidence_matrix',
     'combine',
     'contingency',
@@ -191,6 +201,7 @@ __all__ = [
     'interval',
     'is_missing',
     'jaccard',
+    'krippendorff_bootstrap',
     'masi',
     'masi_dkpro',
     'masi_nltk_legacy',

@@ -28,7 +28,7 @@ falls below 0.667 and 0.8, as their KALPHA macro reports them.)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,8 +238,8 @@ def block_stats(table: Any) -> BlockStats:
 
 
 # ---------------------------------------------------------------------------- distances
-def _pair_distances(stats: BlockStats, dist: Distance) -> FloatArray:
-    """The distance of each pair in ``stats.pairs``."""
+def pair_distances(stats: BlockStats, dist: Distance) -> FloatArray:
+    """The distance of each pair of types in ``stats.pairs`` (shape ``(P,)``)."""
     pi, pj = stats.pairs[:, 0], stats.pairs[:, 1]
     if dist.equality:
         return (pi != pj).astype(np.float64)
@@ -275,7 +275,7 @@ def _set_sizes(stats: BlockStats, pi: IntArray, pj: IntArray) -> tuple[FloatArra
     return size, inter
 
 
-class _Expected:
+class ExpectedSums:
     """``E(n) = sum_{v,w} n_v n_w d(v, w) - sum_v n_v d(v, v)`` for rows of marginals ``n``."""
 
     def __init__(self, stats: BlockStats, dist: Distance) -> None:
@@ -363,8 +363,8 @@ def _rebound(stats: BlockStats, dist: Distance, weights: FloatArray, marg: Float
     observed, expected = np.empty(len(weights)), np.empty(len(weights))
     for i in range(len(weights)):
         bound = dist.bind(stats.values, marg[i])
-        observed[i] = float(weights[i] @ (stats.within @ _pair_distances(stats, bound)))
-        expected[i] = float(_Expected(stats, bound)(marg[i : i + 1])[0])
+        observed[i] = float(weights[i] @ (stats.within @ pair_distances(stats, bound)))
+        expected[i] = float(ExpectedSums(stats, bound)(marg[i : i + 1])[0])
     return observed, expected
 
 
@@ -381,8 +381,8 @@ class _Reweighting:
         if dist.marginal:  # bound to each resample's own marginals (ordinal's mid-ranks)
             self.per_block: FloatArray | None = None
         else:
-            self.per_block = np.asarray(stats.within @ _pair_distances(stats, dist)).ravel()
-            self.expected = _Expected(stats, dist)
+            self.per_block = np.asarray(stats.within @ pair_distances(stats, dist)).ravel()
+            self.expected = ExpectedSums(stats, dist)
             self.width = max(self.width, self.expected.width)
 
     def __call__(self, weights: FloatArray) -> FloatArray:
@@ -569,10 +569,24 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
                          f"{'is' if n_blocks == 1 else 'are'} {n_blocks}: leave out --ci, or "
                          f"resample {'units' if resample == 'documents' else 'more data'}")
     weigh = _Reweighting(stats, dist)
+
+    def draw(rng: np.random.Generator, k: int) -> FloatArray:
+        weights = np.empty((k, n_blocks))
+        for row in range(k):
+            weights[row] = np.bincount(rng.integers(0, n_blocks, n_blocks),
+                                       minlength=n_blocks)
+        return weigh(weights)
+
+    alphas = in_chunks(draw, n, max(1, min(CHUNK, BATCH_CELLS // weigh.width)), seed, jobs)
+    return summarise(alphas, level, resample, seed)
+
+
+def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, chunk: int,
+              seed: int | None, jobs: int) -> FloatArray:
+    """``n`` values drawn ``chunk`` at a time, each chunk from its own random stream spawned
+    from ``seed``: the draws depend on the seed and the data only, never on how many threads
+    (``jobs``) run them."""
     alphas = np.empty(n)
-    # resamples in chunks, each drawn from its own stream (SeedSequence spawn keys): the
-    # draws depend on the seed and the data only, never on how many workers run them
-    chunk = max(1, min(CHUNK, BATCH_CELLS // weigh.width))
     entropy = seed if seed is not None else np.random.SeedSequence().entropy
     starts = list(range(0, n, chunk))
 
@@ -580,11 +594,7 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         start = starts[index]
         k = min(chunk, n - start)
         rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
-        weights = np.empty((k, n_blocks))
-        for row in range(k):
-            weights[row] = np.bincount(rng.integers(0, n_blocks, n_blocks),
-                                       minlength=n_blocks)
-        alphas[start:start + k] = weigh(weights)
+        alphas[start:start + k] = draw(rng, k)
 
     if jobs == 1 or len(starts) == 1:
         for index in range(len(starts)):
@@ -592,6 +602,14 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     else:  # threads: numpy's heavy loops release the interpreter lock; nothing is pickled
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(run, range(len(starts))))
+    return alphas
+
+
+def summarise(alphas: FloatArray, level: float, resample: str, seed: int | None
+              ) -> Bootstrap:
+    """The percentile interval, standard error and shares below the thresholds of resampled
+    alphas (NaN: undefined in that resample, left out and counted)."""
+    n = len(alphas)
     kept = alphas[~np.isnan(alphas)]
     if len(kept) == 0:
         raise ParameterError("alpha is undefined in every resample: no interval")

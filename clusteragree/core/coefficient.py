@@ -45,6 +45,7 @@ from ..errors import InputError, ParameterError, ParameterTypeError
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
 from .bootstrap import block_stats, bootstrap_alpha
+from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import Distance, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
@@ -254,6 +255,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
 def alpha(
     table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
     ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int = 1,
+    resample: str = "units",
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
 
@@ -284,6 +286,10 @@ def alpha(
         Seed of the resamples.
     jobs : int, default=1
         Threads for the bootstrap (the same resamples whatever the number).
+    resample : {"units", "krippendorff"}, default="units"
+        Units drawn with replacement, or pairs of values drawn from the coincidences as
+        Hayes and Krippendorff's KALPHA macro does
+        (:func:`~clusteragree.core.coincidence_bootstrap.krippendorff_bootstrap`).
 
     Returns
     -------
@@ -359,8 +365,13 @@ def alpha(
     result = stats.compute(dist)
     if ci is None:
         return result
-    drawn = bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
-                            jobs=jobs)
+    if resample not in ("units", "krippendorff"):
+        raise ParameterError(f"resample must be 'units' or 'krippendorff' (documents: "
+                             f"alpha_report). Got {resample!r}.")
+    drawn = (krippendorff_bootstrap(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
+                                    jobs=jobs) if resample == "krippendorff" else
+             bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
+                             jobs=jobs))
     return replace(result, uncertainty=drawn.as_dict())
 
 

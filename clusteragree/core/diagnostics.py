@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import AlphaUndefinedWarning, ParameterError
-from .bootstrap import _pair_distances, block_stats
+from .bootstrap import block_stats, pair_distances
 from .coefficient import alpha
 from .distances import DistanceLike, get_distance
 from .model import CodingTable
@@ -125,7 +125,7 @@ def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal") ->
     if dist.marginal:
         pooled = np.asarray(stats.counts.sum(axis=0), dtype=np.float64).ravel()
         dist = dist.bind(stats.values, pooled)
-    per_unit = np.asarray(stats.within @ _pair_distances(stats, dist)).ravel()
+    per_unit = np.asarray(stats.within @ pair_distances(stats, dist)).ravel()
     total = float(per_unit.sum())
     frame = pd.DataFrame({
         "unit": list(stats.blocks),

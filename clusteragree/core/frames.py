@@ -26,6 +26,7 @@ import pandas as pd
 from ..errors import AlphaUndefinedWarning, ParameterError, notify
 from .bootstrap import RESAMPLE, block_stats, bootstrap_alpha
 from .coefficient import Engine, alpha_stats, choose_engine
+from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
@@ -166,9 +167,11 @@ def alpha_report(
     seed : int, optional
         Seed of the resamples (the same for every distance, so that they are compared on the
         same resamples).
-    resample : {"auto", "units", "documents"}, default="auto"
+    resample : {"auto", "units", "documents", "krippendorff"}, default="auto"
         What a resample draws: whole documents when there are several (their tokens are not
-        independent), else units.
+        independent), else units; or ``krippendorff``, pairs of values drawn from the pooled
+        coincidences as the KALPHA macro does
+        (:func:`~clusteragree.core.coincidence_bootstrap.krippendorff_bootstrap`).
     jobs : int, default=1
         Threads for the bootstrap (the same resamples whatever the number).
 
@@ -272,8 +275,9 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
                    dists: Sequence[Distance], level: float, n: int, seed: int | None,
                    resample: str, jobs: int = 1) -> None:
     """Bootstrap columns on the pooled rows of ``frame`` (in place)."""
-    if resample not in ("auto", *RESAMPLE):
-        raise ParameterError(f"resample must be auto, units or documents. Got {resample!r}.")
+    if resample not in ("auto", *RESAMPLE, "krippendorff"):
+        raise ParameterError(f"resample must be auto, units, documents or krippendorff. Got "
+                             f"{resample!r}.")
     chosen = resample if resample != "auto" else ("documents" if len(tables) > 1 else "units")
     per_doc = {doc: block_stats(t) for doc, t in tables.items()}
     if chosen == "documents":
@@ -283,7 +287,7 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
     if not kept:
         raise ParameterError("no pairable unit: nothing to resample")
     stats = sum(kept[1:], kept[0])
-    if len(stats.blocks) < FEW_BLOCKS:
+    if len(stats.blocks) < FEW_BLOCKS and chosen != "krippendorff":
         count = len(stats.blocks)
         notify("note", f"the bootstrap resamples {count} {chosen if count != 1 else chosen[:-1]}"
                ": with so few, its interval is rough (docs/uncertainty.md)")
@@ -291,8 +295,10 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
         frame[column] = float("nan")
     pooled = pooled_rows(frame)
     for dist in dists:
-        result = bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen,
-                                 jobs=jobs)
+        result = (krippendorff_bootstrap(stats, dist, n=n, level=level, seed=seed, jobs=jobs)
+                  if chosen == "krippendorff" else
+                  bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen,
+                                  jobs=jobs))
         row = pooled & (frame["distance"] == dist.name)
         frame.loc[row, INTERVAL_COLUMNS] = [result.ci[0], result.ci[1], result.se,
                                             result.p_below["0.667"], result.p_below["0.8"],
