@@ -255,7 +255,8 @@ def test_the_cycle_collector_is_left_as_it_was() -> None:
 
 
 # ------------------------------------------------------------------ wide layout
-COLUMN_KINDS = ["int", "float", "str", "object", "sets", "bool", "category", "Int64"]
+COLUMN_KINDS = ["int", "float", "str", "object", "sets", "bool", "category", "Int64",
+                "int category", "float category"]
 
 
 @st.composite
@@ -271,10 +272,14 @@ def wide_frames(draw: st.DrawFn) -> pd.DataFrame:
             cells: list[Any] = draw(st.lists(st.integers(0, 2), min_size=n_rows,
                                              max_size=n_rows))
             col = pd.Series(cells, dtype="int64" if kind == "int" else "bool")
-        elif kind in ("float", "Int64"):
+        elif kind in ("float", "Int64", "int category", "float category"):
             cells = draw(st.lists(st.one_of(st.none(), st.integers(0, 2)), min_size=n_rows,
                                   max_size=n_rows))
-            col = pd.Series(cells, dtype="float64" if kind == "float" else "Int64")
+            col = pd.Series(cells, dtype={"float": "float64", "Int64": "Int64"}.get(kind))
+            if kind == "float category":
+                col = col.astype("category")
+            elif kind == "int category":
+                col = pd.Series(pd.Categorical(cells, categories=[0, 1, 2]))
         elif kind in ("str", "category"):
             cells = draw(st.lists(st.one_of(st.none(), st.sampled_from(["x", "y", "1"])),
                                   min_size=n_rows, max_size=n_rows))

@@ -456,6 +456,10 @@ def _same_as_iterated(dtype: Any) -> bool:
     """A column whose ``to_numpy(dtype=object)`` holds what iterating over it gives."""
     if isinstance(dtype, np.dtype):
         return dtype.kind in "biufO"
+    if isinstance(dtype, pd.CategoricalDtype):  # numbers with NaN may come out as floats
+        dtype = dtype.categories.dtype
+        return (isinstance(dtype, np.dtype) and dtype.kind == "O") \
+            or isinstance(dtype, pd.StringDtype)
     return isinstance(dtype, pd.StringDtype)
 
 
@@ -464,7 +468,8 @@ def wide_cells(df: pd.DataFrame) -> Cells | None:
 
     The same as reading the records ``(row label, column label, cell)`` row by row; None where
     they must be read so (duplicate or missing labels, an error or an unusual value among the
-    cells, a column of another dtype than numbers, objects and strings, an empty frame).
+    cells, a column of another dtype than numbers, objects, strings and categoricals of strings
+    or objects, an empty frame).
 
     Parameters
     ----------
