@@ -444,12 +444,17 @@ def record_cells(coders: list[Any], units: list[Any], values: list[Any]) -> Cell
     return c_labels, u_labels, codes, found[1]
 
 
-def _distinct_labels(labels: list[Any]) -> bool:
-    """Hashable, none missing, none equal to another (as dict keys)."""
+def _distinct_labels(index: pd.Index, labels: list[Any]) -> bool:
+    """Hashable, none missing, none equal to another (as dict keys): ``labels`` are those of
+    ``index``, as iterating over it gives them."""
     try:
-        return len(dict.fromkeys(labels)) == len(labels) and not any(map(is_missing, labels))
+        if len(dict.fromkeys(labels)) < len(labels):
+            return False
     except TypeError:
         return False
+    if isinstance(index, pd.MultiIndex):  # tuples: none is missing
+        return True
+    return not index.hasnans  # what is_missing calls missing, pandas does too
 
 
 def _same_as_iterated(dtype: Any) -> bool:
@@ -497,7 +502,8 @@ def wide_cells(df: pd.DataFrame) -> Cells | None:
            [ 0, -1]]), [1, 2.0])
     """
     coders, units = list(df.index), list(df.columns)
-    if df.size == 0 or not (_distinct_labels(coders) and _distinct_labels(units)):
+    if df.size == 0 or not (_distinct_labels(df.index, coders)
+                            and _distinct_labels(df.columns, units)):
         return None
     dtypes = set(df.dtypes.tolist())
     if not all(_same_as_iterated(d) for d in dtypes):
