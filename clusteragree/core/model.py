@@ -87,8 +87,6 @@ def require_records(records: Any, shape: str, builder: str) -> None:
                if isinstance(records, pd.DataFrame) else "") + ".")
 
 
-
-
 class CodingTable:
     """Coders x units table of coding values, with missing cells.
 
