@@ -257,6 +257,35 @@ def test_both_ways_of_counting_coincidences_agree(cells) -> None:
         np.testing.assert_allclose(by_counts.weights, by_pairs.weights, rtol=1e-12)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 9), st.integers(0, 12), st.integers(1, 5), st.randoms(use_true_random=False))
+def test_dense_and_grouped_pair_counts_agree(n_coders: int, n_units: int, n_values: int,
+                                             rnd) -> None:
+    """Coder by coder, a dense table of type pairs or the pairs grouped and summed; some units
+    not pairable and some values only in them, so that both renumber the types."""
+    import clusteragree.core.alpha_generic as generic
+
+    codes = np.array([[rnd.choice([-1, *range(n_values)]) for _ in range(n_units)]
+                      for _ in range(n_coders)], dtype=np.int64).reshape(n_coders, n_units)
+    table = CodingTable([f"c{i}" for i in range(n_coders)], list(range(n_units)), codes=codes,
+                        values=[f"v{k}" for k in range(n_values)])
+    saved = generic.FEW_CODERS, generic.DENSE_PAIRS
+    try:
+        generic.FEW_CODERS = 10**6
+        dense = value_stats(table)
+        generic.DENSE_PAIRS = 0
+        grouped = value_stats(table)
+        generic.FEW_CODERS = 0
+        by_units = value_stats(table)
+    finally:
+        generic.FEW_CODERS, generic.DENSE_PAIRS = saved
+    for other in (grouped, by_units):
+        assert other.values == dense.values and other.units == dense.units
+        np.testing.assert_array_equal(other.counts, dense.counts)
+        np.testing.assert_array_equal(other.pairs, dense.pairs)
+        np.testing.assert_allclose(other.weights, dense.weights, rtol=1e-12)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2**40), st.integers(0, 9), st.integers(-3, 3)),
                 max_size=40),

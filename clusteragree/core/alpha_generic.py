@@ -52,65 +52,87 @@ DENSE_MIN_FILL = 0.02
 DENSE_COUNTS = 4
 DENSE_BLOCK = 1 << 22
 
-#: With at most this many coders, coincidences are counted one ordered pair of coders at a time;
-#: with more, from the counts of each value type in each unit (the cost of the first grows with
-#: the square of the coders, that of the second with the distinct values per unit; they meet
-#: near six coders on a million cells).
+#: Coder by coder, the coincidences go into a dense (types + 1) x (types + 1) table (the last
+#: type standing for missing) when it has at most DENSE_PAIRS cells per unit (plus a little);
+#: otherwise the pairs of values present are grouped and summed.
+DENSE_PAIRS = 4
+
+#: With at most FEW_CODERS * (1 + (types + 1) / 12) coders, coincidences are counted one pair
+#: of coders at a time; with more, from the counts of each value type in each unit. The cost of
+#: the first grows with the square of the coders, that of the second with the coders and with
+#: the types (a dense row of types per unit); on a million random cells they meet near 7 coders
+#: with 2 types, 10 with 5 and 14 with 10.
 FEW_CODERS = 6
 
 
-def _coder_pairs(remap: IntArray, sub: IntArray, m_unit: IntArray, n_types: int
+def _pairs_of(matrix: FloatArray) -> tuple[IntArray, FloatArray]:
+    """The (v, w) cells of a dense coincidence matrix that hold a weight, in order."""
+    row, col = np.nonzero(matrix > 0)
+    return np.column_stack([row, col]).astype(np.int64), matrix[row, col].astype(np.float64)
+
+
+def _coder_pairs(typed: IntArray, m_unit: IntArray, n_types: int
                  ) -> tuple[IntArray, FloatArray]:
-    """Coincidences of the pairable units ``sub`` (coders x units, -1 missing), summed over
-    every ordered pair of coders: each unit coded by both adds ``1 / (m_u - 1)`` to the pair of
-    their value types."""
+    """Coincidences of the pairable units ``typed`` (coders x units, value types, ``n_types``
+    where missing), summed over every ordered pair of coders: each unit coded by both adds
+    ``1 / (m_u - 1)`` to the pair of their value types."""
     inv_weight = 1.0 / (m_unit - 1.0)
+    side = n_types + 1
+    n_coders, n_units = typed.shape
+    if side * side <= DENSE_PAIRS * (n_units + 256):  # few types: count into a dense table
+        table = np.zeros(side * side)
+        for a in range(n_coders):
+            first = typed[a] * side
+            for b in range(a + 1, n_coders):  # the pair (b, a) is the mirror image
+                table += np.bincount(first + typed[b], weights=inv_weight,
+                                     minlength=side * side)
+        half = table.reshape(side, side)[:n_types, :n_types]  # without the missing type
+        return _pairs_of(half + half.T)
     width = max(n_types, 1)
     packed_all, weight_all = [], []
-    for a in range(sub.shape[0]):
-        for b in range(a + 1, sub.shape[0]):  # the pair (b, a) is the mirror image
-            both = (sub[a] >= 0) & (sub[b] >= 0)
+    for a in range(n_coders):
+        for b in range(a + 1, n_coders):
+            both = (typed[a] < n_types) & (typed[b] < n_types)
             if not both.any():
                 continue
-            packed_all.append(remap[sub[a, both]] * width + remap[sub[b, both]])
+            packed_all.append(typed[a, both] * width + typed[b, both])
             weight_all.append(inv_weight[both])
     if not packed_all:
         return np.zeros((0, 2), dtype=np.int64), np.zeros(0)
-    half, weights = _aggregate_packed(np.concatenate(packed_all), np.concatenate(weight_all),
-                                      n_types)
-    return _aggregate(np.vstack([half, half[:, ::-1]]), np.concatenate([weights, weights]),
-                      n_types)
+    half_pairs, weights = _aggregate_packed(np.concatenate(packed_all),
+                                            np.concatenate(weight_all), n_types)
+    return _aggregate(np.vstack([half_pairs, half_pairs[:, ::-1]]),
+                      np.concatenate([weights, weights]), n_types)
 
 
-def _unit_counts(unit_ix: IntArray, types: IntArray, m_unit: IntArray, n_types: int
+def _unit_counts(typed: IntArray, m_unit: IntArray, n_types: int, n_values: int
                  ) -> tuple[IntArray, FloatArray]:
-    """Coincidences from ``n_uv``, the number of values of type ``v`` in unit ``u`` (one entry
-    per value: its unit and type): ``o_vw = sum_u n_uv n_uw / (m_u - 1)`` for ``v != w`` and
+    """Coincidences from ``n_uv``, the number of values of type ``v`` in unit ``u`` (``typed``
+    as for :func:`_coder_pairs`; ``n_values`` values in all):
+    ``o_vw = sum_u n_uv n_uw / (m_u - 1)`` for ``v != w`` and
     ``o_vv = sum_u n_uv (n_uv - 1) / (m_u - 1)`` (Krippendorff 2011, the coincidence matrix).
     Dense products over blocks of units when there are few value types, a sparse product
     otherwise: the work grows with the distinct value types per unit, not with the square of
     the coders."""
-    n_units, width = len(m_unit), max(n_types, 1)
+    n_units, side = typed.shape[1], n_types + 1
     inv_weight = 1.0 / (m_unit - 1.0)
-    if n_units * width <= DENSE_COUNTS * (len(types) + 256):  # few types: dense blocks
-        matrix = np.zeros((width, width))
-        step = max(1, DENSE_BLOCK // width)  # units per block (unit_ix is sorted)
-        bounds = np.searchsorted(unit_ix, np.arange(0, n_units + step, step))
-        for k in range(len(bounds) - 1):
-            lo, hi = bounds[k], bounds[k + 1]
-            first = k * step
-            n_block = min(step, n_units - first)
-            if n_block <= 0:
-                break
-            dense = np.bincount((unit_ix[lo:hi] - first) * width + types[lo:hi],
-                                minlength=n_block * width).reshape(n_block, width)
+    if n_units * side <= DENSE_COUNTS * (n_values + 256):  # few types: dense blocks
+        matrix = np.zeros((n_types, n_types))
+        step = max(1, DENSE_BLOCK // side)  # units per block
+        for first in range(0, n_units, step):
+            block = typed[:, first:first + step]
+            n_block = block.shape[1]
+            keys = block + np.arange(0, n_block * side, side)  # unit-major, type-minor
+            dense = np.bincount(keys.reshape(-1), minlength=n_block * side).reshape(
+                n_block, side)[:, :n_types].astype(np.float64)
             weighted = dense * inv_weight[first:first + n_block, None]
-            block = weighted.T @ dense
-            np.fill_diagonal(block, (weighted * (dense - 1.0)).sum(axis=0))
-            matrix += block
-        row, col = np.nonzero(matrix > 0)
-        return (np.column_stack([row, col]).astype(np.int64),
-                matrix[row, col].astype(np.float64))
+            part = weighted.T @ dense
+            np.fill_diagonal(part, (weighted * (dense - 1.0)).sum(axis=0))
+            matrix += part
+        return _pairs_of(matrix)
+    width = max(n_types, 1)
+    unit_ix, coder_ix = np.nonzero(typed.transpose() < n_types)
+    types = typed[coder_ix, unit_ix]
     counts = sp.csr_matrix((np.ones(len(types)), (unit_ix, types)), shape=(n_units, width))
     counts.sum_duplicates()
     product = ((sp.diags(inv_weight) @ counts).T @ counts).tocoo()
@@ -512,18 +534,21 @@ def value_stats(table: Any) -> ValueStats:
     m = present.sum(axis=0)
     pairable = m >= 2
     coders = int(present.any(axis=1).sum())
-    sub = codes[:, pairable]
-    used = np.bincount(sub[sub >= 0], minlength=len(table.values))  # codes are 0 .. L-1
+    sub = codes if pairable.all() else codes.compress(pairable, axis=1)  # C order, rows fast
+    n_values = len(table.values)
+    typed = np.arange(n_values + 1)[sub]  # the code of each cell, n_values where missing (-1)
+    used = np.bincount(typed.reshape(-1), minlength=n_values + 1)[:n_values]
     type_codes = np.flatnonzero(used)
-    remap = np.full(len(used), -1, dtype=np.int64)
-    remap[type_codes] = np.arange(len(type_codes))
+    n_types = len(type_codes)
+    if n_types < n_values:  # number the values of pairable units only; n_types where missing
+        to_type = np.full(n_values + 1, n_types, dtype=np.int64)
+        to_type[type_codes] = np.arange(n_types)
+        typed = to_type[typed]
     counts = used[type_codes].astype(np.float64)
-    if sub.shape[0] <= FEW_CODERS:  # pairs coder by coder: no enumeration of value pairs
-        pairs, weights = _coder_pairs(remap, sub, m[pairable], len(type_codes))
+    if sub.shape[0] <= FEW_CODERS * (1 + (n_types + 1) / 12):  # pairs coder by coder
+        pairs, weights = _coder_pairs(typed, m[pairable], n_types)
     else:  # more coders: from the counts of each value type in each unit
-        unit_ix, coder_ix = np.nonzero(sub.T >= 0)
-        types = remap[sub[coder_ix, unit_ix]]
-        pairs, weights = _unit_counts(unit_ix, types, m[pairable], len(type_codes))
+        pairs, weights = _unit_counts(typed, m[pairable], n_types, int(used.sum()))
     values = tuple(table.values[k] for k in type_codes.tolist())
     return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
                       dict(getattr(table, "meta", {})))

@@ -10,9 +10,9 @@ linear-time alpha engine can use them directly; the sets are built only when ask
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -20,51 +20,22 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..errors import InputError, ParameterError, ParameterTypeError
+from .columns import (
+    is_missing,
+    long_cells,
+    normalise,
+    record_cells,
+    record_columns,
+    wide_cells,
+)
 
 __all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
 
 IntArray = npt.NDArray[np.int64]
-_SET_TYPES = (set, frozenset, list)
 
-
-def is_missing(value: Any) -> bool:
-    """None, NaN and ``pd.NA`` mean a missing value.
-
-    A missing cell is a unit the coder did not code; it is not the same as coding it with the empty
-    set, which is a value.
-
-    Parameters
-    ----------
-    value : object
-        Any cell value.
-
-    Returns
-    -------
-    bool
-        True for None, ``pd.NA`` and a float NaN (including ``numpy.nan``); False otherwise.
-
-    References
-    ----------
-    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
-    Communication Departmental Papers 43. (Missing values in reliability data.)
-
-    docs/alpha.md, "Input and missing values".
-
-    Examples
-    --------
-    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
-    (True, True, True, False)
-    >>> is_missing(frozenset()), is_missing("")  # the empty set and "" are values
-    (False, False)
-    """
-    if value is None or value is pd.NA:
-        return True
-    return isinstance(value, float) and math.isnan(value)
-
-
-def _plain(value: Any) -> Any:
-    """A numpy scalar as the Python value it holds."""
-    return value.item() if isinstance(value, np.generic) else value
+#: Fewer records than this are read one by one: pandas' fixed cost per factorisation is more
+#: than the loop takes (they meet near a hundred records).
+FEW_RECORDS = 100
 
 
 def require_records(records: Any, shape: str, builder: str) -> None:
@@ -114,36 +85,6 @@ def require_records(records: Any, shape: str, builder: str) -> None:
             f"records must be an iterable of {shape} tuples. Got {type(records).__name__}"
             + (f"; for a DataFrame use {builder}.from_dataframe"
                if isinstance(records, pd.DataFrame) else "") + ".")
-
-
-
-
-def _normalise(value: Any) -> tuple[Any, str]:
-    """The stored form of a value and its kind (``"set"`` or ``"scalar"``)."""
-    if isinstance(value, _SET_TYPES):
-        for label in value:
-            if is_missing(label):
-                raise InputError(
-                    f"label set {value!r} holds a missing label ({label!r}); a missing label "
-                    "cannot be compared: leave it out of the set, or make the whole cell "
-                    "None (missing)")
-            try:
-                hash(label)
-            except TypeError:
-                raise InputError(
-                    f"label set {value!r} holds the unhashable label {label!r}; labels are "
-                    "str or numbers") from None
-        return frozenset(value), "set"
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        value = value.item()
-    try:
-        hash(value)
-    except TypeError:
-        raise InputError(
-            f"value {value!r} of type {type(value).__name__} is not hashable; "
-            "give label sets as set, frozenset or list and labels as str or numbers"
-        ) from None
-    return value, "scalar"
 
 
 class CodingTable:
@@ -239,6 +180,12 @@ class CodingTable:
         Sets, frozensets and lists become frozensets of labels; other values are scalars.
         ``None`` or NaN is a missing value, as is a (coder, unit) pair that never occurs.
 
+        The records are read in one pass into three columns, which pandas factorises at once
+        (:func:`~clusteragree.core.columns.record_cells`); where that could differ from reading
+        them one by one (an error among them, a label or value that pandas compares otherwise
+        than Python, such as ``pd.NaT``), and below :data:`FEW_RECORDS` records, where the loop
+        is faster, they are read one by one, which gives the table or names the record.
+
         Raises
         ------
         InputError
@@ -246,6 +193,39 @@ class CodingTable:
             are mixed. The record's position (1-based) is named; ``source`` names the data.
         """
         require_records(records, "(coder, unit, value)", "CodingTable")
+        coders: list[Any] = []
+        units: list[Any] = []
+        values: list[Any] = []
+        failed: Exception | None = None
+        try:
+            rest = record_columns(records, coders, units, values)
+        except Exception as err:  # from the iterable itself
+            failed = err
+        if failed is not None:  # an error in the records read before it comes first
+            cls._read_records(zip(coders, units, values, strict=True), meta=meta, source=source,
+                              build=False)
+            raise failed
+        few = len(values) < FEW_RECORDS
+        cells = None if rest or few else record_cells(coders, units, values)
+        if cells is None:  # few, an error among them, or labels pandas compares otherwise
+            read = chain(zip(coders, units, values, strict=True), rest)
+            table = cls._read_records(read, meta=meta, source=source)
+            assert table is not None
+            return table
+        coder_labels, unit_labels, codes, distinct = cells
+        return cls(coder_labels, unit_labels, codes=codes, values=distinct, meta=meta)
+
+    @classmethod
+    def _read_records(
+        cls,
+        records: Iterable[Any],
+        *,
+        meta: Mapping[str, str] | None,
+        source: str | None,
+        build: bool = True,
+    ) -> CodingTable | None:
+        """:meth:`from_records` one record at a time: the reference, and the errors' author
+        (with ``build=False`` it only checks the records, and returns None)."""
         coder_ix: dict[Hashable, int] = {}
         unit_ix: dict[Hashable, int] = {}
         value_ix: dict[Any, int] = {}
@@ -280,7 +260,7 @@ class CodingTable:
                 cells[c, u] = -1
                 continue
             try:
-                value, this_kind = _normalise(raw)
+                value, this_kind = normalise(raw)
             except InputError as err:
                 raise InputError(f"record {pos}: {err.message}", path=source) from None
             if kind is None:
@@ -292,6 +272,8 @@ class CodingTable:
                     path=source,
                 )
             cells[c, u] = value_ix.setdefault(value, len(value_ix))
+        if not build:
+            return None
         codes = np.full((len(coder_ix), len(unit_ix)), -1, dtype=np.int64)
         if cells:
             (cs, us), vs = zip(*cells.keys(), strict=True), list(cells.values())
@@ -380,8 +362,10 @@ class CodingTable:
     ) -> CodingTable:
         """Build a table from a DataFrame: long (a row per coded cell) or, when asked, wide.
 
-        The long layout is read with vectorised pandas operations (factorize), so a frame of a
-        million rows takes a fraction of a second.
+        Both layouts are read with vectorised pandas operations (factorize), so a frame of a
+        million cells takes a fraction of a second (:func:`~clusteragree.core.columns.long_cells`,
+        :func:`~clusteragree.core.columns.wide_cells`). The wide layout gives what its records
+        ``(row label, column label, cell)`` give to :meth:`from_records`, errors included.
 
         Parameters
         ----------
@@ -418,6 +402,10 @@ class CodingTable:
         if layout not in ("long", "wide"):
             raise ParameterError(f"layout must be 'long' or 'wide'. Got {layout!r}.")
         if layout == "wide":
+            cells = wide_cells(df)
+            if cells is not None:
+                coders, units, codes, values = cells
+                return cls(coders, units, codes=codes, values=values, meta=meta)
             recs = (
                 (c, u, v)
                 for c, row in zip(df.index, df.itertuples(index=False, name=None), strict=True)
@@ -438,48 +426,7 @@ class CodingTable:
     def _from_columns(cls, coders: pd.Series, units: pd.Series, values: pd.Series,
                       meta: Mapping[str, str] | None) -> CodingTable:
         """The long layout, vectorised; rows are named by their position (1-based)."""
-        c_codes, c_labels = pd.factorize(coders, use_na_sentinel=True)
-        u_codes, u_labels = pd.factorize(units, use_na_sentinel=True)
-        bad = np.flatnonzero((c_codes < 0) | (u_codes < 0))
-        if len(bad):
-            raise InputError(f"row {bad[0] + 1}: the coder or the unit is missing")
-        vals = values.reset_index(drop=True)
-        scalar_kinds = ("string", "integer", "floating", "mixed-integer-float", "boolean",
-                        "decimal", "empty")
-        if vals.dtype == object and pd.api.types.infer_dtype(vals, skipna=True) \
-                not in scalar_kinds:
-            is_set = vals.map(lambda v: isinstance(v, _SET_TYPES)).to_numpy(dtype=bool)
-            missing = ~is_set & vals.map(is_missing).to_numpy(dtype=bool)
-            if is_set.any() and (~is_set & ~missing).any():
-                row = int(np.flatnonzero(~is_set & ~missing)[0]) + 1
-                raise InputError(f"row {row}: a single value among label sets; a table holds "
-                                 "one kind of value")
-            if is_set.any():
-                vals = vals.where(~is_set, vals.map(
-                    lambda v: frozenset(v) if isinstance(v, (set, list)) else v))
-        n_u = len(u_labels)
-        keys = c_codes.astype(np.int64) * max(n_u, 1) + u_codes
-        cells = len(c_labels) * max(n_u, 1)
-        if cells <= 8 * len(keys) + 1024:  # count into a table of all cells
-            repeated = bool((np.bincount(keys, minlength=cells) > 1).any())
-        else:
-            repeated = bool(pd.Index(keys).duplicated().any())
-        if repeated:
-            dup = pd.Index(keys).duplicated()
-            again = int(np.flatnonzero(dup)[0])
-            first = int(np.flatnonzero(keys == keys[again])[0])
-            raise InputError(
-                f"record {again + 1}: coder {_plain(c_labels[c_codes[again]])!r} coded unit "
-                f"{_plain(u_labels[u_codes[again]])!r} twice (first at record {first + 1}); "
-                "keep one record per coder and unit (a set value holds several labels)")
-        try:  # None, NaN and pd.NA all get the code -1: missing
-            v_codes, v_uniques = pd.factorize(vals, use_na_sentinel=True)
-        except TypeError as err:
-            raise InputError(f"a value is not hashable ({err}); give label sets as set, "
-                             "frozenset or list and labels as str or numbers") from None
-        distinct = [_normalise(v)[0] for v in v_uniques.tolist()]
-        codes = np.full((len(c_labels), n_u), -1, dtype=np.int64)
-        codes[c_codes, u_codes] = v_codes
+        c_labels, u_labels, codes, distinct = long_cells(coders, units, values)
         return cls(c_labels, u_labels, codes=codes, values=distinct, meta=meta)
 
     @classmethod

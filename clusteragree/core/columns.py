@@ -1,0 +1,519 @@
+"""Coding records as three columns (coder, unit, value), turned into table cells at once.
+
+Three entries of :class:`~clusteragree.CodingTable` read columns rather than records one by
+one: the long DataFrame (:func:`long_cells`), the wide DataFrame (:func:`wide_cells`: its rows
+repeated, its columns tiled, its cells in row-major order) and records (:func:`record_cells`).
+Each factorises a column once with pandas' hash tables, finds a (coder, unit) pair given twice
+with one count over all cells, and scatters the value codes into the coders x units matrix.
+
+The wide and record entries promise what reading the records one by one gives
+(:meth:`CodingTable.from_records`): Python's equality of dict keys, the first value seen kept,
+the errors naming the record. Where pandas could answer differently (a missing coder or unit, a
+value it takes for missing and :func:`is_missing` does not, such as ``pd.NaT``, a NaN inside a
+tuple, which its hash tables equate and Python does not) or the data hold an error, they return
+None and the caller reads the records one by one, which gives the table or the error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import math
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..errors import InputError
+
+__all__ = ["is_missing", "long_cells", "record_cells", "wide_cells"]
+
+IntArray = npt.NDArray[np.int64]
+#: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
+Cells = tuple[list[Any], list[Any], IntArray, list[Any]]
+SET_TYPES = (set, frozenset, list)
+_MISSING_TYPES = (type(None), type(pd.NA))
+
+
+def is_missing(value: Any) -> bool:
+    """None, NaN and ``pd.NA`` mean a missing value.
+
+    A missing cell is a unit the coder did not code; it is not the same as coding it with the empty
+    set, which is a value.
+
+    Parameters
+    ----------
+    value : object
+        Any cell value.
+
+    Returns
+    -------
+    bool
+        True for None, ``pd.NA`` and a float NaN (including ``numpy.nan``); False otherwise.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Missing values in reliability data.)
+
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
+    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
+    (True, True, True, False)
+    >>> is_missing(frozenset()), is_missing("")  # the empty set and "" are values
+    (False, False)
+    """
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def normalise(value: Any) -> tuple[Any, str]:
+    """The stored form of a value and its kind (``"set"`` or ``"scalar"``)."""
+    if isinstance(value, SET_TYPES):
+        for label in value:
+            if is_missing(label):
+                raise InputError(
+                    f"label set {value!r} holds a missing label ({label!r}); a missing label "
+                    "cannot be compared: leave it out of the set, or make the whole cell "
+                    "None (missing)")
+            try:
+                hash(label)
+            except TypeError:
+                raise InputError(
+                    f"label set {value!r} holds the unhashable label {label!r}; labels are "
+                    "str or numbers") from None
+        return frozenset(value), "set"
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        value = value.item()
+    try:
+        hash(value)
+    except TypeError:
+        raise InputError(
+            f"value {value!r} of type {type(value).__name__} is not hashable; "
+            "give label sets as set, frozenset or list and labels as str or numbers"
+        ) from None
+    return value, "scalar"
+
+
+def factorize_column(column: pd.Series) -> tuple[npt.NDArray[np.intp], Any]:
+    """``pd.factorize(column)``, missing values coded -1, in less time for Python strings.
+
+    pandas' own factorisation of a column of Python-backed strings (the ``str`` dtype without
+    pyarrow) copies the strings and hashes them as generic objects; the object array the column
+    holds gives the same codes in about half the time. Other columns (categoricals,
+    pyarrow-backed, numbers, objects) keep pandas' own path.
+
+    Parameters
+    ----------
+    column : Series
+        Any column.
+
+    Returns
+    -------
+    codes : ndarray of intp
+        The code of each row, in order of first appearance; -1 where missing.
+    uniques : Index
+        The distinct values, of the column's dtype: what ``pd.factorize(column)`` gives.
+
+    References
+    ----------
+    docs/performance.md, "From a DataFrame to alpha".
+
+    Examples
+    --------
+    >>> codes, uniques = factorize_column(pd.Series(["b", None, "a", "b"], dtype="str"))
+    >>> codes.tolist(), list(uniques), uniques.dtype == pd.Series(["a"], dtype="str").dtype
+    ([0, -1, 1, 0], ['b', 'a'], True)
+    """
+    dtype = column.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+        codes, uniques = pd.factorize(column.to_numpy(dtype=object), use_na_sentinel=True)
+        return codes, pd.Index(uniques, dtype=dtype)
+    return pd.factorize(column, use_na_sentinel=True)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while many frozensets are made (they form no cycle).
+
+    Each collection walks the young objects, and every so often all of them: with a million new
+    frozensets it took nine tenths of the time. The collector is enabled again afterwards,
+    unless it was disabled before.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _first_repeat(keys: IntArray, cells: int) -> int:
+    """The position of the first key seen before, or -1; ``cells`` bounds the keys."""
+    if cells <= 8 * len(keys) + 1024:  # count into a table of all cells
+        if len(keys) == 0 or np.bincount(keys, minlength=cells).max() <= 1:
+            return -1
+    elif pd.Index(keys).is_unique:
+        return -1
+    return int(np.flatnonzero(pd.Index(keys).duplicated())[0])
+
+
+def _scatter(keys: IntArray, shape: tuple[int, int], codes: npt.ArrayLike) -> IntArray:
+    """The coders x units matrix holding ``codes`` at the flat positions ``keys``, -1 elsewhere."""
+    matrix = np.full(shape, -1, dtype=np.int64)
+    matrix.reshape(-1)[keys] = codes
+    return matrix
+
+
+def _frozen_sets(values: pd.Series, is_set: npt.NDArray[np.bool_]) -> pd.Series:
+    """The sets and lists of a value column as frozensets, other values as they are."""
+    try:
+        with _collector_paused():
+            frozen = values.map(lambda v: frozenset(v) if isinstance(v, (set, list)) else v)
+    except TypeError:  # an unhashable label: name its row
+        for row in np.flatnonzero(is_set).tolist():
+            try:
+                normalise(values.iloc[row])
+            except InputError as err:
+                raise InputError(f"row {row + 1}: {err.message}") from None
+        raise
+    return values.where(~is_set, frozen)
+
+
+def long_cells(coders: pd.Series, units: pd.Series, values: pd.Series
+               ) -> tuple[Any, Any, IntArray, list[Any]]:
+    """The cells of a long DataFrame: one row per coded cell; rows named by position (1-based).
+
+    Parameters
+    ----------
+    coders, units, values : Series
+        The three columns, equally long. A value is a label, a number, or a set (or list) of
+        labels; None, NaN and ``pd.NA`` are missing.
+
+    Returns
+    -------
+    coders, units : Index
+        The distinct coders and units in order of first appearance.
+    codes : ndarray of int64, shape (n_coders, n_units)
+        Index into ``values`` for each cell, -1 where missing.
+    values : list
+        The distinct values (numpy scalars as Python ones, sets as frozensets).
+
+    Raises
+    ------
+    InputError
+        A missing coder or unit, a (coder, unit) pair given twice (naming both rows), sets mixed
+        with single values, an unhashable value, a missing label inside a set.
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values"; docs/performance.md, "From a DataFrame to alpha".
+
+    Examples
+    --------
+    >>> c, u, codes, vals = long_cells(pd.Series(["A", "B", "A"]), pd.Series([1, 1, 2]),
+    ...                                pd.Series(["x", "y", None]))
+    >>> list(c), list(u), codes.tolist(), vals
+    (['A', 'B'], [1, 2], [[0, -1], [1, -1]], ['x', 'y'])
+    """
+    c_codes, c_labels = factorize_column(coders)
+    u_codes, u_labels = factorize_column(units)
+    if len(c_codes) and min(c_codes.min(), u_codes.min()) < 0:
+        bad = np.flatnonzero((c_codes < 0) | (u_codes < 0))
+        raise InputError(f"row {bad[0] + 1}: the coder or the unit is missing")
+    vals = values
+    scalar_kinds = ("string", "integer", "floating", "mixed-integer-float", "boolean",
+                    "decimal", "empty")
+    if vals.dtype == object and pd.api.types.infer_dtype(vals, skipna=True) \
+            not in scalar_kinds:
+        vals = vals.reset_index(drop=True)
+        is_set = vals.map(lambda v: isinstance(v, SET_TYPES)).to_numpy(dtype=bool)
+        missing = ~is_set & vals.map(is_missing).to_numpy(dtype=bool)
+        if is_set.any() and (~is_set & ~missing).any():
+            row = int(np.flatnonzero(~is_set & ~missing)[0]) + 1
+            raise InputError(f"row {row}: a single value among label sets; a table holds "
+                             "one kind of value")
+        if is_set.any():
+            vals = _frozen_sets(vals, is_set)
+    n_u = max(len(u_labels), 1)
+    keys = c_codes.astype(np.int64, copy=False) * n_u + u_codes
+    again = _first_repeat(keys, len(c_labels) * n_u)
+    if again >= 0:
+        first = int(np.flatnonzero(keys == keys[again])[0])
+        raise InputError(
+            f"record {again + 1}: coder {plain(c_labels[c_codes[again]])!r} coded unit "
+            f"{plain(u_labels[u_codes[again]])!r} twice (first at record {first + 1}); "
+            "keep one record per coder and unit (a set value holds several labels)")
+    try:  # None, NaN and pd.NA all get the code -1: missing
+        v_codes, v_uniques = factorize_column(vals)
+    except TypeError as err:
+        raise InputError(f"a value is not hashable ({err}); give label sets as set, "
+                         "frozenset or list and labels as str or numbers") from None
+    distinct = [normalise(v)[0] for v in v_uniques.tolist()]
+    return c_labels, u_labels, _scatter(keys, (len(c_labels), len(u_labels)), v_codes), distinct
+
+
+def _nan_inside(value: Any) -> bool:
+    """A NaN inside a tuple (at any depth): pandas' hash tables take two such tuples for equal,
+    Python only when it is the same NaN object."""
+    return isinstance(value, tuple) and any(
+        (isinstance(x, (float, complex)) and x != x) or _nan_inside(x) for x in value)
+
+
+def _labels(column: npt.NDArray[np.object_]) -> tuple[npt.NDArray[np.intp], list[Any]] | None:
+    """Codes and distinct labels (the first object seen of each) of coders or units; None for
+    anything the records must decide (a missing or unhashable label, a NaN inside a tuple)."""
+    try:
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    except (TypeError, ValueError):
+        return None
+    labels = uniques.tolist()
+    if len(codes) and codes.min() < 0:
+        return None
+    if any(issubclass(t, tuple) for t in set(map(type, labels))) and any(
+            _nan_inside(x) for x in labels):
+        return None
+    return codes, labels
+
+
+def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | None:
+    """The codes (-1 missing) and distinct stored values of the values of records, in order.
+
+    What :meth:`CodingTable.from_records` makes of them one by one, Python's equality deciding
+    which are equal (the first seen kept, numpy scalars as Python ones, sets and lists as
+    frozensets); None where the records must be read one by one: an unhashable value or label,
+    a missing label inside a set, sets mixed with single values, a value that pandas takes for
+    missing and :func:`is_missing` does not, a NaN inside a tuple.
+
+    Parameters
+    ----------
+    raw : ndarray
+        The values, an object array (or a numeric one: NaN is then the only missing value).
+
+    Returns
+    -------
+    (ndarray of intp, list) or None
+        The code of each value and the distinct values; or None.
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
+    >>> codes, values = record_values(np.array(["x", 1, None, 1.0, True], dtype=object))
+    >>> codes.tolist(), values
+    ([0, 1, -1, 1, 1], ['x', 1])
+    >>> record_values(np.array([{"x"}, "x"], dtype=object)) is None  # sets and a label
+    True
+    """
+    if raw.dtype != object:  # numbers: NaN is the only missing value
+        codes, uniques = pd.factorize(raw, use_na_sentinel=True)
+        return codes, uniques.tolist()
+    types = set(map(type, raw))
+    sets = any(issubclass(t, SET_TYPES) for t in types)
+    values = raw
+    if sets:
+        if not all(issubclass(t, (*SET_TYPES, float)) or t in _MISSING_TYPES for t in types):
+            return None  # a single value among the sets
+        present = np.flatnonzero(~pd.isna(raw))
+        values = raw.copy()
+        try:
+            with _collector_paused():
+                values[present] = np.fromiter(map(frozenset, raw[present]), dtype=object,
+                                              count=len(present))
+        except TypeError:  # an unhashable label, or a number among the sets
+            return None
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except (TypeError, ValueError):
+        return None
+    if len(codes) and codes.min() < 0:  # missing for pandas: missing for is_missing too?
+        odd = set(map(type, raw[codes < 0]))
+        if not all(t in _MISSING_TYPES or issubclass(t, float) for t in odd):
+            return None
+    distinct = []
+    tuples = any(issubclass(t, tuple) for t in types)
+    for value in uniques.tolist():
+        if sets != isinstance(value, frozenset) or (tuples and _nan_inside(value)):
+            return None
+        try:
+            distinct.append(normalise(value)[0])
+        except InputError:
+            return None
+    return codes, distinct
+
+
+def record_columns(records: Iterable[Any], coders: list[Any], units: list[Any],
+                   values: list[Any]) -> list[Any]:
+    """Read records of three fields in one pass, into three lists.
+
+    Parameters
+    ----------
+    records : iterable
+        Anything iterable; each record is unpacked as ``coder, unit, value = record``.
+    coders, units, values : list
+        Where the fields go, one entry per record, in order. Whatever the iterable itself raises
+        propagates, the lists holding the records read before.
+
+    Returns
+    -------
+    list
+        Empty when every record unpacked; else the first one that did not (the records after it
+        are not read), alone.
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
+    >>> coders, units, values = [], [], []
+    >>> record_columns([("A", 1, "x"), ("B", 1, {"y"}), ("C", 2), ("D", 2, "z")],
+    ...                coders, units, values)
+    [('C', 2)]
+    >>> coders, units, values
+    (['A', 'B'], [1, 1], ['x', {'y'}])
+    """
+    add_coder, add_unit, add_value = coders.append, units.append, values.append
+    for record in records:
+        try:
+            coder, unit, value = record
+        except (TypeError, ValueError):
+            return [record]
+        add_coder(coder)
+        add_unit(unit)
+        add_value(value)
+    return []
+
+
+def record_cells(coders: list[Any], units: list[Any], values: list[Any]) -> Cells | None:
+    """The cells of records given as three columns, as reading them one by one makes them.
+
+    Parameters
+    ----------
+    coders, units, values : list
+        The fields of the records, in order (:func:`record_columns`).
+
+    Returns
+    -------
+    (coders, units, codes, values) or None
+        The distinct coders and units (the first object seen of each, in order of first
+        appearance), the coders x units value codes (-1 missing) and the distinct values; None
+        when the records must be read one by one (an error among them, or a label or value
+        that pandas and Python compare differently).
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
+    >>> record_cells(["A", "B", "A"], [1, 1, 2], ["x", "y", None])
+    (['A', 'B'], [1, 2], array([[ 0, -1],
+           [ 1, -1]]), ['x', 'y'])
+    >>> record_cells(["A", "A"], [1, 1], ["x", "y"]) is None  # coded twice: read them one by one
+    True
+    """
+    n = len(values)
+    if not n:
+        return None
+    c = _labels(np.fromiter(coders, dtype=object, count=n))
+    u = _labels(np.fromiter(units, dtype=object, count=n))
+    if c is None or u is None:
+        return None
+    (c_codes, c_labels), (u_codes, u_labels) = c, u
+    keys = c_codes.astype(np.int64, copy=False) * len(u_labels) + u_codes
+    if _first_repeat(keys, len(c_labels) * len(u_labels)) >= 0:
+        return None
+    found = record_values(np.fromiter(values, dtype=object, count=n))
+    if found is None:
+        return None
+    codes = _scatter(keys, (len(c_labels), len(u_labels)), found[0])
+    return c_labels, u_labels, codes, found[1]
+
+
+def _distinct_labels(index: pd.Index, labels: list[Any]) -> bool:
+    """Hashable, none missing, none equal to another (as dict keys): ``labels`` are those of
+    ``index``, as iterating over it gives them."""
+    try:
+        if len(dict.fromkeys(labels)) < len(labels):
+            return False
+    except TypeError:
+        return False
+    if isinstance(index, pd.MultiIndex):  # tuples: none is missing
+        return True
+    return not index.hasnans  # what is_missing calls missing, pandas does too
+
+
+def _same_as_iterated(dtype: Any) -> bool:
+    """A column whose ``to_numpy(dtype=object)`` holds what iterating over it gives."""
+    if isinstance(dtype, np.dtype):
+        return dtype.kind in "biufO"
+    if isinstance(dtype, pd.CategoricalDtype):  # numbers with NaN may come out as floats
+        dtype = dtype.categories.dtype
+        return (isinstance(dtype, np.dtype) and dtype.kind == "O") \
+            or isinstance(dtype, pd.StringDtype)
+    return isinstance(dtype, pd.StringDtype)
+
+
+def wide_cells(df: pd.DataFrame) -> Cells | None:
+    """The cells of a wide DataFrame (a row per coder, a column per unit), vectorised.
+
+    The same as reading the records ``(row label, column label, cell)`` row by row; None where
+    they must be read so (duplicate or missing labels, an error or an unusual value among the
+    cells, a column of another dtype than numbers, objects, strings and categoricals of strings
+    or objects, an empty frame).
+
+    Parameters
+    ----------
+    df : DataFrame
+        Krippendorff's reliability data: coders as the index, units as the columns.
+
+    Returns
+    -------
+    (coders, units, codes, values) or None
+        As :func:`record_cells`.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Reliability data: coders x units.)
+
+    Examples
+    --------
+    Each value as its record holds it: 1 from the column of ints, 2.0 from the column of floats
+    (which NaN made float):
+
+    >>> wide = pd.DataFrame({"u1": [1, 1], "u2": [2, None]}, index=["A", "B"])
+    >>> wide_cells(wide)
+    (['A', 'B'], ['u1', 'u2'], array([[ 0,  1],
+           [ 0, -1]]), [1, 2.0])
+    """
+    coders, units = list(df.index), list(df.columns)
+    if df.size == 0 or not (_distinct_labels(df.index, coders)
+                            and _distinct_labels(df.columns, units)):
+        return None
+    dtypes = set(df.dtypes.tolist())
+    if not all(_same_as_iterated(d) for d in dtypes):
+        return None
+    numeric = len(dtypes) == 1 and all(isinstance(d, np.dtype) and d.kind in "biuf"
+                                       for d in dtypes)
+    cells = df.to_numpy() if numeric else df.to_numpy(dtype=object)
+    found = record_values(cells.reshape(-1))  # row by row, as the records come
+    if found is None:
+        return None
+    codes = np.asarray(found[0], dtype=np.int64).reshape(len(coders), len(units))
+    return coders, units, codes, found[1]
+
