@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import resource
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -43,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _cli import printed_to
+from _cli import best, printed_to
 
 
 def frame(rows: int, coders: int, n_values: int, kind: str, seed: int) -> pd.DataFrame:
@@ -65,16 +64,6 @@ def frame(rows: int, coders: int, n_values: int, kind: str, seed: int) -> pd.Dat
     if kind == "category":
         df = df.astype({"coder": "category", "value": "category"})
     return df
-
-
-def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Shortest of ``repeat`` runs, and the last result."""
-    fastest, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        fastest = min(fastest, time.perf_counter() - start)
-    return fastest, out
 
 
 def to_krippendorff(values: Any) -> np.ndarray:
