@@ -225,7 +225,8 @@ def test_records_that_pandas_would_merge_or_drop_keep_python_semantics() -> None
     assert type(table.value("A", 3)) is int and table.value("B", 3) == 1  # the first seen: 1
     with pytest.raises(InputError, match=r"data.csv: record 3 is \('A', 2\); expected"):
         CodingTable.from_records([("A", 1, "x"), ("B", 1, "y"), ("A", 2)], source="data.csv")
-    with pytest.raises(InputError, match=r"record 2: coder 'A' coded unit 1.0 twice; keep one"):
+    with pytest.raises(InputError,
+                       match=r"record 2: coder 'A' coded unit 1.0 twice \(first at record 1\)"):
         CodingTable.from_records([("A", 1, "x"), ("A", 1.0, "y")])
     with pytest.raises(InputError, match=r"record 2: label set .* holds a missing label"):
         CodingTable.from_records([("A", 1, {"x"}), ("B", 1, ["y", None])])

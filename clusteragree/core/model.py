@@ -230,6 +230,7 @@ class CodingTable:
         unit_ix: dict[Hashable, int] = {}
         value_ix: dict[Any, int] = {}
         cells: dict[tuple[int, int], int] = {}
+        first_at: dict[tuple[int, int], int] = {}
         kind: str | None = None
         for pos, record in enumerate(records, start=1):
             try:
@@ -252,10 +253,12 @@ class CodingTable:
                     path=source)
             if (c, u) in cells:
                 raise InputError(
-                    f"record {pos}: coder {coder!r} coded unit {unit!r} twice; keep one record "
-                    "per coder and unit (a set value holds several labels)",
+                    f"record {pos}: coder {coder!r} coded unit {unit!r} twice (first at record "
+                    f"{first_at[c, u]}); keep one record per coder and unit (a set value holds "
+                    "several labels)",
                     path=source,
                 )
+            first_at[c, u] = pos
             if is_missing(raw):
                 cells[c, u] = -1
                 continue
