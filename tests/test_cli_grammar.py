@@ -189,9 +189,13 @@ def test_docs_options_table_is_the_parser() -> None:
 
 
 def test_formats_lists_the_formats(cli) -> None:
+    import jsonschema
+
     from clusteragree.cli.input_formats import INPUTS
+    schema = json.loads((FIX.parent / "docs" / "schema" / "clusteragree-1.json").read_text())
     code, out, _ = cli("formats", "-f", "json")
     assert code == 0
+    jsonschema.validate(json.loads(out), schema)
     results = json.loads(out)["results"]
     assert [(r["command"], r["input_format"]) for r in results] == [
         (f.command, f.name or "-") for f in INPUTS]
