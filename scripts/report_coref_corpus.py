@@ -3,7 +3,8 @@
 docs/reproduction/coref-multi-annotator.md.
 
 Per text and pooled: alpha with mentions and with words as units (nominal, Jaccard, Dice, MASI),
-the standard metrics with annotator A as key, and the mentions marked by one annotator only.
+the standard metrics with annotator A as key, the mentions marked by one annotator only, and
+where the two differ in Kummerfeld and Klein's categories.
 
 Usage: ``python scripts/report_coref_corpus.py [OUTPUT.md]``
 """
@@ -18,7 +19,13 @@ from pathlib import Path
 import pandas as pd
 
 from clusteragree import __version__
-from clusteragree.coref import coref_alpha, coref_metrics, read_brat_dir
+from clusteragree.coref import (
+    ERROR_KINDS,
+    coref_alpha,
+    coref_differences,
+    coref_metrics,
+    read_brat_dir,
+)
 from clusteragree.errors import AlphaUndefinedWarning
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,7 +48,7 @@ def _alpha_table(frame: pd.DataFrame) -> pd.DataFrame:
 def _markdown(frame: pd.DataFrame, floats: str = "{:.3f}") -> list[str]:
     cols = [str(frame.index.name or "")] + [str(c) for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    counts = {"values", "both", "A only", "B only"}
+    counts = {"values", "both", "A only", "B only", *ERROR_KINDS}
     for idx, row in frame.iterrows():
         cells = [str(int(v)) if c in counts else floats.format(v) if isinstance(v, float)
                  else str(v) for c, v in zip(frame.columns, row, strict=True)]
@@ -74,6 +81,11 @@ def main() -> None:
     pooled = coref_metrics([a, b], coders=["A", "B"])
     pooled = pooled[pooled["key"] == "A"].set_index("metric")[["recall", "precision", "f1"]]
     totals = per_text[["both", "A only", "B only"]].sum()
+    found, counts = coref_differences([a, b], coders=["A", "B"])
+    by_text = counts.assign(text=counts["document"].fillna("TOTAL")).set_index("text")[
+        list(ERROR_KINDS)]
+    by_text = by_text.loc[[t for t in by_text.index if t != "TOTAL"] + ["TOTAL"]]
+    examples = found.groupby("kind", sort=False).head(2)[["document", "kind", "mentions"]]
     text = [
         "# Coreference agreement on a doubly annotated corpus", "",
         f"Written by `scripts/report_coref_corpus.py` (clusteragree {__version__}) in "
@@ -103,7 +115,14 @@ def main() -> None:
         "Reading: the metrics, which compare chains as wholes, sit around 0.7-0.8, while "
         "chance-corrected alpha with nominal distance is far lower; Jaccard and Dice credit "
         "the partial overlap of chains, and MASI, which also penalises chains that overlap "
-        "without one containing the other, falls between nominal and Jaccard.", ""]
+        "without one containing the other, falls between nominal and Jaccard.", "",
+        "## Where A and B differ", "",
+        "Kummerfeld and Klein's (2013) categories with A as the key (docs/coref.md, \"Where "
+        "two annotators differ\"; B as the key swaps missing with extra and divided with "
+        "conflated):", "",
+        *_markdown(by_text.astype(int)), "",
+        "Two of each kind (mentions as their characters, with character positions):", "",
+        *_markdown(examples.set_index("document")), ""]
     print("\n".join(text))
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)

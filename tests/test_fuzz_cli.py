@@ -44,6 +44,7 @@ OPTIONS = {
     "pan": ["--tokenizer", "--no-nonmatching", "--scores", "--table", "--per-doc", "--pairwise",
             "--diagnostics", "--worst", *INTERVAL],
     "coref": ["--units", "--metrics", "--unmarked", "--word-policy", "--text-dir", "--lenient",
+              "--differences",
               "--per-doc", "--pairwise", "--table", "--singletons", "--resample",
               "--diagnostics", "--worst", "--input-format", *INTERVAL],
     "trees": ["--dirs", "--distance", "--metric", "--names", "--acc", "--metrics", "--size",

@@ -52,6 +52,8 @@ RUNS = {
     "pyramid-diagnostics-pairwise": ["pyramid", *[str(FIX / "passonneau2006" / f"fig5-A{k}.pyr")
                                                   for k in (1, 2, 1)], "--names", "a,b,c",
                                      "--units", "spans", "--diagnostics", "--pairwise"],
+    "coref-differences": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll") for x in "ab"],
+                          "--differences", "--per-doc"],
     "trees-differences": ["trees", str(REG / "trees" / "ok.conllu"),
                           str(REG / "trees" / "relabelled.conllu"), "--differences"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
@@ -75,7 +77,7 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
                      "category", "annotator", "coincidence", "document", "kappa",
                      "scu_match", "scu_link", "scu_only", "unmarked_word",
-                     "sentence_difference"}
+                     "sentence_difference", "difference_count", "coref_difference"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:

@@ -65,7 +65,13 @@ def register(sub: Any) -> None:
                        help=argparse.SUPPRESS)
     coref.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
                        help="alpha per document too (default: the pooled rows only)")
-    coref.add_argument("--table", choices=("alpha", "metrics"), default=None,
+    coref.add_argument("--differences", action="store_true",
+                       help="for every pair of annotators (the first as the key), where they "
+                       "differ in the categories of Kummerfeld and Klein (2013): span errors, "
+                       "missing and extra mentions and entities, divided and conflated "
+                       "entities; counts (per document with --per-doc) and, in text, the "
+                       "first --worst K of each category")
+    coref.add_argument("--table", choices=("alpha", "metrics", "differences"), default=None,
                        help="-f csv/latex: the table to write (default: alpha when it is "
                        "computed, else metrics)")
     add_common(coref, names=True, pairwise=True, interval=True, legacy_formats=INPUT_FORMATS)
@@ -95,6 +101,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..core.frames import pooled_rows
     from ..core.model import unique_labels
     from ..coref.agreement import coref_alpha, coref_metrics
+    from ..coref.errors import coref_differences
     from ..coref.intervals import metric_intervals
     from ..report import render
     from ..report import table as render_table
@@ -135,6 +142,12 @@ def _run_coref(args: argparse.Namespace) -> int:
                               on=["key", "response", "metric"], how="left")
         if "document" in scores:
             scores.loc[scores["document"].notna(), ["ci_low", "ci_high", "se"]] = float("nan")
+    found = counts = None
+    if args.differences:
+        found, counts = coref_differences(corpora, coders=names, lenient=args.lenient,
+                                          singletons=args.singletons)
+        if not args.per_doc:
+            counts = counts[counts["document"].isna()]
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
         results = alpha_records(frame) if frame is not None else []
@@ -144,6 +157,8 @@ def _run_coref(args: argparse.Namespace) -> int:
             results += records(scores, "metric")
         if frame is not None:
             results += diagnostic_records(frame.attrs.get("diagnostics", {}))
+        if counts is not None and found is not None:
+            results += _difference_records(counts, found)
         print_json(envelope("coref", args.files, command_signature(args), results,
                             {"units": args.units, "annotators": names}))
         return 0
@@ -154,6 +169,8 @@ def _run_coref(args: argparse.Namespace) -> int:
             print(render(shown, args.format, header=header))
         elif table == "metrics" and scores is not None:
             print(render_table(scores, args.format))
+        elif table == "differences" and found is not None:
+            print(render_table(found, args.format))
         else:
             raise ParameterError(f"--table {table}: that table was not computed (--metrics)")
         return 0
@@ -172,8 +189,48 @@ def _run_coref(args: argparse.Namespace) -> int:
         sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
     if frame is not None:
         sections += diagnostic_sections(frame.attrs.get("diagnostics", {}))
+    if counts is not None and found is not None:
+        sections += _difference_sections(counts, found, args.worst)
     print(text_report("\n".join(headline), sections, footer))
     return 0
+
+
+def _difference_records(counts: Any, found: Any) -> list[dict[str, Any]]:
+    """``difference_count`` records (a pair, a document or None, a category, a count) and a
+    ``coref_difference`` record per difference."""
+    from ..coref.errors import ERROR_KINDS
+    out: list[dict[str, Any]] = []
+    for row in counts.to_dict("records"):
+        document = None if row["document"] is None or row["document"] != row["document"] \
+            else str(row["document"])
+        out += [{"kind": "difference_count", "key": str(row["key"]),
+                 "response": str(row["response"]), "document": document, "category": k,
+                 "count": int(row[k])} for k in ERROR_KINDS]
+    for row in found.to_dict("records"):
+        out.append({"kind": "coref_difference", "key": str(row["key"]),
+                    "response": str(row["response"]), "document": str(row["document"]),
+                    "category": row["kind"], "mentions": row["mentions"],
+                    "key_entity": row["key_entity"], "response_entity": row["response_entity"]})
+    return out
+
+
+def _difference_sections(counts: Any, found: Any, worst: int) -> list[tuple[str, Any]]:
+    """Per pair: the counts by category (and document), then the first ``worst`` differences
+    of each category."""
+    from ..coref.errors import ERROR_KINDS
+    sections: list[tuple[str, Any]] = []
+    for (key, response), rows in counts.groupby(["key", "response"], sort=False):
+        shown = rows.drop(columns=["key", "response"]).copy()
+        shown["document"] = shown["document"].fillna("all documents")
+        sections.append((f"where {key} and {response} differ ({key} as the key; Kummerfeld "
+                         "and Klein's categories)", shown[["document", *ERROR_KINDS]]))
+        mine = found[(found["key"] == key) & (found["response"] == response)]
+        if len(mine):
+            listed = mine.groupby("kind", sort=False).head(worst)
+            sections.append((f"the first {worst} of each category, {key} against {response}",
+                             listed[["document", "kind", "mentions", "key_entity",
+                                     "response_entity"]]))
+    return sections
 
 
 def _read_coref(path: str, args: argparse.Namespace) -> Any:

@@ -1,5 +1,6 @@
 """Coreference: the chains model, the CoNLL, CorefUD and BRAT readers, alpha over mentions or
-words, and the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA).
+words, the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA), and where two annotations differ
+(Kummerfeld and Klein's categories).
 
 Names are loaded on first use (the command line starts without numpy and pandas)."""
 
@@ -14,11 +15,23 @@ if TYPE_CHECKING:
     from .brat import read_brat, read_brat_dir
     from .conll import parse_conll, read_conll
     from .corefud import read_corefud
+    from .errors import (
+        ERROR_KINDS,
+        CorefDifference,
+        coref_differences,
+        document_errors,
+        error_counts,
+    )
     from .intervals import metric_intervals, reweighted
     from .metrics import BlancCounts, Counts, add, score
     from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
 
 _WHERE = {
+    'ERROR_KINDS': '.errors',
+    'CorefDifference': '.errors',
+    'coref_differences': '.errors',
+    'document_errors': '.errors',
+    'error_counts': '.errors',
     'BlancCounts': '.metrics',
     'CONLL_AVERAGE': '.model',
     'CorefCorpus': '.model',
@@ -45,16 +58,21 @@ __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
     'CONLL_AVERAGE',
+    'ERROR_KINDS',
     'METRICS',
     'BlancCounts',
     'CorefCorpus',
+    'CorefDifference',
     'CorefDocument',
     'Counts',
     'Mention',
     'add',
     'coref_alpha',
+    'coref_differences',
     'coref_metrics',
     'coref_tables',
+    'document_errors',
+    'error_counts',
     'match_documents',
     'metric_intervals',
     'parse_conll',

@@ -20,6 +20,10 @@ measure        measure, value, observed, expected, note (the multi-label measure
 accuracy       metric, value, sentences, ignored, pairs (tree accuracies)
 score          peer, annotator, scus, original, modified (pyramid scores of peers)
 correlation    annotator_a, annotator_b, score, peers, pearson, pearson_p, spearman, spearman_p
+difference_    key, response, document (null: pooled), category (span, missing_entity, ...),
+count          count (coreference differences by Kummerfeld and Klein's categories)
+coref_         key, response, document, category, mentions, key_entity, response_entity
+difference
 =============  ==================================================================================
 
 Examples
