@@ -142,12 +142,13 @@ def _run_coref(args: argparse.Namespace) -> int:
                               on=["key", "response", "metric"], how="left")
         if "document" in scores:
             scores.loc[scores["document"].notna(), ["ci_low", "ci_high", "se"]] = float("nan")
-    found = counts = None
+    diffs: Any = None
+    diff_counts: Any = None
     if args.differences:
-        found, counts = coref_differences(corpora, coders=names, lenient=args.lenient,
-                                          singletons=args.singletons)
+        diffs, diff_counts = coref_differences(corpora, coders=names, lenient=args.lenient,
+                                               singletons=args.singletons)
         if not args.per_doc:
-            counts = counts[counts["document"].isna()]
+            diff_counts = diff_counts[diff_counts["document"].isna()]
     header = {"command": "coref", "files": list(args.files), "units": args.units}
     if args.format == "json":
         results = alpha_records(frame) if frame is not None else []
@@ -157,8 +158,8 @@ def _run_coref(args: argparse.Namespace) -> int:
             results += records(scores, "metric")
         if frame is not None:
             results += diagnostic_records(frame.attrs.get("diagnostics", {}))
-        if counts is not None and found is not None:
-            results += _difference_records(counts, found)
+        if diffs is not None:
+            results += _difference_records(diff_counts, diffs)
         print_json(envelope("coref", args.files, command_signature(args), results,
                             {"units": args.units, "annotators": names}))
         return 0
@@ -169,8 +170,8 @@ def _run_coref(args: argparse.Namespace) -> int:
             print(render(shown, args.format, header=header))
         elif table == "metrics" and scores is not None:
             print(render_table(scores, args.format))
-        elif table == "differences" and found is not None:
-            print(render_table(found, args.format))
+        elif table == "differences" and diffs is not None:
+            print(render_table(diffs, args.format))
         else:
             raise ParameterError(f"--table {table}: that table was not computed (--metrics)")
         return 0
@@ -189,8 +190,8 @@ def _run_coref(args: argparse.Namespace) -> int:
         sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
     if frame is not None:
         sections += diagnostic_sections(frame.attrs.get("diagnostics", {}))
-    if counts is not None and found is not None:
-        sections += _difference_sections(counts, found, args.worst)
+    if diffs is not None:
+        sections += _difference_sections(diff_counts, diffs, args.worst)
     print(text_report("\n".join(headline), sections, footer))
     return 0
 
