@@ -52,6 +52,8 @@ RUNS = {
     "pyramid-diagnostics-pairwise": ["pyramid", *[str(FIX / "passonneau2006" / f"fig5-A{k}.pyr")
                                                   for k in (1, 2, 1)], "--names", "a,b,c",
                                      "--units", "spans", "--diagnostics", "--pairwise"],
+    "coref-ualpha": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll") for x in "ab"],
+                     "--metrics", "ualpha,muc", "--per-doc"],
     "coref-differences": ["coref", *[str(FIX / "coref" / f"annotator-{x}.conll") for x in "ab"],
                           "--differences", "--per-doc"],
     "trees-differences": ["trees", str(REG / "trees" / "ok.conllu"),

@@ -39,10 +39,10 @@ def register(sub: Any) -> None:
     coref.add_argument("--units", choices=("mentions", "words"), default="mentions",
                        help="coding units (default: %(default)s)")
     coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS, "conll"],
-                       help="comma-separated among alpha," + ",".join(METRICS) + ",conll "
-                       "(mentions: mention identification; conll: the mean F1 of muc, bcub and "
-                       "ceafe)"
-                       + " (default: all)")
+                       help="comma-separated among alpha," + ",".join(METRICS) + ",conll,"
+                       "ualpha (mentions: mention identification; conll: the mean F1 of muc, "
+                       "bcub and ceafe; ualpha: Krippendorff's unitizing alpha of the mentions "
+                       "over the tokens, all annotators together) (default: all but ualpha)")
     coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
                        help="a mention another annotator did not mark: the empty set, or "
                        "missing (default: %(default)s)")
@@ -90,10 +90,10 @@ def _names(text: str) -> tuple[str, ...]:
 
 def _metric_list(text: str) -> list[str]:
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in ("alpha", *METRICS, "conll")]
+    bad = [n for n in names if n not in ("alpha", *METRICS, "conll", "ualpha")]
     if bad or not names:
         raise argparse.ArgumentTypeError(
-            f"metrics must be among alpha,{','.join(METRICS)},conll; got {text!r}")
+            f"metrics must be among alpha,{','.join(METRICS)},conll,ualpha; got {text!r}")
     return names
 
 
@@ -103,6 +103,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..coref.agreement import coref_alpha, coref_metrics
     from ..coref.errors import coref_differences
     from ..coref.intervals import metric_intervals
+    from ..coref.unitizing import mentions_u_alpha
     from ..report import render
     from ..report import table as render_table
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
@@ -122,7 +123,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     args.lenient = not args.strict
     corpora = [_read_coref(f, args) for f in args.files]
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
-    metric_names = [m for m in args.metrics if m != "alpha"]
+    metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha")]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
                          pairwise=args.pairwise, **interval_options(args),
@@ -142,6 +143,9 @@ def _run_coref(args: argparse.Namespace) -> int:
                               on=["key", "response", "metric"], how="left")
         if "document" in scores:
             scores.loc[scores["document"].notna(), ["ci_low", "ci_high", "se"]] = float("nan")
+    unitizing = (mentions_u_alpha(corpora, coders=names, lenient=args.lenient,
+                                  per_document=args.per_doc)
+                 if "ualpha" in args.metrics else None)
     diffs: Any = None
     diff_counts: Any = None
     if args.differences:
@@ -154,6 +158,8 @@ def _run_coref(args: argparse.Namespace) -> int:
         results = alpha_records(frame) if frame is not None else []
         if frame is not None and not args.per_doc:
             results = [r for r in results if r["pooled"]]
+        if unitizing is not None:  # an alpha too: with the alpha records, before the metrics
+            results += _unitizing_records(unitizing)
         if scores is not None:
             results += records(scores, "metric")
         if frame is not None:
@@ -182,6 +188,15 @@ def _run_coref(args: argparse.Namespace) -> int:
         headline.append(alpha_headline(frame, f"Krippendorff's alpha ({args.units} as units)"))
         body, footer = alpha_text(frame if args.per_doc else frame[pooled_rows(frame)])
         sections.append(("alpha", body))
+    if unitizing is not None:
+        pooled = unitizing.iloc[0]
+        headline.append("Krippendorff's unitizing alpha (mentions over the tokens): "
+                        + ("undefined" if pooled["alpha"] != pooled["alpha"]
+                           else f"{pooled['alpha']:.4f}")
+                        + f" ({pooled['coders']} annotators, {pooled['units']} mentions, "
+                        f"{pooled['tokens']} tokens)")
+        sections.append(("unitizing alpha of the mentions (document: all = pooled)",
+                         unitizing.fillna({"document": "all"})))
     if scores is not None:
         headline.extend(_conll_lines(scores))
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
@@ -194,6 +209,22 @@ def _run_coref(args: argparse.Namespace) -> int:
         sections += _difference_sections(diff_counts, diffs, args.worst)
     print(text_report("\n".join(headline), sections, footer))
     return 0
+
+
+def _unitizing_records(frame: Any) -> list[dict[str, Any]]:
+    """The unitizing alpha of the mentions as ``alpha`` records (distance ``unitizing``)."""
+    from .._version import __version__
+    out = []
+    for row in frame.to_dict("records"):
+        pooled = row["document"] is None
+        out.append({"kind": "alpha", "document": None if pooled else str(row["document"]),
+                    "pooled": pooled, "distance": "unitizing", "alpha": row["alpha"],
+                    "D_o": row["D_o"], "D_e": row["D_e"],
+                    "n": int(row["tokens"]) * int(row["coders"]), "units": int(row["units"]),
+                    "coders": int(row["coders"]), "engine": "unitizing",
+                    "signature": f"ualpha|units:mentions|tokens:{int(row['tokens'])}|"
+                    f"coders:{int(row['coders'])}|v:{__version__}"})
+    return out
 
 
 def _difference_records(counts: Any, found: Any) -> list[dict[str, Any]]:

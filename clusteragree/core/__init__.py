@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from .model import CodingTable, is_missing, require_records, unique_labels
     from .result import AlphaResult, alpha_from_sums, format_signature
     from .text import first_difference
+    from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
 
 _WHERE = {
     'AlphaResult': '.result',
@@ -125,6 +126,10 @@ _WHERE = {
     'sum_by_key': '.crosstab',
     'dice': '.distances',
     'first_difference': '.text',
+    'UnitizingStats': '.unitizing',
+    'section_distance': '.unitizing',
+    'unitizing_alpha': '.unitizing',
+    'unitizing_stats': '.unitizing',
     'fleiss_pi': '.kappa',
     'format_signature': '.result',
     'get_distance': '.distances',
@@ -170,6 +175,7 @@ __all__ = [
     'Diagnostics',
     'Distance',
     'DistanceLike',
+    'UnitizingStats',
     'ValueStats',
     'agreement_table',
     'alpha',
@@ -219,10 +225,13 @@ __all__ = [
     'results_frame',
     'reweighted_alpha',
     'scott_pi',
+    'section_distance',
     'set_distance',
     'sum_by_key',
     'unique_labels',
     'unit_disagreement',
+    'unitizing_alpha',
+    'unitizing_stats',
     'value_stats',
     'weight_matrix',
     'worst_units'

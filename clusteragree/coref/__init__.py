@@ -1,6 +1,6 @@
 """Coreference: the chains model, the CoNLL, CorefUD and BRAT readers, alpha over mentions or
-words, the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA), and where two annotations differ
-(Kummerfeld and Klein's categories).
+words, unitizing alpha over the mentions, the standard metrics (MUC, B-cubed, CEAF, BLANC, LEA),
+and where two annotations differ (Kummerfeld and Klein's categories).
 
 Names are loaded on first use (the command line starts without numpy and pandas)."""
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .intervals import metric_intervals, reweighted
     from .metrics import BlancCounts, Counts, add, score
     from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
+    from .unitizing import mention_units, mentions_u_alpha
 
 _WHERE = {
     'ERROR_KINDS': '.errors',
@@ -44,6 +45,8 @@ _WHERE = {
     'coref_metrics': '.agreement',
     'coref_tables': '.agreement',
     'match_documents': '.agreement',
+    'mention_units': '.unitizing',
+    'mentions_u_alpha': '.unitizing',
     'metric_intervals': '.intervals',
     'parse_conll': '.conll',
     'read_brat': '.brat',
@@ -74,6 +77,8 @@ __all__ = [
     'document_errors',
     'error_counts',
     'match_documents',
+    'mention_units',
+    'mentions_u_alpha',
     'metric_intervals',
     'parse_conll',
     'read_brat',
