@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "clusteragree"
 DOMAINS = ("pyramids", "coref", "labels", "trees")
-INPUT_LAYER = ("errors", "inputs", "_version", "_lazy")
+INPUT_LAYER = ("errors", "inputs", "progress", "_version", "_lazy")
 
 #: The parts each part may import (besides itself).
 ALLOWED: dict[str, set[str]] = {

@@ -22,6 +22,7 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import ClusterAgreeError, InputError, Ledger, Notice, ParameterError
+from ..progress import shown
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
 
@@ -35,6 +36,7 @@ EXAMPLES = {
     "coref": "clusteragree coref key.conll response.conll --metrics alpha,muc,conll",
     "trees": "clusteragree trees a.conllu b.conllu --distance all --metrics accuracy",
     "formats": "clusteragree formats -f csv",
+    "report": "clusteragree report coref key.conll response.conll -o report.html",
 }
 
 
@@ -59,11 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
-    from . import coref, formats, pyramid, table, trees  # the subcommands, when needed
+    from . import coref, formats, pyramid, report, table, trees  # the subcommands, when needed
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (table, pyramid, coref, trees, formats):
+    for module in (table, pyramid, coref, trees, report, formats):
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)
@@ -127,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     in_json = getattr(args, "format", "text") == "json"
     code = 0
     try:
-        with ledger, _output(getattr(args, "output", None)):
+        with ledger, _output(getattr(args, "output", None)), shown(sys.stderr.isatty()):
             for note in getattr(args, "deprecations", None) or []:
                 ledger.add(Notice("deprecated", note))
             code = int(args.run(args))

@@ -31,6 +31,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import ParameterError
+from ..progress import Progress
 from .alpha_classes import CardinalityStats
 from .crosstab import sum_by_key
 from .distances import Distance, as_numbers, get_distance
@@ -452,10 +453,13 @@ class ValueStats:
         """Sum of a Python callable over pairs of types (assumed symmetric)."""
         n_v, values = self.counts, self.values
         total = 0.0
-        for i in range(len(values)):
-            total += n_v[i] * (n_v[i] - 1.0) * float(distance.func(values[i], values[i]))
-            for j in range(i + 1, len(values)):
-                total += 2.0 * n_v[i] * n_v[j] * float(distance.func(values[i], values[j]))
+        count = len(values)
+        with Progress(count * (count + 1) // 2, "pairs of values") as bar:
+            for i in range(count):
+                total += n_v[i] * (n_v[i] - 1.0) * float(distance.func(values[i], values[i]))
+                for j in range(i + 1, count):
+                    total += 2.0 * n_v[i] * n_v[j] * float(distance.func(values[i], values[j]))
+                bar.update(count - i)
         return total
 
     def compute(self, distance: str | Distance = "masi") -> AlphaResult:

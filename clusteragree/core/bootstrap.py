@@ -39,6 +39,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import InputError, ParameterError, ParameterTypeError
+from ..progress import Progress
 from .distances import Distance, DistanceLike, as_numbers, get_distance
 
 __all__ = ["RESAMPLE", "BlockStats", "Bootstrap", "block_stats", "bootstrap_alpha",
@@ -589,19 +590,21 @@ def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, ch
     alphas = np.empty(n)
     entropy = seed if seed is not None else np.random.SeedSequence().entropy
     starts = list(range(0, n, chunk))
+    with Progress(n, "bootstrap resamples") as bar:
 
-    def run(index: int) -> None:
-        start = starts[index]
-        k = min(chunk, n - start)
-        rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
-        alphas[start:start + k] = draw(rng, k)
+        def run(index: int) -> None:
+            start = starts[index]
+            k = min(chunk, n - start)
+            rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
+            alphas[start:start + k] = draw(rng, k)
+            bar.update(k)
 
-    if jobs == 1 or len(starts) == 1:
-        for index in range(len(starts)):
-            run(index)
-    else:  # threads: numpy's heavy loops release the interpreter lock; nothing is pickled
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(run, range(len(starts))))
+        if jobs == 1 or len(starts) == 1:
+            for index in range(len(starts)):
+                run(index)
+        else:  # threads: numpy's heavy loops release the interpreter lock; nothing is pickled
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(run, range(len(starts))))
     return alphas
 
 

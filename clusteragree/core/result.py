@@ -13,6 +13,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._version import __version__
 from ..errors import AlphaUndefinedWarning
@@ -157,6 +158,27 @@ class AlphaResult:
             "signature": self.signature,
             **(dict(self.uncertainty) if self.uncertainty else {}),
         }
+
+    def _repr_html_(self) -> str:
+        """A small table for Jupyter: alpha (with its interval), D_o, D_e, n, the signature."""
+        import html
+
+        def number(x: object) -> str:
+            return "undefined" if isinstance(x, float) and x != x else (
+                f"{x:.4f}" if isinstance(x, float) else str(x))
+
+        interval = ""
+        if self.uncertainty and "ci" in self.uncertainty:
+            bounds: Any = self.uncertainty["ci"]
+            interval = f" [{number(float(bounds[0]))}, {number(float(bounds[1]))}]"
+        rows = [("alpha", f"<b>{number(self.alpha)}</b>{interval}"), ("D_o", number(self.D_o)),
+                ("D_e", number(self.D_e)), ("values (n)", str(self.n)),
+                ("pairable units", str(self.units)), ("coders", str(self.coders)),
+                ("signature", f"<code>{html.escape(self.signature)}</code>")]
+        body = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>"
+                       for k, v in rows)
+        return (f"<table><caption>Krippendorff's alpha ({html.escape(self.distance)})"
+                f"</caption>{body}</table>")
 
 
 def alpha_from_sums(

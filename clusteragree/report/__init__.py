@@ -1,4 +1,4 @@
-"""Rendering: every result as text, JSON, CSV or LaTeX.
+"""Rendering: every result as text, JSON, CSV, LaTeX or an HTML page.
 
 Names are loaded on first use (the command line starts without numpy and pandas)."""
 
@@ -10,15 +10,20 @@ from .._lazy import attach
 
 if TYPE_CHECKING:
     from .formats import FORMATS
+    from .html import html_report
     from .schema import SCHEMA, alpha_records, envelope, records
     from .tables import json_object, render, table
     from .text import alpha_headline, plural, text_report
+    from .views import chains_view, dependency_view
 
 _WHERE = {
     'FORMATS': '.formats',
     'SCHEMA': '.schema',
     'alpha_headline': '.text',
     'alpha_records': '.schema',
+    'chains_view': '.views',
+    'dependency_view': '.views',
+    'html_report': '.html',
     'envelope': '.schema',
     'json_object': '.tables',
     'plural': '.text',
@@ -30,6 +35,7 @@ _WHERE = {
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS', 'SCHEMA', 'alpha_headline', 'alpha_records', 'envelope', 'json_object', 'plural',
-    'records', 'render', 'table', 'text_report'
+    'FORMATS', 'SCHEMA', 'alpha_headline', 'alpha_records', 'chains_view', 'dependency_view',
+    'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'table',
+    'text_report'
 ]
