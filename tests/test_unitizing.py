@@ -1,6 +1,7 @@
-"""Krippendorff's unitizing alpha: the published example (Krippendorff 2004, p. 254, its
-distances, disagreements and alphas), the observed disagreement against a brute-force reading
-of its definition, and what must hold whatever the units."""
+"""Krippendorff's unitizing alpha: the published examples (Krippendorff 2004, p. 254: its
+distances, disagreements and alphas; Krippendorff 1995, p. 57: four categories), the observed
+disagreement against a brute-force reading of its definition, and what must hold whatever the
+units."""
 
 from __future__ import annotations
 
@@ -198,3 +199,31 @@ def test_nested_mentions_are_left_out_and_crossing_ones_joined(cli, tmp_path) ->
                         "--metrics", "ualpha")
     assert code == 0 and text.startswith("Krippendorff's unitizing alpha (mentions over the "
                                          f"tokens): {record['alpha']:.4f}")
+
+
+# Krippendorff (1995, p. 57): two coders, four categories on a continuum of 24, as (begin, length)
+# per coder; the paper prints D_o and alpha of each (the alphas for the continuous case, i.e.
+# the continuum stretched; its D_e has a small slip, so the alphas are compared to 0.02).
+KRIPPENDORFF_1995 = {
+    "A": ([(2, 8), (14, 6)], [(4, 4), (15, 2)]),
+    "B": ([(0, 18)], [(0, 2), (2, 1), (3, 1), (4, 1), (5, 1), (6, 3), (9, 1)]),
+    "C": ([(2, 6), (10, 2), (14, 4), (20, 2)], [(0, 2), (4, 4), (10, 4), (16, 2), (20, 2)]),
+    "D": ([(0, 2), (2, 8), (10, 4), (14, 6), (20, 4)],
+          [(0, 4), (4, 4), (8, 7), (15, 2), (17, 7)]),
+}
+
+
+def _stretched(stretch: int) -> list[tuple]:
+    return [(coder, b * stretch, (b + n) * stretch, category)
+            for category, sides in KRIPPENDORFF_1995.items()
+            for coder, units in enumerate(sides) for b, n in units]
+
+
+@pytest.mark.parametrize(("category", "d_o", "alpha"), [
+    ("A", 0.03125, 0.553), ("B", 2.26736, -0.926), ("C", 0.02777, 0.679), ("D", 0.38715, 0.066)])
+def test_krippendorff_1995_example(category: str, d_o: float, alpha: float) -> None:
+    exact = unitizing_stats(_stretched(1), 24, raters=[0, 1])
+    assert exact.disagreements(category)[0] == pytest.approx(d_o, abs=1e-5)
+    continuous = unitizing_stats(_stretched(50_000), 24 * 50_000, raters=[0, 1])
+    assert continuous.disagreements(category)[0] == pytest.approx(d_o, abs=1e-5)
+    assert continuous.alpha(category) == pytest.approx(alpha, abs=0.02)
