@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
         "pip install 'clusteragree[report]'.")
     report.add_argument("what", choices=COMMANDS, metavar="COMMAND",
                         help="the command whose results to show: " + ", ".join(COMMANDS))
-    report.add_argument("rest", nargs=argparse.REMAINDER,
+    report.add_argument("rest", nargs=argparse.REMAINDER, metavar="INPUTS",
                         help="the inputs and options of COMMAND")
     report.set_defaults(run=_run_report)
 
