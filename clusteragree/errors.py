@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import TracebackType
@@ -331,6 +331,7 @@ def notify(
     line: int | None = None,
     count: int = 1,
     stacklevel: int = 2,
+    once: Hashable | None = None,
 ) -> None:
     """Report something done to the input: an :class:`InputWarning`, or under :func:`strict`
     an :class:`InputError` when the kind concerns the input. A ``count`` of 0 reports nothing.
@@ -345,11 +346,21 @@ def notify(
         The file and its first line concerned.
     count : int, default=1
         How many times.
+    once : hashable, optional
+        A key of the fact: a check run again on the same inputs within one :class:`Ledger`
+        (the coreference documents matched by alpha, the metrics and the differences) reports
+        it once, instead of adding its count again.
     """
     if kind not in KINDS:
         raise ParameterError(f"kind must be one of {sorted(KINDS)}. Got {kind!r}.")
     if count <= 0:
         return
+    if once is not None:
+        ledger = Ledger.current()
+        if ledger is not None:
+            if once in ledger.seen:
+                return
+            ledger.seen.add(once)
     file = None if path is None else os.fspath(path)
     notice = Notice(kind, message, file, line, int(count))
     if _STRICT.get() and notice.refused_by_strict:
@@ -386,6 +397,8 @@ class Ledger:
 
     def __init__(self, strict: bool = False) -> None:
         self.strict = strict
+        #: Keys of the facts already reported (``notify(..., once=...)``).
+        self.seen: set[Hashable] = set()
         self._records: list[warnings.WarningMessage] = []
         self._catcher: Any = None
         self._tokens: tuple[Any, Any] | None = None

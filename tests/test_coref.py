@@ -429,3 +429,25 @@ def test_singletons_can_be_removed_and_metrics_given_per_document(tmp_path: Path
     per_doc = coref_metrics(corpora, ["muc"], per_document=True)
     assert [None if pd.isna(x) else x for x in per_doc["document"]] == [
         None, "(d); part 000", None, "(d); part 000"]
+
+
+@needs_shared
+def test_a_mismatch_is_counted_once_however_many_measures_match_the_documents(cli) -> None:
+    """The tokens written differently, counted straight from the two files' word columns, are
+    the count of the one mismatch notice, whatever the measures asked for (each matches the
+    documents again)."""
+    d = SCORER / "test" / "DataFiles"
+    key, response = d / "TC-A.key", d / "TC-A-10.response"
+
+    def words(path: Path) -> list[str]:
+        rows = [line.split() for line in path.read_text().splitlines()
+                if line.strip() and not line.startswith("#")]
+        return [r[3] if len(r) >= 5 else r[1] for r in rows]
+
+    differ = sum(a != b for a, b in zip(words(key), words(response), strict=True))
+    assert differ > 0
+    for metrics in ("muc", "alpha,muc,ualpha"):
+        code, out, _ = cli("coref", str(key), str(response), "--metrics", metrics,
+                           "--differences", "-f", "json")
+        counts = [w["count"] for w in json.loads(out)["warnings"] if w["kind"] == "mismatch"]
+        assert code == 0 and sum(counts) == differ

@@ -128,7 +128,7 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
                                           else "")
         notify("skipped", f"documents not in every annotator's file left out: {shown}",
                path=next(c.path for c in corpora if skipped[0] in c.documents),
-               count=len(skipped))
+               count=len(skipped), once=("skipped", *map(id, corpora)))
     if not common:
         raise InputError(
             "nothing to compare: the annotators share no document (document names: "
@@ -154,7 +154,8 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
             differ = sum(x != y for x, y in zip(first.tokens, doc.tokens, strict=True))
             notify("mismatch", f"document {n}: tokens written differently from {first.path} "
                    f"(first: token {pos}, {b!r} here, {a!r} there) are compared by position, as "
-                   "the reference scorer does", path=doc.path, line=line, count=differ)
+                   "the reference scorer does", path=doc.path, line=line, count=differ,
+                   once=("mismatch", n, id(first), id(doc)))
     return common, skipped
 
 
