@@ -186,13 +186,12 @@ def document_errors(key: CorefDocument, response: CorefDocument) -> list[CorefDi
                              f"{len(key.tokens)} and {len(response.tokens)} tokens")
     out: list[CorefDifference] = []
     fixed = _span_matches(key, response)
-    for resp_span, key_span in sorted(fixed.items()):
-        out.append(CorefDifference(
-            "span", key.name, (resp_span, key_span),
-            next(m.entity for m in key.mentions if m.spans == key_span),
-            next(m.entity for m in response.mentions if m.spans == resp_span)))
     key_of = {m.spans: m.entity for m in key.mentions}
-    resp_of = {fixed.get(m.spans, m.spans): m.entity for m in response.mentions}
+    as_marked = {m.spans: m.entity for m in response.mentions}
+    for resp_span, key_span in sorted(fixed.items()):
+        out.append(CorefDifference("span", key.name, (resp_span, key_span), key_of[key_span],
+                                   as_marked[resp_span]))
+    resp_of = {fixed.get(s, s): entity for s, entity in as_marked.items()}
     key_chains = _chains(key_of)
     resp_chains = _chains(resp_of)
     whole_missing = {e for e, ms in key_chains.items()
