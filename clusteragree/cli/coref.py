@@ -230,11 +230,12 @@ def _unitizing_records(frame: Any) -> list[dict[str, Any]]:
 def _difference_records(counts: Any, found: Any) -> list[dict[str, Any]]:
     """``difference_count`` records (a pair, a document or None, a category, a count) and a
     ``coref_difference`` record per difference."""
+    import pandas as pd
+
     from ..coref.errors import ERROR_KINDS
     out: list[dict[str, Any]] = []
     for row in counts.to_dict("records"):
-        document = None if row["document"] is None or row["document"] != row["document"] \
-            else str(row["document"])
+        document = None if pd.isna(row["document"]) else str(row["document"])
         out += [{"kind": "difference_count", "key": str(row["key"]),
                  "response": str(row["response"]), "document": document, "category": k,
                  "count": int(row[k])} for k in ERROR_KINDS]
