@@ -443,3 +443,60 @@ def test_an_unhashable_label_in_a_long_frame_is_an_input_error() -> None:
     df = pd.DataFrame({"coder": ["A", "B"], "unit": [1, 1], "value": [["x"], [["nested"]]]})
     with pytest.raises(InputError, match=r"^row 2: label set .* holds the unhashable label"):
         CodingTable.from_dataframe(df)
+
+
+# ------------------------------------------------------------------ numeric reliability data
+def _cells(table: CodingTable) -> list[list[Any]]:
+    return [[None if k < 0 else table.values[k] for k in row] for row in table.codes.tolist()]
+
+
+NUMERIC_DTYPES = st.sampled_from([np.int64, np.int8, np.uint16, np.uint64, np.float64,
+                                  np.float32, np.bool_])
+
+
+@st.composite
+def numeric_matrices(draw: Any) -> np.ndarray:
+    dtype = draw(NUMERIC_DTYPES)
+    shape = (draw(st.integers(1, 4)), draw(st.integers(0, 12)))
+    if dtype is np.bool_:
+        elements = st.booleans()
+    elif np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        wide = draw(st.booleans())  # a span past the lookup table, or a small one
+        elements = st.integers(int(info.min), int(info.max)) if wide else st.integers(
+            max(int(info.min), -3), min(int(info.max), 5))
+    else:
+        elements = st.one_of(st.sampled_from([0.0, -0.0, 1.0, 2.0, -7.0, math.nan]),
+                             st.floats(-1e6, 1e6, width=32), st.just(math.inf))
+    return draw(st.lists(st.lists(elements, min_size=shape[1], max_size=shape[1]),
+                         min_size=shape[0], max_size=shape[0]).map(
+        lambda rows: np.array(rows, dtype=dtype).reshape(shape)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(numeric_matrices())
+def test_a_numeric_matrix_is_coded_as_its_cells_one_by_one(arr: np.ndarray) -> None:
+    got = CodingTable.from_matrix(arr)
+    if not arr.size:  # no cells: a coders x 0 table (records would not name the coders)
+        assert (got.n_coders, got.n_units) == arr.shape
+        with pytest.raises(InputError):
+            alpha(got)
+        return
+    records = ((i, j, v) for i, row in enumerate(arr.tolist()) for j, v in enumerate(row))
+    expected = read_one_by_one(records)
+    assert expected is not None
+    assert list(got.coders) == list(expected.coders) and list(got.units) == list(expected.units)
+    assert all(_same(a, b) or (a == b and not isinstance(a, float) and not isinstance(b, float))
+               for ga, ea in zip(_cells(got), _cells(expected), strict=True)
+               for a, b in zip(ga, ea, strict=True)), (arr, got.values, expected.values)
+    assert len(got.values) == len(expected.values)
+    # A list of rows takes the same path, the dtype numpy gives it.
+    listed = CodingTable.from_matrix(arr.tolist())
+    assert _cells(listed) == _cells(got) or arr.dtype.kind == "f"
+
+
+def test_a_list_with_an_int_past_float_precision_keeps_python_ints() -> None:
+    big = 2**53 + 1
+    table = CodingTable.from_matrix([[big, 1.5], [2**53, 1.5]])
+    assert table.value(0, 0) == big and table.value(1, 0) == 2**53
+    assert len(table.values) == 3  # 2**53 + 1 is not rounded onto 2**53

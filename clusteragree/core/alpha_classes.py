@@ -22,6 +22,7 @@ linear in the number of units. ``docs/alpha.md`` derives the counts, with missin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ParameterError
+from .class_kernel import by_class, pair_kernel, pair_rows
 from .crosstab import contingency, sum_by_key
 from .distances import Distance, get_distance
 from .result import AlphaResult, alpha_from_sums
@@ -36,8 +38,12 @@ from .result import AlphaResult, alpha_from_sums
 __all__ = ["CardinalityStats", "class_stats"]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 _EMPTY3 = np.zeros((0, 4), dtype=np.float64)
 _EMPTY2 = np.zeros((0, 2), dtype=np.float64)
+#: Tables of at least this many units count class pairs with the compiled kernel (when numba
+#: serves): below it, loading the kernel (about a second) costs more than it saves.
+COMPILED_FROM = 200_000
 
 
 def _histogram(keys: list[npt.NDArray[Any]], weights: FloatArray) -> FloatArray:
@@ -285,7 +291,8 @@ class CardinalityStats:
                                self.engine, self.meta)
 
 
-def class_stats(table: object) -> CardinalityStats:
+def class_stats(table: object, *, jobs: int = 1, compiled: bool | None = None
+                ) -> CardinalityStats:
     """Cardinality statistics of a class-derived table, in time linear in its size.
 
     A class-derived table gives each unit, for each coder, the coder's class of the unit minus
@@ -299,6 +306,15 @@ def class_stats(table: object) -> CardinalityStats:
     table : CodingTable
         A table built with :meth:`CodingTable.from_clusterings` (it carries ``classes``, one
         row of class ids per coder, -1 where the coder did not code the unit).
+
+    jobs : int, default=1
+        How many pairs of coders to count at once, in threads (the compiled kernel releases
+        the GIL; the numpy route ignores it). The statistics do not depend on it.
+    compiled : bool or None, default=None
+        Count class pairs with the compiled kernel (:mod:`~clusteragree.core.class_kernel`)
+        or with numpy alone. None: compiled for tables of at least :data:`COMPILED_FROM`
+        units, when numba serves. Both give the same statistics up to the order of
+        floating-point sums.
 
     Returns
     -------
@@ -381,57 +397,103 @@ def class_stats(table: object) -> CardinalityStats:
     observed: list[FloatArray] = []
     expected: list[FloatArray] = []
     sizes: list[FloatArray] = []
-    size: list[FloatArray] = []
-    npair: list[FloatArray] = []
+    size: list[IntArray] = []
+    npair: list[IntArray] = []
     for row, pres, full in zip(rows, present, complete, strict=True):
         n_classes = int(row.max()) + 1
-        c_size = np.bincount(row if full else row[pres], minlength=n_classes).astype(np.float64)
+        c_size = np.bincount(row if full else row[pres], minlength=n_classes)
         if full and all_pairable:
             c_pair = c_size
         else:
-            c_pair = np.bincount(row[pres & pairable], minlength=n_classes).astype(np.float64)
+            c_pair = np.bincount(row[pres & pairable], minlength=n_classes)
         size.append(c_size)
         npair.append(c_pair)
-        sizes.append(_histogram([np.maximum(c_size - 1, 0)], c_pair))
+        # A value of a unit in a class of c units has c - 1 elements.
+        by_size = np.bincount(np.maximum(c_size - 1, 0), weights=c_pair)
+        hit = np.flatnonzero(by_size)
+        sizes.append(np.column_stack([hit, by_size[hit]]).astype(np.float64))
         # Two values of one coder intersect only inside one class: C - {t} and C - {u}.
         same = (c_pair >= 2) & (c_size >= 3)
-        a = c_size[same] - 1
-        expected.append(_histogram([a, a, a - 1], c_pair[same] * (c_pair[same] - 1)))
+        p = c_pair[same].astype(np.float64)
+        by_size = np.bincount(c_size[same] - 1, weights=p * (p - 1.0))
+        hit = np.flatnonzero(by_size)
+        expected.append(np.column_stack([hit, hit, hit - 1, by_size[hit]]).astype(np.float64))
 
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            if complete[i] and complete[j]:
-                ci, cj, mm = rows[i], rows[j], m
-            else:
-                both = present[i] & present[j]
-                if not both.any():
-                    continue
-                ci, cj, mm = rows[i][both], rows[j][both], m[both]
-            # A unit alone in its class for both coders: the pair (empty, empty), nothing else.
-            alone = (size[i][ci] == 1) & (size[j][cj] == 1)
-            if alone.any():
-                w_alone = float((1.0 / (mm[alone] - 1.0)).sum())
-                observed.append(np.array([[0.0, 0.0, 0.0, 2.0 * w_alone]]))
-                ci, cj, mm = ci[~alone], cj[~alone], mm[~alone]
-                if not len(ci):
-                    continue
-            ca, cb, k, w_obs = contingency(ci, cj, len(size[j]), mm)
-            a, b = size[i][ca] - 1, size[j][cb] - 1
-            p, q = npair[i][ca], npair[j][cb]
-            # Pairs (C - {t}, D - {u}), t pairable in C, u pairable in D, K = C & D:
-            # t = u in K: k pairs, and one of t, u in K: k(q-k) + (p-k)k pairs, all with k - 1;
-            # t != u both in K: k(k-1) pairs with k - 2; neither in K: (p-k)(q-k) with k.
-            kinds = [
-                (k - 1, k + k * (q - k) + (p - k) * k),
-                (k - 2, k * (k - 1)),
-                (k, (p - k) * (q - k)),
-            ]
-            for inter, count in kinds:
-                keep = (inter > 0) & (count > 0)
-                expected.append(_pairs(a[keep], b[keep], inter[keep], count[keep]))
-            observed.append(_pairs(a, b, k - 1, w_obs))
-
+    pairs = [(i, j) for i in range(len(rows)) for j in range(i + 1, len(rows))]
+    kernels = pair_kernel() if compiled is True or (
+        compiled is None and classes.shape[1] >= COMPILED_FROM) else None
+    if compiled is True and kernels is None:
+        raise ParameterError("compiled=True needs numba, which is not available here")
+    if kernels is not None:
+        found = _compiled_pairs(pairs, rows, m, size, npair, jobs)
+    else:
+        fsize = [x.astype(np.float64) for x in size]
+        fpair = [x.astype(np.float64) for x in npair]
+        found = [_numpy_pair(rows[i], rows[j], present[i] & present[j],
+                             complete[i] and complete[j], fsize[i], fsize[j], fpair[i],
+                             fpair[j], m) for i, j in pairs]
+    for obs, exp in found:
+        observed.extend(obs)
+        expected.extend(exp)
     return CardinalityStats.build(
         n, int(pairable.sum()), len(rows), observed, expected, sizes,
         meta=dict(meta), engine="classes",
     )
+
+
+def _compiled_pairs(pairs: list[tuple[int, int]], rows: list[Any], m: Any, sizes: list[IntArray],
+                    pairables: list[IntArray], jobs: int
+                    ) -> list[tuple[list[FloatArray], list[FloatArray]]]:
+    """The rows of every pair of coders by the compiled kernel, ``jobs`` pairs at a time."""
+    grouped = {i: by_class(rows[i], len(sizes[i])) for i in sorted({i for i, _ in pairs})}
+    with np.errstate(divide="ignore"):
+        inv = 1.0 / (m - 1.0)  # read only where two coders coded the unit
+
+    def one(ij: tuple[int, int]) -> tuple[list[FloatArray], list[FloatArray]]:
+        i, j = ij
+        obs, exp = pair_rows(grouped[i], rows[j], inv, sizes[i], sizes[j], pairables[i],
+                             pairables[j])
+        return [obs], [exp]
+
+    workers = max(1, min(int(jobs), len(pairs)))
+    if workers == 1:
+        return [one(ij) for ij in pairs]
+    with ThreadPoolExecutor(workers) as pool:  # the kernel releases the GIL
+        return list(pool.map(one, pairs))
+
+
+def _numpy_pair(ci: Any, cj: Any, both: Any, complete: bool, size_i: FloatArray,
+                size_j: FloatArray, npair_i: FloatArray, npair_j: FloatArray, m: Any
+                ) -> tuple[list[FloatArray], list[FloatArray]]:
+    """The observed and expected rows of one pair of coders, by sorting (numpy alone)."""
+    observed: list[FloatArray] = []
+    expected: list[FloatArray] = []
+    mm = m
+    if not complete:
+        if not both.any():
+            return observed, expected
+        ci, cj, mm = ci[both], cj[both], m[both]
+    # A unit alone in its class for both coders: the pair (empty, empty), nothing else.
+    alone = (size_i[ci] == 1) & (size_j[cj] == 1)
+    if alone.any():
+        w_alone = float((1.0 / (mm[alone] - 1.0)).sum())
+        observed.append(np.array([[0.0, 0.0, 0.0, 2.0 * w_alone]]))
+        ci, cj, mm = ci[~alone], cj[~alone], mm[~alone]
+        if not len(ci):
+            return observed, expected
+    ca, cb, k, w_obs = contingency(ci, cj, len(size_j), mm)
+    a, b = size_i[ca] - 1, size_j[cb] - 1
+    p, q = npair_i[ca], npair_j[cb]
+    # Pairs (C - {t}, D - {u}), t pairable in C, u pairable in D, K = C & D:
+    # t = u in K: k pairs, and one of t, u in K: k(q-k) + (p-k)k pairs, all with k - 1;
+    # t != u both in K: k(k-1) pairs with k - 2; neither in K: (p-k)(q-k) with k.
+    kinds = [
+        (k - 1, k + k * (q - k) + (p - k) * k),
+        (k - 2, k * (k - 1)),
+        (k, (p - k) * (q - k)),
+    ]
+    for inter, count in kinds:
+        keep = (inter > 0) & (count > 0)
+        expected.append(_pairs(a[keep], b[keep], inter[keep], count[keep]))
+    observed.append(_pairs(a, b, k - 1, w_obs))
+    return observed, expected

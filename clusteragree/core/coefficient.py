@@ -201,7 +201,7 @@ def choose_engine(table: CodingTable, distance: Distance, engine: str) -> str:
     return "generic"
 
 
-def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
+def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int = 1) -> AlphaStats:
     """The additive statistics of a table, for one or many distances.
 
     Parameters
@@ -211,6 +211,9 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
     engine : {"auto", "classes", "generic"}, default="auto"
         ``auto`` gives :class:`CardinalityStats` for class-derived tables (set distances only)
         and :class:`ValueStats` otherwise (any distance).
+    jobs : int, default=1
+        Pairs of coders counted at once by the classes engine (threads); the statistics do
+        not depend on it.
 
     Returns
     -------
@@ -248,7 +251,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
     _check_engine(engine)
     table = as_table(table)
     if engine == "classes" or (engine == "auto" and table.is_class_derived):
-        return class_stats(table)
+        return class_stats(table, jobs=jobs)
     return value_stats(table)
 
 
@@ -285,7 +288,8 @@ def alpha(
     seed : int, optional
         Seed of the resamples.
     jobs : int, default=1
-        Threads for the bootstrap (the same resamples whatever the number).
+        Threads for the statistics of the classes engine (pairs of coders at once) and for the
+        bootstrap (the same resamples whatever the number).
     resample : {"units", "krippendorff"}, default="units"
         Units drawn with replacement, or pairs of values drawn from the coincidences as
         Hayes and Krippendorff's KALPHA macro does
@@ -361,7 +365,7 @@ def alpha(
     dist = get_distance(distance)
     chosen = choose_engine(table, dist, engine)
     _has_values(table)
-    stats = class_stats(table) if chosen == "classes" else value_stats(table)
+    stats = class_stats(table, jobs=jobs) if chosen == "classes" else value_stats(table)
     result = stats.compute(dist)
     if ci is None:
         return result
@@ -376,7 +380,8 @@ def alpha(
 
 
 def alpha_many(
-    table: CodingTable, distances: Iterable[DistanceLike], *, engine: Engine = "auto"
+    table: CodingTable, distances: Iterable[DistanceLike], *, engine: Engine = "auto",
+    jobs: int = 1,
 ) -> list[AlphaResult]:
     """Alpha for several distances, computing each kind of statistics once.
 
@@ -388,6 +393,8 @@ def alpha_many(
         The distances, as for :func:`alpha` (a list, not a single name).
     engine : {"auto", "classes", "generic"}, default="auto"
         As for :func:`alpha`, per distance.
+    jobs : int, default=1
+        As for :func:`alpha_stats`.
 
     Returns
     -------
@@ -430,6 +437,7 @@ def alpha_many(
         dist = get_distance(spec)
         chosen = choose_engine(table, dist, engine)
         if chosen not in cache:
-            cache[chosen] = class_stats(table) if chosen == "classes" else value_stats(table)
+            cache[chosen] = (class_stats(table, jobs=jobs) if chosen == "classes"
+                             else value_stats(table))
         results.append(cache[chosen].compute(dist))
     return results

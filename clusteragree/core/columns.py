@@ -28,7 +28,8 @@ import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["is_missing", "long_cells", "record_cells", "wide_cells"]
+__all__ = ["is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
+           "wide_cells"]
 
 IntArray = npt.NDArray[np.int64]
 #: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
@@ -517,3 +518,108 @@ def wide_cells(df: pd.DataFrame) -> Cells | None:
     codes = np.asarray(found[0], dtype=np.int64).reshape(len(coders), len(units))
     return coders, units, codes, found[1]
 
+
+
+#: Integer values spanning at most this many codes are coded through a lookup table.
+DENSE_VALUE_SPAN = 1 << 22
+
+
+def numeric_matrix(data: Any, exact_floats: bool = True) -> npt.NDArray[Any] | None:
+    """Reliability data as a 2-D numeric array, or None when it is not plainly numeric.
+
+    A numpy array of booleans, integers or floats is taken as it is. A list of rows is
+    converted by numpy and kept when every cell became a number (no None, sets or strings);
+    with ``exact_floats`` a float result is refused when a magnitude reaches 2**53, where a
+    Python int could have been rounded on the way in.
+    """
+    if isinstance(data, np.ndarray):
+        return data if data.ndim == 2 and data.dtype.kind in "biuf" else None
+    try:
+        arr = np.asarray(data)
+    except (ValueError, TypeError):
+        return None
+    if arr.ndim != 2 or arr.dtype.kind not in "biuf":
+        return None
+    if exact_floats and arr.dtype.kind == "f" and arr.size:
+        with np.errstate(invalid="ignore"):
+            if float(np.nanmax(np.abs(arr), initial=0.0)) >= 2.0**53:
+                return None
+    return arr
+
+
+def numeric_cells(arr: npt.NDArray[Any]) -> tuple[IntArray, list[Any]]:
+    """Value codes (-1 where NaN) and the distinct values, sorted, of a numeric matrix.
+
+    The vectorised twin of reading the matrix cell by cell: the values are the Python numbers
+    the cells hold (``float`` for a float array, ``int`` for an integer one, ``bool`` for a
+    boolean one), NaN is missing. Integer values, and floats that are all whole numbers, of a
+    span up to :data:`DENSE_VALUE_SPAN` are coded through a lookup table in linear time; other
+    data are factorised by sorting.
+
+    Parameters
+    ----------
+    arr : ndarray of bool, int or float, shape (coders, units)
+        Reliability data.
+
+    Returns
+    -------
+    codes : ndarray of int64, shape (coders, units)
+        Index of each cell's value in ``values``, -1 for NaN.
+    values : list
+        The distinct values in increasing order.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+    Communication Departmental Papers 43. (Reliability data, NaN for a missing value.)
+
+    Examples
+    --------
+    >>> codes, values = numeric_cells(np.array([[1.0, np.nan, 3.0], [3.0, 1.0, 2.5]]))
+    >>> codes.tolist(), values
+    ([[0, -1, 2], [2, 0, 1]], [1.0, 2.5, 3.0])
+    >>> numeric_cells(np.array([[7, 9], [9, 9]]))
+    (array([[0, 1],
+           [1, 1]]), [7, 9])
+    """
+    kind = arr.dtype.kind
+    flat = arr.reshape(-1)
+    missing = np.isnan(flat) if kind == "f" else None
+    present = flat if missing is None else flat[~missing]
+    codes = np.full(flat.shape, -1, dtype=np.int64)
+    if not present.size:
+        return codes.reshape(arr.shape), []
+    if kind == "b":
+        ints = present.astype(np.int64)
+        lo, hi = 0, 1
+    else:
+        lo_v, hi_v = present.min(), present.max()
+        whole = kind in "iu" or (
+            bool(np.isfinite(lo_v) and np.isfinite(hi_v))
+            and abs(float(lo_v)) < 2.0**53 and abs(float(hi_v)) < 2.0**53
+            and bool(np.array_equal(present, np.floor(present))))
+        if whole and int(hi_v) - int(lo_v) < DENSE_VALUE_SPAN:
+            lo, hi = int(lo_v), int(hi_v)
+            ints = present.astype(np.int64) - lo if kind == "i" else (
+                present - lo_v).astype(np.int64)
+        else:
+            distinct, inverse = np.unique(present, return_inverse=True)
+            if missing is None:
+                codes[:] = inverse.reshape(-1)
+            else:
+                codes[~missing] = inverse.reshape(-1)
+            return codes.reshape(arr.shape), distinct.tolist()
+    seen = np.bincount(ints, minlength=hi - lo + 1) > 0
+    remap = np.cumsum(seen) - 1
+    if missing is None:
+        codes[:] = remap[ints]
+    else:
+        codes[~missing] = remap[ints]
+    found = np.flatnonzero(seen)
+    if kind == "b":
+        values: list[Any] = [bool(v) for v in found]
+    elif kind == "f":
+        values = (found.astype(np.float64) + float(lo)).tolist()
+    else:
+        values = [lo + int(v) for v in found]
+    return codes.reshape(arr.shape), values

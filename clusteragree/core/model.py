@@ -24,6 +24,8 @@ from .columns import (
     is_missing,
     long_cells,
     normalise,
+    numeric_cells,
+    numeric_matrix,
     record_cells,
     record_columns,
     wide_cells,
@@ -315,6 +317,9 @@ class CodingTable:
             raise ParameterTypeError(
                 "from_matrix takes a 2-D list or numpy array; for a DataFrame use "
                 "CodingTable.from_dataframe(df, layout='long' or 'wide')")
+        arr = numeric_matrix(data)
+        if arr is not None:  # numbers only: coded at once, as reading cell by cell would
+            return cls._from_numeric(arr, coders, units, meta)
         if isinstance(data, np.ndarray):
             if data.ndim != 2:
                 raise ParameterError(
@@ -351,6 +356,25 @@ class CodingTable:
         if table.n_coders != len(rows) or table.n_units != width:  # labels were not unique
             raise ParameterError("coder and unit labels must be unique")
         return table
+
+    @classmethod
+    def _from_numeric(cls, arr: npt.NDArray[Any], coders: Sequence[Hashable] | None,
+                      units: Sequence[Hashable] | None, meta: Mapping[str, str] | None
+                      ) -> CodingTable:
+        """:meth:`from_matrix` of a numeric array (NaN missing), without a record per cell."""
+        n_rows, width = arr.shape
+        coder_labels: Sequence[Hashable] = range(n_rows) if coders is None else list(coders)
+        unit_labels: Sequence[Hashable] | pd.Index = (
+            pd.RangeIndex(width) if units is None else list(units))
+        if len(coder_labels) != n_rows or len(unit_labels) != width:
+            raise ParameterError(
+                f"{len(coder_labels)} coder and {len(unit_labels)} unit labels for data of "
+                f"shape ({n_rows}, {width})")
+        codes, values = numeric_cells(arr)
+        try:
+            return cls(list(coder_labels), unit_labels, codes=codes, values=values, meta=meta)
+        except ParameterError:
+            raise ParameterError("coder and unit labels must be unique") from None
 
     @classmethod
     def from_dataframe(
