@@ -79,3 +79,28 @@ def scalar_distance(name: str, pool: list[int]) -> Callable[[int, int], Fraction
         return (Fraction(between) - Fraction(counts[c] + counts[k], 2)) ** 2
 
     return ordinal
+
+
+def dense_a_m(cells: dict, annotators: list, categories: list, items: list,
+              consistent: bool = False) -> tuple[float, float]:
+    """Po and Pe of Bhowmick et al.'s A_m by their equations, over an annotators x items x
+    category pairs array (the definition, for tests; ``cells[(annotator, item)]`` is a set)."""
+    import itertools
+
+    import numpy as np
+
+    x = np.array([[[int(c in cells[a, i]) for c in categories] for i in items]
+                  for a in annotators])
+    pairs_c = list(itertools.combinations(range(len(categories)), 2))
+    pairs_u = list(itertools.combinations(range(len(annotators)), 2))
+    codes = np.stack([2 * x[:, :, a] + x[:, :, b] for a, b in pairs_c], axis=-1)
+    groups = np.where(codes == 2, 1, codes)
+    seen = groups if consistent else codes
+    p_i = np.array([sum(int(seen[u, i, k] == seen[v, i, k]) for u, v in pairs_u
+                        for k in range(len(pairs_c))) for i in range(len(items))])
+    po = float((p_i / (len(pairs_c) * len(pairs_u))).mean())
+    shares = {(u, k, g): float((groups[u, :, k] == g).mean())
+              for u in range(len(annotators)) for k in range(len(pairs_c)) for g in (0, 1, 3)}
+    pe = float(np.mean([np.mean([sum(shares[u, k, g] * shares[v, k, g] for g in (0, 1, 3))
+                                 for u, v in pairs_u]) for k in range(len(pairs_c))]))
+    return po, pe

@@ -359,3 +359,51 @@ def test_one_result_shape_per_kind_of_measure() -> None:
         assert result.value == pytest.approx((result.p_a - result.p_e) / (1 - result.p_e))
     am, ak = a_m(data), augmented_kappa(data)
     assert (am.po, am.pe, am.a_m, ak.kappa) == (am.p_a, am.p_e, am.value, ak.value)
+
+
+@st.composite
+def label_sets(draw) -> tuple[dict, list, list, list]:
+    annotators = list(range(draw(st.integers(2, 4))))
+    categories = list("abcdefg"[:draw(st.integers(2, 7))])
+    items = list(range(draw(st.integers(1, 8))))
+    cells = {(a, i): frozenset(draw(st.sets(st.sampled_from(categories), max_size=4)))
+             for a in annotators for i in items}
+    return cells, annotators, categories, items
+
+
+@settings(max_examples=150, deadline=None)
+@given(label_sets(), st.booleans())
+def test_a_m_by_counts_equals_its_definition_over_all_combinations(case, consistent) -> None:
+    from reference import dense_a_m
+
+    cells, annotators, categories, items = case
+    records = [(i, a, c) for (a, i), labels in cells.items() for c in sorted(labels)]
+    records += [(i, a, None) for (a, i), labels in cells.items() if not labels]
+    data = MultiLabel.from_records(records) if records else None
+    if data is None or data.complete_items(annotators) != items:
+        return  # an empty cell is not a labelled item here; the definition needs them all
+    got = a_m(data, categories=categories, annotators=annotators, consistent=consistent)
+    po, pe = dense_a_m(cells, annotators, categories, items, consistent)
+    assert got.p_a == pytest.approx(po, abs=1e-12) and got.p_e == pytest.approx(pe, abs=1e-12)
+    # The tables count the same combinations from the pairs of annotators.
+    pair = MultiLabel.from_records([r for r in records if r[1] in annotators[:2]])
+    dis = category_disagreement(pair)
+    for c in pair.categories:
+        want = sum(int((c in cells[annotators[0], i]) != (c in cells[annotators[1], i]))
+                   for i in pair.complete_items(annotators[:2]))
+        assert dis.loc[f"{annotators[0]}-{annotators[1]}", c] == want
+    conf = category_confusion(pair)
+    for c1 in pair.categories:
+        for c2 in pair.categories:
+            if c1 >= c2:
+                continue
+            want = sum(int(c1 in s - t and c2 in t - s) + int(c2 in s - t and c1 in t - s)
+                       for i in pair.complete_items(annotators[:2])
+                       for s, t in [(cells[annotators[0], i], cells[annotators[1], i])])
+            assert conf.loc[c1, c2] == want
+
+
+def test_a_m_with_no_item_labelled_by_all_is_an_error() -> None:
+    data = MultiLabel.from_records([(1, "u", "a"), (2, "v", "b")])
+    with pytest.raises(InputError, match="nothing to compare"):
+        a_m(data)

@@ -34,8 +34,9 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import scipy.sparse as sp
 
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from .model import MultiLabel, require_multilabel
 
 __all__ = ["AmResult", "a_m", "a_m_pairwise", "agreement_bins", "category_confusion",
@@ -107,17 +108,46 @@ class AmResult:
 
 
 def _membership(data: MultiLabel, annotators: Sequence[Hashable],
-                categories: Sequence[Hashable]) -> tuple[npt.NDArray[np.int8], list[Hashable]]:
+                categories: Sequence[Hashable]) -> tuple[list[sp.csr_matrix], list[Hashable]]:
+    """Each annotator's labels as a sparse items x categories 0/1 matrix, over the items every
+    one of ``annotators`` labelled (no annotators x items x categories array is made)."""
     items = data.complete_items(annotators)
     col = {c: k for k, c in enumerate(categories)}
-    x = np.zeros((len(annotators), len(items), len(categories)), dtype=np.int8)
-    for u, annotator in enumerate(annotators):
+    out = []
+    for annotator in annotators:
+        rows: list[int] = []
+        cols: list[int] = []
         for i, item in enumerate(items):
             for label in data.labels(annotator, item):
                 if label not in col:
                     raise ParameterError(f"label {label!r} is not among the categories")
-                x[u, i, col[label]] = 1
-    return x, items
+                rows.append(i)
+                cols.append(col[label])
+        x = sp.csr_matrix((np.ones(len(rows)), (rows, cols)),
+                          shape=(len(items), len(categories)))
+        x.sum_duplicates()
+        x.data[:] = 1.0
+        out.append(x)
+    return out, items
+
+
+def _choose2(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    return x * (x - 1.0) / 2.0
+
+
+def _pair_shares(xu: sp.csr_matrix, xv: sp.csr_matrix) -> float:
+    """Sum over category pairs a < b of the products of two annotators' shares of items in the
+    groups ``[0 0]``, ``[0 1]``/``[1 0]`` and ``[1 1]`` (Pe's inner sums), from label counts and
+    co-occurrences (categories x categories), without an item axis."""
+    n_items = xu.shape[0]
+    sums = []
+    for x in (xu, xv):
+        m = np.asarray(x.sum(axis=0)).ravel()
+        both = (x.T @ x).toarray()
+        one = m[:, None] + m[None, :] - 2.0 * both
+        sums.append(((n_items - m[:, None] - m[None, :] + both), one, both))
+    total = sum(a * b for a, b in zip(sums[0], sums[1], strict=True))
+    return float(np.triu(total, k=1).sum()) / n_items**2
 
 
 def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
@@ -157,6 +187,8 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     ParameterError
         Fewer than two annotators or categories, or a label that is not among
         ``categories``.
+    InputError
+        No item is labelled by every one of the annotators: nothing to compare.
 
     See Also
     --------
@@ -222,22 +254,29 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     cats = list(categories) if categories is not None else list(data.categories)
     if len(who) < 2 or len(cats) < 2:
         raise ParameterError("A_m needs two annotators and two categories at least")
-    x, items = _membership(data, who, cats)
-    pairs_c = list(combinations(range(len(cats)), 2))
+    xs, items = _membership(data, who, cats)
+    if not items:
+        raise InputError(
+            f"nothing to compare: no item is labelled by every one of the annotators {who!r}; "
+            "A_m is computed over the items they all labelled (choose annotators=, or use "
+            "a_m_pairwise)")
+    n_cats = len(cats)
+    pairs_c = n_cats * (n_cats - 1) / 2
     pairs_u = list(combinations(range(len(who)), 2))
-    a_idx = np.array([a for a, _ in pairs_c])
-    b_idx = np.array([b for _, b in pairs_c])
-    codes = 2 * x[:, :, a_idx] + x[:, :, b_idx]  # annotators x items x category pairs
-    groups = np.where(codes == 2, 1, codes)  # [1 0] joins [0 1]
-    seen = groups if consistent else codes
+    sizes = [np.asarray(x.sum(axis=1)).ravel() for x in xs]
+    # Per item, annotators u and v agree on a category pair when they agree on both categories
+    # (the paper's Po): C(z, 2) pairs, z = categories on which they agree; with consistent=True
+    # also when each has exactly one of the two, and not the same one: plus |L_u - L_v| |L_v - L_u|.
     agree = np.zeros(len(items))
     for u, v in pairs_u:
-        agree += (seen[u] == seen[v]).sum(axis=1)
-    p_i = agree / (len(pairs_c) * len(pairs_u))
+        shared = np.asarray(xs[u].multiply(xs[v]).sum(axis=1)).ravel()
+        only_u, only_v = sizes[u] - shared, sizes[v] - shared
+        agree += _choose2(n_cats - only_u - only_v)
+        if consistent:
+            agree += only_u * only_v
+    p_i = agree / (pairs_c * len(pairs_u))
     po = float(p_i.mean())
-    shares = np.stack([(groups == g).mean(axis=1) for g in (0, 1, 3)], axis=-1)  # U x S x 3
-    p_p = np.mean([(shares[u] * shares[v]).sum(axis=-1) for u, v in pairs_u], axis=0)
-    pe = float(p_p.mean())
+    pe = float(np.mean([_pair_shares(xs[u], xs[v]) for u, v in pairs_u]) / pairs_c)
     value = float("nan") if pe == 1 else (po - pe) / (1 - pe)
     return AmResult(po, pe, value, pd.Series(p_i, index=items, name="P_i"))
 
@@ -368,8 +407,9 @@ def category_disagreement(data: MultiLabel) -> pd.DataFrame:
     cats = list(data.categories)
     rows = {}
     for a, b in combinations(data.annotators, 2):
-        x, _ = _membership(data, [a, b], cats)
-        rows[f"{a}-{b}"] = (x[0] != x[1]).sum(axis=0)
+        (xa, xb), _ = _membership(data, [a, b], cats)
+        differ = np.asarray((xa + xb - 2 * xa.multiply(xb)).sum(axis=0)).ravel()
+        rows[f"{a}-{b}"] = differ.astype(np.int64)
     frame = pd.DataFrame(rows, index=cats).T
     frame.loc["Total"] = frame.sum()
     return frame
@@ -415,9 +455,10 @@ def category_confusion(data: MultiLabel) -> pd.DataFrame:
     cats = list(data.categories)
     out = pd.DataFrame(0, index=cats, columns=cats)
     for a, b in combinations(data.annotators, 2):
-        x, _ = _membership(data, [a, b], cats)
-        only = x[:, :, :, None] & (1 - x[:, :, None, :])  # [u, item, has c1, lacks c2]
-        both_ways = (only[0] & only[1].transpose(0, 2, 1)).sum(axis=0)
+        (xa, xb), _ = _membership(data, [a, b], cats)
+        shared = xa.multiply(xb)
+        # Items where a has c1 but not b, and b has c2 but not a: c1 in L_a - L_b, c2 in L_b - L_a.
+        both_ways = ((xa - shared).T @ (xb - shared)).toarray().astype(np.int64)
         out += both_ways + both_ways.T
     upper = np.triu(np.ones((len(cats), len(cats)), dtype=bool), k=1)
     return out.where(upper, 0)
