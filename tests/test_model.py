@@ -107,3 +107,23 @@ def test_signature_names_the_choices() -> None:
         "alpha|dist:masi|masi:exact|units:words|engine:classes|coders:2|pairable:3"
     )
     assert "|n:6|" in sig and sig.split("|")[-1].startswith("v:")
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_class_id_arrays_of_any_integer_dtype_give_the_partition_of_their_mapping(dtype) -> None:
+    rng = np.random.default_rng(7)
+    ids = {c: rng.integers(0, 5, 40).astype(dtype) for c in "AB"}
+    if np.dtype(dtype).kind == "i":
+        ids["B"][rng.random(40) < 0.3] = -1  # missing
+    from_arrays = CodingTable.from_clusterings(ids)
+    from_maps = CodingTable.from_clusterings(
+        {c: {u: int(k) for u, k in enumerate(a) if k >= 0} for c, a in ids.items()})
+    assert sorted(from_maps.units) == list(range(40))  # A codes every unit
+    for c in "AB":
+        got = from_arrays.classes[from_arrays.coders.get_loc(c)]
+        want = from_maps.classes[from_maps.coders.get_loc(c),
+                                 from_maps.units.get_indexer(from_arrays.units)]
+        # Same missing cells and the same partition (class ids may be renumbered).
+        assert ((got < 0) == (want < 0)).all()
+        pairs = set(zip(got[got >= 0].tolist(), want[want >= 0].tolist(), strict=True))
+        assert len(pairs) == len({g for g, _ in pairs}) == len({w for _, w in pairs})

@@ -515,7 +515,10 @@ class CodingTable:
                     "arrays must cover the same units 0..n-1"
                 )
             units: pd.Index = pd.RangeIndex(lengths.pop())
-            rows = [_class_codes(arrays[c]) for c in clusterings]
+            classes = np.empty((len(arrays), len(units)), dtype=np.int64)
+            for k, c in enumerate(clusterings):  # each row written once, in place
+                _class_codes(arrays[c], out=classes[k])
+            return cls(list(clusterings), units, classes=classes, meta=meta)
         else:
             for coder, arr in arrays.items():
                 series[coder] = pd.Series(arr)
@@ -707,17 +710,24 @@ def unique_labels(paths: Sequence[str]) -> list[str]:
     return names
 
 
-def _class_codes(raw: np.ndarray) -> IntArray:
-    """Class ids of one coder as non-negative ints, -1 for missing."""
+def _class_codes(raw: np.ndarray, out: IntArray | None = None) -> IntArray:
+    """Class ids of one coder as non-negative ints, -1 for missing (written into ``out`` when
+    given)."""
     if raw.dtype.kind in "iu" and (raw.dtype.kind == "i" or not len(raw)
                                    or int(raw.max()) <= np.iinfo(np.int64).max):
+        top = int(raw.max()) if len(raw) else -1
+        if top < 4 * len(raw) + 16:  # small ids: kept, negative ones made -1
+            if out is None:
+                out = np.empty(len(raw), dtype=np.int64)
+            if raw.dtype.kind == "u":
+                np.copyto(out, raw, casting="unsafe")
+            else:
+                np.maximum(raw, raw.dtype.type(-1), out=out, casting="unsafe")
+            return out
         ids = raw.astype(np.int64, copy=False)
         missing = ids < 0
-        top = int(ids.max(initial=-1))
-        if top < 4 * len(ids) + 16:
-            return np.where(missing, -1, ids)
         codes, _ = pd.factorize(np.where(missing, -1, ids))
-        return np.where(missing, -1, codes).astype(np.int64)
+        return _into(np.where(missing, -1, codes).astype(np.int64), out)
     obj = raw.astype(object)
     missing = np.fromiter((is_missing(x) for x in obj), dtype=bool, count=len(obj))
     if raw.dtype.kind == "f":
@@ -730,4 +740,11 @@ def _class_codes(raw: np.ndarray) -> IntArray:
                 from None
     obj[missing] = None
     codes, _ = pd.factorize(obj, use_na_sentinel=True)
-    return np.where(missing, -1, codes).astype(np.int64)
+    return _into(np.where(missing, -1, codes).astype(np.int64), out)
+
+
+def _into(codes: IntArray, out: IntArray | None) -> IntArray:
+    if out is None:
+        return codes
+    out[:] = codes
+    return out
