@@ -93,7 +93,8 @@ def agreement_table(table: CodingTable, categories: Sequence[Any] | None = None
     code_to_col = np.array([column.get(v, -1) for v in table.values] or [-1], dtype=np.int64)
     counts = np.zeros((table.n_units, len(cats)))
     coder_ix, unit_ix = np.nonzero(table.codes >= 0)
-    np.add.at(counts, (unit_ix, code_to_col[table.codes[coder_ix, unit_ix]]), 1.0)
+    cells = unit_ix * len(cats) + code_to_col[table.codes[coder_ix, unit_ix]]
+    counts += np.bincount(cells, minlength=counts.size).reshape(counts.shape)
     return counts, cats
 
 

@@ -126,7 +126,9 @@ def observed_agreement(data: Labels) -> float:
     """
     m, k = _matrix(data)
     c, _ = m.shape
-    counts = np.stack([np.bincount(col, minlength=k) for col in m.T])  # items x categories
+    items = m.shape[1]  # items x categories, counted at once
+    counts = np.bincount((np.arange(items) * k + m).reshape(-1),
+                         minlength=items * k).reshape(items, k)
     return float((counts * (counts - 1)).sum() / (m.shape[1] * c * (c - 1)))
 
 
