@@ -32,6 +32,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -153,8 +154,8 @@ def _absent(args: argparse.Namespace) -> list[str]:
         if not SYNTAX.is_dir():
             notes.append("trees: ../shared/corpora/syntax is absent: section skipped")
         if not args.syn_agreement:
-            notes.append("trees: syn-agreement (Skjaerholt's own tool) was not found (give "
-                         "--syn-agreement PATH to its syn-agreement.py): skipped")
+            notes.append("trees: syn-agreement (Skjaerholt's own tool) was not found on the "
+                         "PATH nor given (--syn-agreement PATH): skipped")
         if args.quick:
             notes.append("trees: the whole Table 2 reproduction is not run with --quick")
     if "pyramids" in args.only and not PYRAMIDS.is_dir():
@@ -197,8 +198,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         default=os.environ.get("CLUSTERAGREE_PERL_SCORER") or None,
                         help="the reference coreference scorer's scorer.pl (default: "
                              "$CLUSTERAGREE_PERL_SCORER; skipped when absent)")
-    parser.add_argument("--syn-agreement", type=Path, default=None,
-                        help="Skjaerholt's syn-agreement.py, timed on NDT1 when given")
+    found = shutil.which("syn-agreement.py") or shutil.which("syn-agreement")
+    parser.add_argument("--syn-agreement", type=Path, default=found and Path(found),
+                        help="Skjaerholt's syn-agreement.py, timed on NDT1 (default: the one "
+                             "on the PATH; skipped when absent)")
     parser.add_argument("--labels", type=int, default=5,
                         help="labels of the integer data (default: %(default)s)")
     parser.add_argument("--max-size", type=float, default=1e7,
