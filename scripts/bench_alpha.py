@@ -32,30 +32,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench_runs import class_ids
 from _cli import printed_to
-
-DOC = 500
 
 
 def make_clusterings(n: int, seed: int = 12345) -> tuple[np.ndarray, np.ndarray]:
-    """Class ids of two coders over n units (B: -1 where missing)."""
-    rng = np.random.default_rng(seed)
-    sizes = rng.geometric(0.65, n)
-    a = np.repeat(np.arange(n), sizes)[:n]
-    # Keep classes inside documents and shuffle units within each document.
-    a = a + (np.arange(n) // DOC) * n
-    order = np.argsort(np.arange(n) // DOC + rng.random(n) * 0.999, kind="stable")
-    a = a[order]
-    b = a.copy()
-    move = np.flatnonzero(rng.random(n) < 0.15)
-    target = np.clip(move + rng.integers(-DOC // 2, DOC // 2, len(move)), 0, n - 1)
-    same_doc = target // DOC == move // DOC
-    b[move[same_doc]] = a[target[same_doc]]
-    b[rng.random(n) < 0.02] = -1
-    # Compact class ids 0..K-1, as a reader would give them (B's ids are A's, or -1).
-    ids, compact = np.unique(a, return_inverse=True)
-    b = np.where(b < 0, -1, np.searchsorted(ids, b))
-    return compact.astype(np.int64), b.astype(np.int64)
+    """Class ids of two coders over n units (B: -1 where missing); the data of bench.py."""
+    a, b = class_ids(n, 2, seed)
+    return a, b
 
 
 def clusteragree_run(a: np.ndarray, b: np.ndarray, distances: list[str]) -> list[float]:

@@ -1,0 +1,447 @@
+"""The report of scripts/bench.py: docs/performance.md from the figures of one run.
+
+The prose here holds no figure: every number on the page is filled in from the run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import re
+import subprocess
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _bench_runs import COREF_METRICS, ROOT
+
+SECTIONS = ("alpha-classes", "alpha-int", "alpha-sets", "coref", "trees", "pyramids",
+            "dataframe")
+TOLERANCE = 1e-9
+PEERS = ("nltk", "krippendorff", "simpledorff", "scorch", "zss", "apted")
+OURS = {"trees": "clusteragree (numba kernel)"}
+
+TITLES = {
+    "alpha-classes": "Class-derived values: MASI alpha against NLTK",
+    "alpha-int": "Integer labels: nominal alpha against krippendorff and simpledorff",
+    "alpha-sets": "Class-derived sets of five coders",
+    "coref": "Coreference: a CoNLL-2012 pair read and scored",
+    "trees": "Tree edit distance, and Skjaerholt's Table 2",
+    "pyramids": "Pyramids: the units study",
+    "dataframe": "From a DataFrame to alpha",
+}
+
+NOTES = {
+    "alpha-classes": """\
+**Data.** Two coders partition the units into classes; a unit's value is its class minus
+itself. The first coder's classes have geometric sizes (mean about 1.5, many singletons) and
+lie within documents of 500 units, as coreference chains and pyramid SCUs do; the second moves
+15% of the units to another class of the same document and leaves 2% uncoded (missing).
+Seeded. **Timed.** clusteragree: `CodingTable.from_clusterings` then `alpha(table, "masi")`.
+NLTK: `AnnotationTask(data, distance=masi).alpha()` on the same values as (coder, item,
+frozenset) triples built from the class ids; its `masi_distance` divides by zero on two empty
+sets (two singletons) and is wrapped to return 0 there, the value of the definition. NLTK's
+expected disagreement enumerates pairs of distinct values, so its time grows with their square;
+ours sums over pairs of intersecting classes (docs/alpha.md), linear in the units.""",
+    "alpha-int": """\
+**Data.** Five coders, nominal labels 0 to {labels_minus_one}, each coder giving the unit's true
+label with probability 0.7 and a random one otherwise, 10% of the cells missing (NaN); seeded.
+**Timed.** clusteragree: `CodingTable.from_matrix(data)` then `alpha(table, "nominal")`, on the
+coders x units float array that krippendorff takes; krippendorff:
+`krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")`; simpledorff:
+`calculate_krippendorffs_alpha_for_df` on the long DataFrame of the coded cells (unit, coder,
+label), built beforehand.""",
+    "alpha-sets": """\
+**Data.** Class-derived values as above, with five coders: the first partitions the units,
+each of the four others perturbs that partition on its own (15% of the units moved within
+their document, 2% uncoded); seeded. **Timed.** clusteragree: `from_clusterings` with five
+coders, then MASI alpha. NLTK runs at the smallest size only, as a check of the value: almost
+every value is distinct, and its time grows with the square of the distinct values.
+krippendorff and simpledorff take scalar labels, not sets, so they cannot compute this alpha.""",
+    "coref": """\
+**Data.** The generator of `scripts/bench_coref.py`: two CoNLL-2012 files, documents of 500
+tokens, about one mention per five tokens (one to four tokens long, some nested), chains with a
+long tail, most mentions singletons; the second annotator misses 10% of the first's mentions,
+adds 10% and moves 10% to another chain. **Timed**, each tool from the two files:
+clusteragree: `read_conll` of both, then `coref_metrics(..., per_document=True)` (MUC,
+B-cubed, CEAFm, CEAFe, BLANC, LEA, mention identification and the CoNLL score, in both
+directions, pooled and per document: more than the peers compute). scorch: its reader
+(`scorch.conll.parse_file`, each document read as one block: it refuses a mention across a
+sentence break, which the generator makes) and its five metrics (MUC, B-cubed, CEAFm, CEAFe,
+BLANC) document by document, one direction. The reference scorer:
+`perl scorer.pl all KEY RESPONSE none` (the five metrics, one direction, totals), timed as its
+own process, whose peak memory is given.
+**Value:** the CoNLL score (mean F1 of MUC, B-cubed and CEAFe over pooled counts).
+**|diff|:** against the reference scorer, the recall and precision of the five metrics from the
+counts it prints (its percentages are rounded); against scorch, the recall and precision of the
+five metrics in every document (its corpus figure is a mean of document scores, not of pooled
+counts).""",
+    "trees": """\
+**Data.** Pairs of dependency trees drawn (seeded) from the two annotators' NDT1 (Danish) files
+of Skjaerholt's corpora. **Timed:** the edit distance with unit costs of every pair: ours,
+`ted(a, b)` with its numba kernel (the default) and with its pure Python kernel; zss
+`simple_distance`; apted `APTED(a, b).compute_edit_distance()`; the trees are converted to each
+package's type beforehand. **Value:** the sum of the distances; **|diff|:** the largest
+difference over the pairs. The speed-up is against the numba kernel. Then the whole Table 2
+reproduction, `python scripts/reproduce_skjaerholt2014.py` (eight corpora, alpha_plain,
+alpha_diff, alpha_norm and the accuracies, the kernel comparison; report printed, nothing
+written), timed as a process from start to end.""",
+    "pyramids": """\
+`python scripts/study_pyramid_units.py --out TMP` (every DUC 2006/2007 pyramid, a simulated
+second annotator at each noise level, words and spans as units, four distances; its report,
+CSV and figure written to a temporary directory), timed as a process from start to end.""",
+    "dataframe": """\
+**Data.** The frames of `scripts/bench_dataframe.py`: a row per cell (coder, unit, value),
+every unit coded by every coder, nominal labels, 5% of the cells missing; the label column as
+Python strings (`object`), categoricals (`category`, the coder column too) or floats
+(`number`). **Timed:** clusteragree `CodingTable.from_dataframe(df)` then
+`alpha(table, "nominal")`; krippendorff, the usual route: labels to numbers (`pd.factorize`),
+`df.pivot`, `krippendorff.alpha`. The krippendorff package builds a units x labels x labels
+array, so its time grows with the square of the labels.""",
+}
+
+HOW = """\
+## How the fast paths work
+
+* **Class-derived values** (every value is "the class of unit t, minus t"): a set distance of
+  `(|A|, |B|, |A & B|)` is summed over pairs of intersecting classes instead of pairs of values.
+  Per pair of coders, `(class A, class B, m_t)` is packed into one integer per unit and sorted;
+  the runs give the class pairs, their intersections and observed weights, turned into five
+  kinds of value pairs (docs/alpha.md). Units alone in their class for both coders are counted
+  before the sort. The statistics are histograms over `(|A|, |B|, |A & B|)`, so evaluating one
+  more distance costs next to nothing. `python scripts/bench_choices.py` times the alternatives
+  to the sort (hashing, `numpy.unique`) on the same data; its figures are not quoted here.
+* **Scalar labels** go to the generic engine, which maps each cell to its value type once and
+  counts coincidences per pair of coders into a dense table of type pairs, or from the counts of
+  each label in each unit when coders are many.
+* **Coreference** metrics share one contingency table per document; CEAF solves its assignment
+  per connected component, most of them one key entity against one response entity.
+* **DataFrames**: `from_dataframe` factorises the coder, unit and value columns once, with no
+  Python loop per row; the krippendorff route pivots the frame and builds a units x labels x
+  labels array. `scripts/bench_dataframe.py` also times wide frames and lists of records.
+* **Tree edit distance** runs a numba-compiled Zhang-Shasha kernel where numba loads, and a pure
+  Python one (the reference of a property test) elsewhere, with a `performance` warning.
+
+Other scripts time narrower questions and are not quoted on this page: `bench_alpha.py`
+(class-derived alpha, three distances), `bench_coref.py` (coreference stage by stage),
+`bench_dataframe.py` (every DataFrame entry and shape), `bench_memory.py`, `bench_bootstrap.py`
+and `bench_choices.py`.
+"""
+
+
+# ------------------------------------------------------------------ formatting
+def seconds(s: float) -> str:
+    if s >= 100:
+        return f"{s:,.0f}"
+    if s >= 10:
+        return f"{s:.1f}"
+    if s >= 1:
+        return f"{s:.2f}"
+    return f"{s:#.3g}"
+
+
+def times(x: float) -> str:
+    return f"{x:,.0f}x" if x >= 10 else f"{x:.1f}x"
+
+
+def size(section: str, n: int) -> str:
+    exp = math.log10(n) if n > 0 else 0
+    text = f"10^{exp:.0f}" if n >= 10_000 and exp == int(exp) else f"{n:,}"
+    unit = {"coref": " tokens", "trees": " pairs", "dataframe": " rows"}.get(section, "")
+    return text + unit
+
+
+def value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer() and abs(v) > 1:
+        return f"{v:,.0f}"
+    return f"{v:.6f}" if isinstance(v, float) else str(v)
+
+
+def stopped(r: dict[str, Any]) -> str:
+    """The seconds cell of a case stopped at the time limit."""
+    if r.get("at_least"):
+        return f"> {seconds(r['at_least'])} s (stopped)"
+    return f"stopped before its timing began ({seconds(r['timeout'])} s)"
+
+
+def row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+# ------------------------------------------------------------------ comparing values
+def difference(section: str, ours: dict[str, Any], peer: dict[str, Any]) -> float:
+    """The largest difference between a peer's values and ours (inf where they cannot be
+    matched)."""
+    if section == "trees":
+        a, b = ours["per_pair"], peer["per_pair"]
+        return max(abs(x - y) for x, y in zip(a, b, strict=True)) if len(a) == len(b) else math.inf
+    if section == "coref":
+        if "per_doc" in peer:
+            mine, theirs = ours["per_doc"], peer["per_doc"]
+            if set(mine) != set(theirs):
+                return math.inf
+            return max(abs(x - y) for d in mine for m in COREF_METRICS
+                       for x, y in zip(mine[d][m], theirs[d][m], strict=True))
+        return max(abs(x - y) for m in COREF_METRICS
+                   for x, y in zip(ours["pooled"][m], peer["pooled"][m], strict=True))
+    return abs(ours["value"] - peer["value"])
+
+
+def _group_key(r: dict[str, Any]) -> tuple:
+    p = r["params"]
+    return (r["size"], p.get("coders", 0), p.get("labels", 0), p.get("kind", ""))
+
+
+# ------------------------------------------------------------------ tables
+def comparison(section: str, results: list[dict[str, Any]], failures: list[str]) -> list[str]:
+    """The side-by-side table of a section: a block of rows per size (and shape)."""
+    mine = OURS.get(section, "clusteragree")
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        if "whole script" not in r["tool"] and "syn-agreement" not in r["tool"]:
+            groups[_group_key(r)].append(r)
+    groups = {k: v for k, v in groups.items() if len(v) > 1}
+    if not groups:
+        return []
+    shape = section == "dataframe"
+    per_pair = section == "trees"
+    head = ["size", *(["coders", "labels", "column"] if shape else []), "tool", "seconds",
+            *(["ms per pair"] if per_pair else []), "peak MiB", "value",
+            "speed-up (peer s / ours s)", "\\|diff\\| from ours"]
+    lines = [row(head), row(["---"] * len(head))]
+    for key in sorted(groups):
+        block = sorted(groups[key], key=lambda r: (r["tool"] != mine, r["tool"]))
+        ours = next((r for r in block if r["tool"] == mine and r["status"] == "ok"), None)
+        for r in block:
+            cells = [size(section, r["size"])]
+            if shape:
+                cells += [str(r["params"]["coders"]), str(r["params"]["labels"]),
+                          r["params"]["kind"]]
+            cells.append(r["tool"])
+            speed, diff = "", ""
+            if r["status"] == "ok":
+                cells.append(seconds(r["seconds"]))
+                if per_pair:
+                    cells.append(f"{1000 * r['seconds'] / r['size']:.3f}")
+                cells += [f"{r['peak_mib']:,.0f}", value(r.get("value"))]
+                if ours is not None and r is not ours:
+                    speed = times(r["seconds"] / ours["seconds"])
+                if ours is not None and r is not ours:
+                    d = difference(section, ours, r)
+                    diff = f"{d:.1e}"
+                    if not d <= TOLERANCE:
+                        failures.append(f"{section}: {r['tool']} at {size(section, r['size'])}"
+                                        f" differs from ours by {d:.3g}")
+            elif r["status"] == "timeout":
+                cells += [stopped(r)] + [""] * (2 + per_pair)
+                if ours is not None and r.get("at_least"):
+                    speed = ">= " + times(r["at_least"] / ours["seconds"])
+            else:
+                why = {"skipped": "not run (stopped at a smaller size)",
+                       "failed": f"failed: {r.get('error', '')}"}[r["status"]]
+                cells += [why] + [""] * (2 + per_pair)
+            lines.append(row([*cells, speed, diff]))
+    return lines
+
+
+def growth(section: str, results: list[dict[str, Any]]) -> list[str]:
+    """Ours alone across decades: seconds, peak, local exponents and the fitted slope."""
+    rows = sorted((r for r in results if r.get("scale") and r["status"] == "ok"),
+                  key=lambda r: r["size"])
+    if len(rows) < 2:
+        return []
+    lines = ["Ours alone, each size in a fresh process:", "",
+             row(["units", "seconds", "peak MiB", "local exponent"]), row(["---"] * 4)]
+    for i, r in enumerate(rows):
+        local = ""
+        if i:
+            prev = rows[i - 1]
+            slope = math.log(r["seconds"] / prev["seconds"]) / math.log(r["size"] / prev["size"])
+            local = f"{slope:.2f}"
+        lines.append(row([size(section, r["size"]), seconds(r["seconds"]),
+                          f"{r['peak_mib']:,.0f}", local]))
+    fits = []
+    for lo in range(len(rows) - 1):
+        pts = rows[lo:]
+        slope = np.polyfit(np.log10([r["size"] for r in pts]),
+                           np.log10([r["seconds"] for r in pts]), 1)[0]
+        fits.append(f"**{slope:.2f}** from {size(section, pts[0]['size'])} to "
+                    f"{size(section, pts[-1]['size'])}")
+        if len(pts) <= 3:
+            break
+    lines += ["", "Growth exponent (least-squares slope of log time on log N): "
+              + ", ".join(fits) + "; the local exponent is the slope between neighbouring "
+              "sizes."]
+    return lines
+
+
+def scripts_table(section: str, results: list[dict[str, Any]]) -> list[str]:
+    rows = [r for r in results if "whole script" in r["tool"] or "syn-agreement" in r["tool"]]
+    if not rows:
+        return []
+    lines = [row(["run", "seconds", "peak MiB"]), row(["---"] * 3)]
+    for r in rows:
+        if r["status"] == "ok":
+            lines.append(row([r["tool"], seconds(r["seconds"]), f"{r['peak_mib']:,.0f}"]))
+        elif r["status"] == "timeout":
+            lines.append(row([r["tool"], stopped(r), ""]))
+        else:
+            lines.append(row([r["tool"], f"failed: {r.get('error', '')}", ""]))
+    return lines
+
+
+# ------------------------------------------------------------------ goals
+def _find(results: list[dict[str, Any]], section: str, tool: str, n: int
+          ) -> dict[str, Any] | None:
+    return next((r for r in results if r["section"] == section and r["tool"] == tool
+                 and r["size"] == n and r["status"] in ("ok", "timeout")), None)
+
+
+def _ratio_goal(section: str, peer: str, n: int, at_least: float
+                ) -> Callable[[list[dict[str, Any]]], tuple[str, bool] | None]:
+    def check(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+        ours, theirs = _find(results, section, "clusteragree", n), _find(results, section, peer, n)
+        if ours is None or theirs is None or ours["status"] != "ok":
+            return None
+        if theirs["status"] == "timeout":
+            if not theirs.get("at_least"):
+                return None
+            ratio = theirs["at_least"] / ours["seconds"]
+            return f">= {times(ratio)}", ratio >= at_least
+        ratio = theirs["seconds"] / ours["seconds"]
+        return times(ratio), ratio >= at_least
+    return check
+
+
+def _time_goal(section: str, tool: str, n: int, limit: float, gb: float | None = None
+               ) -> Callable[[list[dict[str, Any]]], tuple[str, bool] | None]:
+    def check(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+        r = _find(results, section, tool, n)
+        if r is None:
+            return None
+        if r["status"] == "timeout":
+            return stopped(r), False
+        if gb is not None:
+            peak = r["peak_mib"] * 2**20 / 1e9
+            return f"{peak:.2f} GB", peak < gb
+        return f"{seconds(r['seconds'])} s", r["seconds"] < limit
+    return check
+
+
+GOALS = [
+    ("class-derived MASI alpha at least 3,000x faster than NLTK at 4,000 units",
+     _ratio_goal("alpha-classes", "NLTK", 4000, 3000)),
+    ("integer nominal alpha at least 3x faster than krippendorff at 10^6 units x 5 coders",
+     _ratio_goal("alpha-int", "krippendorff", 10**6, 3)),
+    ("integer nominal alpha at 10^7 units x 5 coders: peak memory under 4 GB",
+     _time_goal("alpha-int", "clusteragree", 10**7, 0, gb=4)),
+    ("class-derived sets, 10^7 units x 5 coders: under 6 s",
+     _time_goal("alpha-sets", "clusteragree", 10**7, 6)),
+    ("class-derived sets, 10^7 units x 5 coders: peak memory under 3 GB",
+     _time_goal("alpha-sets", "clusteragree", 10**7, 0, gb=3)),
+    ("coreference, 10^6 tokens read and scored: under 60 s",
+     _time_goal("coref", "clusteragree", 10**6, 60)),
+    ("Skjaerholt's Table 2 reproduced: under 12 s",
+     _time_goal("trees", "Table 2 reproduction, whole script", 1, 12)),
+    ("the pyramid units study: under 15 s",
+     _time_goal("pyramids", "pyramid units study, whole script", 1, 15)),
+]
+
+
+def goals(results: list[dict[str, Any]], quick: bool) -> list[str]:
+    lines = ["## Goals", "", row(["goal", "measured", "verdict"]), row(["---"] * 3)]
+    for text, check in GOALS:
+        found = None if quick else check(results)
+        if found is None:
+            lines.append(row([text, "not measured in this run", ""]))
+        else:
+            lines.append(row([text, found[0], "met" if found[1] else "**missed**"]))
+    return lines
+
+
+# ------------------------------------------------------------------ the page
+def _version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def machine(perl_scorer: Path | None) -> str:
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    parts = [f"{os.cpu_count()} cores", f"{ram:.0f} GiB", f"Python {platform.python_version()}"]
+    parts += [f"{n} {v}" for n in ("clusteragree", "numpy", "pandas", "scipy", "numba")
+              if (v := _version(n))]
+    parts += [f"{n} {v}" for n in PEERS if (v := _version(n))]
+    if perl_scorer is not None:
+        head = perl_scorer.parent / "lib" / "CorScorer.pm"
+        found = re.search(r"VERSION\s*=\s*'([^']+)'", head.read_text(errors="replace")) \
+            if head.is_file() else None
+        parts.append(f"reference scorer {found.group(1) if found else '(version unknown)'}")
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                                capture_output=True, check=True).stdout.strip()
+        parts.append(f"commit {commit}")
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return ", ".join(parts)
+
+
+def render(results: list[dict[str, Any]], *, notes: list[str], quick: bool, command: str,
+           started: float, load: float, perl_scorer: Path | None, timeout: float,
+           repeat: int, labels: int) -> tuple[str, list[str]]:
+    """The page, and the list of values that disagree (or cases that failed)."""
+    failures: list[str] = [f"{r['section']}: {r['tool']} at {size(r['section'], r['size'])} "
+                           f"failed: {r.get('error', '')}" for r in results
+                           if r["status"] == "failed"
+                           and not r["tool"].startswith("syn-agreement")]  # not ours to fix
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started))
+    lines = [
+        "# Performance", "",
+        f"Every figure on this page comes from one run of `{command}`"
+        + (" (**--quick: small sizes, a smoke run, not the page's figures**)" if quick else "")
+        + f", started {when} on {machine(perl_scorer)}; load average "
+        f"{load:.1f} at the start (the machine may have been shared).", "",
+        "Each case (one tool at one size) runs in a fresh process. **Seconds**: wall clock of the "
+        f"tool's call, best of {repeat} runs (a single run where one takes more than 10 s), after "
+        "a first call on small data (imports, compiled kernels) and excluding making the data. "
+        "**Peak MiB**: the resident peak of that process during the timed runs, its data "
+        "included (the peak is reset once the data are made); for a tool that is a program of "
+        "its own (the Perl scorer, a whole script), that program's peak. A case's process "
+        f"(data and first call included) is stopped after {seconds(timeout)} s; its seconds "
+        "are then a lower bound (\"> T s\": the time its timed call had run), its speed-up "
+        "too, and it is not run at larger sizes. **Speed-up**: the peer's seconds over ours. "
+        "**\\|diff\\|**: the largest difference between the peer's values and ours "
+        f"(the run fails above {TOLERANCE:g})."
+        + (" This system could not reset the peak: it includes making the data."
+           if any(r.get("peak_reset") is False for r in results) else ""), ""]
+    lines += [*goals(results, quick), ""]
+    by_section: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        by_section[r["section"]].append(r)
+    for section in SECTIONS:
+        rs = by_section.get(section)
+        skipped = [n.split(": ", 1)[1] for n in notes if n.startswith(section + ":")]
+        if not rs and not skipped:
+            continue
+        lines += [f"## {TITLES[section]}", "",
+                  NOTES[section].format(labels_minus_one=labels - 1), ""]
+        for part in (comparison(section, rs or [], failures), growth(section, rs or []),
+                     scripts_table(section, rs or [])):
+            if part:
+                lines += [*part, ""]
+        lines += [f"* {n}." for n in skipped]
+        if skipped:
+            lines.append("")
+    lines += [HOW, "## The command", "", "    " + command, "",
+              "Run it alone on the machine; `--quick` runs small sizes in under a minute, "
+              "`--only SECTIONS` a part. `--perl-scorer PATH` adds the reference coreference "
+              "scorer, `--syn-agreement PATH` Skjaerholt's own tool where it runs.", ""]
+    return "\n".join(lines), failures

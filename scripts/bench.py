@@ -1,0 +1,302 @@
+"""One benchmark: clusteragree and its peers side by side on the same data, in one run.
+
+Sections (``--only``, comma-separated; default all):
+
+* ``alpha-classes``: class-derived MASI alpha against NLTK at 1,000 to 4,000 units, then ours
+  alone at 10^4 to 10^7 units (growth exponents);
+* ``alpha-int``: nominal alpha of 5 coders' integer labels (10% missing) against krippendorff
+  and simpledorff at 10^4 to 10^6 units, ours alone up to 10^7;
+* ``alpha-sets``: class-derived sets of 5 coders, 10^4 to 10^7 units (NLTK at 1,000 units only,
+  as a check of the value);
+* ``coref``: a synthetic CoNLL-2012 pair of 10^6 tokens read and scored, against scorch and the
+  reference Perl scorer (``--perl-scorer PATH``);
+* ``trees``: tree edit distance per pair against zss and apted on Skjaerholt's NDT1 trees, and
+  the wall time of scripts/reproduce_skjaerholt2014.py;
+* ``pyramids``: the wall time of scripts/study_pyramid_units.py;
+* ``dataframe``: alpha from a long DataFrame against the krippendorff route.
+
+Every case (a tool at a size) runs in a fresh process, so that its peak memory is its own and
+a slow peer can be stopped (``--timeout``; reported as "> T s"). Each table gives the seconds,
+the peak memory, the value each tool computes, the speed-up (peer's seconds over ours) and
+|diff|, the largest difference between the peer's values and ours; the run fails when a
+|diff| passes 1e-9. ``--quick`` runs small sizes (a smoke test). The report is printed;
+``--out DIR`` also writes DIR/performance.md and DIR/bench.json (the raw figures), and
+``--write-docs`` writes docs/performance.md; nothing is written otherwise.
+
+Usage: ``python scripts/bench.py [--quick] [--only SECTIONS] [--out DIR] [--write-docs]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _bench_doc import SECTIONS, render
+from _bench_runs import PYRAMIDS, ROOT, SYNTAX
+
+DOCS = ROOT / "docs" / "performance.md"
+
+
+def _case(section: str, tool: str, size: int, **kw: Any) -> dict[str, Any]:
+    return {"section": section, "tool": tool, "size": size, "params": kw.pop("params", {}),
+            "warm": kw.pop("warm", None), **kw}
+
+
+def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict[str, Any]]:
+    """Every case of the sections asked for, in the order they run."""
+    q = args.quick
+    decades = [10**k for k in ((2, 3, 4) if q else (4, 5, 6, 7)) if 10**k <= args.max_size]
+    cases: list[dict[str, Any]] = []
+    only = args.only
+    if "alpha-classes" in only:
+        for n in ([100, 400] if q else [1000, 2000, 4000]):
+            cases.append(_case("alpha-classes", "clusteragree", n, warm=100))
+            cases.append(_case("alpha-classes", "NLTK", n, warm=20))
+        cases += [_case("alpha-classes", "clusteragree", n, warm=100, scale=True)
+                  for n in decades]
+    if "alpha-int" in only:
+        params = {"coders": 5, "labels": args.labels}
+        for n in decades:
+            cases.append(_case("alpha-int", "clusteragree", n, params=params, warm=100,
+                               scale=True))
+            if n <= (10**3 if q else 10**6):
+                cases += [_case("alpha-int", peer, n, params=params, warm=100)
+                          for peer in ("krippendorff", "simpledorff")]
+    if "alpha-sets" in only:
+        n = 100 if q else 1000
+        cases += [_case("alpha-sets", "clusteragree", n, warm=100),
+                  _case("alpha-sets", "NLTK", n, warm=20)]
+        cases += [_case("alpha-sets", "clusteragree", n, warm=100, scale=True)
+                  for n in decades]
+    if "coref" in only and coref is not None:
+        tokens = args.tokens or (5_000 if q else 1_000_000)
+        files = {"a": str(coref[0]), "b": str(coref[1])}
+        cases += [_case("coref", "clusteragree", tokens, params=files),
+                  _case("coref", "scorch", tokens, params=files)]
+        if args.perl_scorer:
+            cases.append(_case("coref", "reference scorer (Perl)", tokens,
+                               params={**files, "perl_scorer": str(args.perl_scorer)}))
+    if "trees" in only and SYNTAX.is_dir():
+        pairs = args.pairs or (20 if q else 300)
+        cases += [_case("trees", tool, pairs, warm=2) for tool in (
+            "clusteragree (numba kernel)", "clusteragree (python kernel)", "zss", "apted")]
+        if not q:
+            cases.append(_case("trees", "Table 2 reproduction, whole script", 1))
+        if args.syn_agreement:
+            cases.append(_case("trees", "syn-agreement, NDT1", 1,
+                               params={"syn_agreement": str(args.syn_agreement)}))
+    if "pyramids" in only and PYRAMIDS.is_dir():
+        extra = ["--limit", "1", "--levels", "0.1"] if q else []
+        cases.append(_case("pyramids", "pyramid units study, whole script", 1,
+                           params={"extra": extra}))
+    if "dataframe" in only:
+        rows = args.rows or (1_000 if q else 1_000_000)
+        for shape in args.df_shapes.split(","):
+            coders, labels = (int(x) for x in shape.split("x"))
+            for kind in args.df_kinds.split(","):
+                params = {"coders": coders, "labels": labels, "kind": kind}
+                cases += [_case("dataframe", tool, rows, params=params, warm=100)
+                          for tool in ("clusteragree", "krippendorff")]
+    return cases
+
+
+PEER_MODULES = {"NLTK": "nltk", "krippendorff": "krippendorff", "simpledorff": "simpledorff",
+                "scorch": "scorch", "zss": "zss", "apted": "apted"}
+
+
+def missing_peers(cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The cases whose peer is installed, and a note for each peer that is not."""
+    absent = {tool for tool, module in PEER_MODULES.items()
+              if importlib.util.find_spec(module) is None}
+    notes = sorted({f"{c['section']}: {c['tool']} is not installed: skipped" for c in cases
+                    if c["tool"] in absent})
+    return [c for c in cases if c["tool"] not in absent], notes
+
+
+def run_case(case: dict[str, Any], timeout: float, repeat: int) -> dict[str, Any]:
+    """Run one case in a fresh process; the figures, or why there are none."""
+    spec = json.dumps({**case, "repeat": repeat})
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, __file__, "--child", spec], capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as stopped:
+        # The timed call ran at least from the moment the child said it started to now.
+        out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout
+        started = [json.loads(line)["timing_from"] for line in (out or "").splitlines()
+                   if line.startswith('{"timing_from"')]
+        bound = time.time() - started[0] if started else None
+        return {**case, "status": "timeout", "timeout": timeout, "at_least": bound}
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        return {**case, "status": "failed", "error": tail}
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return {**case, "status": "ok", "wall": time.perf_counter() - start, **out}
+
+
+def _absent(args: argparse.Namespace) -> list[str]:
+    """Messages for peers and data this run cannot use."""
+    notes = []
+    if "coref" in args.only and not args.perl_scorer:
+        notes.append("coref: the reference Perl scorer was not given (--perl-scorer PATH, or "
+                     "CLUSTERAGREE_PERL_SCORER): skipped")
+    if "trees" in args.only:
+        if not SYNTAX.is_dir():
+            notes.append("trees: ../shared/corpora/syntax is absent: section skipped")
+        if not args.syn_agreement:
+            notes.append("trees: syn-agreement (Skjaerholt's own tool) was not found on the "
+                         "PATH nor given (--syn-agreement PATH): skipped")
+        if args.quick:
+            notes.append("trees: the whole Table 2 reproduction is not run with --quick")
+    if "pyramids" in args.only and not PYRAMIDS.is_dir():
+        notes.append("pyramids: ../shared/corpora/duc-pyramids is absent: section skipped")
+    return notes
+
+
+def command_line(argv: list[str]) -> str:
+    """The command as run, with paths of this machine replaced by placeholders."""
+    words, hide = ["python", "scripts/bench.py"], False
+    for word in argv:
+        if hide:
+            words.append("PATH" if not word.startswith("-") else word)
+            hide = False
+            continue
+        name = word.split("=", 1)[0]
+        if name in ("--out", "--perl-scorer", "--syn-agreement"):
+            words.append(f"{name}=PATH" if "=" in word else name)
+            hide = "=" not in word
+        else:
+            words.append(word)
+    return " ".join(words)
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help="sections to run, comma-separated (default: %(default)s)")
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument("--out", type=Path,
+                        help="write DIR/performance.md and DIR/bench.json (raw figures)")
+    parser.add_argument("--write-docs", action="store_true",
+                        help=f"write the report to {DOCS.relative_to(ROOT)} (tracked)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds before a case is stopped (default: 900, 120 with --quick)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="best of this many runs where a run takes under 10 s "
+                             "(default: %(default)s)")
+    parser.add_argument("--perl-scorer", type=Path,
+                        default=os.environ.get("CLUSTERAGREE_PERL_SCORER") or None,
+                        help="the reference coreference scorer's scorer.pl (default: "
+                             "$CLUSTERAGREE_PERL_SCORER; skipped when absent)")
+    found = shutil.which("syn-agreement.py") or shutil.which("syn-agreement")
+    parser.add_argument("--syn-agreement", type=Path, default=found and Path(found),
+                        help="Skjaerholt's syn-agreement.py, timed on NDT1 (default: the one "
+                             "on the PATH; skipped when absent)")
+    parser.add_argument("--labels", type=int, default=5,
+                        help="labels of the integer data (default: %(default)s)")
+    parser.add_argument("--max-size", type=float, default=1e7,
+                        help="largest number of units of the alpha sections (default: 10^7)")
+    parser.add_argument("--tokens", type=int, default=None,
+                        help="tokens of the coreference pair (default: 10^6, 5,000 --quick)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help="tree pairs (default: 300, 20 with --quick)")
+    parser.add_argument("--rows", type=int, default=None,
+                        help="rows of the DataFrames (default: 10^6, 1,000 with --quick)")
+    parser.add_argument("--df-shapes", default=None,
+                        help="CODERSxLABELS of the DataFrame section (default: 3x5,3x20,10x5; "
+                             "3x5 with --quick)")
+    parser.add_argument("--df-kinds", default=None,
+                        help="label columns: object, category, number (default: all three; "
+                             "object with --quick)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = [s for s in args.only if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose among "
+                     f"{', '.join(SECTIONS)}")
+    if args.perl_scorer is not None and not args.perl_scorer.is_file():
+        print(f"the Perl scorer {args.perl_scorer} is absent: skipped", file=sys.stderr)
+        args.perl_scorer = None
+    if args.syn_agreement is not None and not args.syn_agreement.is_file():
+        print(f"syn-agreement {args.syn_agreement} is absent: skipped", file=sys.stderr)
+        args.syn_agreement = None
+    args.timeout = args.timeout or (120.0 if args.quick else 900.0)
+    args.df_shapes = args.df_shapes or ("3x5" if args.quick else "3x5,3x20,10x5")
+    args.df_kinds = args.df_kinds or ("object" if args.quick else "object,category,number")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse(argv)
+    if args.child:
+        from _bench_child import main as child
+
+        child(args.child)
+        return 0
+    started = time.time()
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        coref = None
+        if "coref" in args.only:
+            from bench_coref import write_pair
+
+            coref = write_pair(Path(tmp), args.tokens or (5_000 if args.quick else 1_000_000),
+                               seed=7)
+        cases, absent = missing_peers(plan(args, coref))
+        notes = _absent(args) + absent
+        for note in notes:
+            print(note, file=sys.stderr)
+        done: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+        given_up: set[tuple[str, str, str]] = set()
+        for case in cases:
+            params = json.dumps(case["params"], sort_keys=True)
+            key = (case["section"], case["tool"], case["size"], params)
+            if key in done:  # measured already (a size both compared and in the growth table)
+                done[key]["scale"] = done[key].get("scale") or case.get("scale")
+                continue
+            if (*key[:2], params) in given_up:
+                done[key] = {**case, "status": "skipped"}
+            else:
+                done[key] = run_case(case, args.timeout, args.repeat)
+                if done[key]["status"] == "timeout":
+                    given_up.add((*key[:2], params))
+            print(_progress(done[key]), file=sys.stderr, flush=True)
+        results = list(done.values())
+    text, failures = render(results, notes=notes, quick=args.quick,
+                            command=command_line(argv), started=started, load=load,
+                            perl_scorer=args.perl_scorer, timeout=args.timeout,
+                            repeat=args.repeat, labels=args.labels)
+    print(text)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "performance.md").write_text(text, encoding="utf-8")
+        (args.out / "bench.json").write_text(json.dumps(results, indent=1) + "\n",
+                                             encoding="utf-8")
+    if args.write_docs:
+        DOCS.write_text(text, encoding="utf-8")
+    for failure in failures:
+        print(failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _progress(r: dict[str, Any]) -> str:
+    what = f"{r['section']:>13} {r['tool']:<36} {r['size']:>10,}"
+    if r["status"] == "ok":
+        return f"{what} {r['seconds']:10.4f} s {r['peak_mib']:9.1f} MiB"
+    return f"{what} {r['status']} {r.get('error', '')}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
