@@ -254,7 +254,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto") -> AlphaStats:
 
 def alpha(
     table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
-    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int = 1,
+    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int | None = 1,
     resample: str = "units",
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
@@ -284,8 +284,9 @@ def alpha(
         Resamples drawn when ``ci`` is given.
     seed : int, optional
         Seed of the resamples.
-    jobs : int, default=1
-        Threads for the bootstrap (the same resamples whatever the number).
+    jobs : int or None, default=1
+        Threads for the bootstrap (None or 0: one per core; the same resamples whatever the
+        number, :func:`~clusteragree.core.bootstrap.bootstrap_alpha`).
     resample : {"units", "krippendorff"}, default="units"
         Units drawn with replacement, or pairs of values drawn from the coincidences as
         Hayes and Krippendorff's KALPHA macro does

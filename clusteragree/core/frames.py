@@ -29,9 +29,11 @@ from .coefficient import Engine, alpha_stats, choose_engine
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
 from .model import CodingTable
+from .parallel import map_chunks
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "TOTAL", "alpha_report", "pairwise_report", "pooled_rows", "results_frame"]
+__all__ = ["COLUMNS", "TOTAL", "alpha_report", "document_stats", "pairwise_report", "pooled_rows",
+           "results_frame"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
            "signature", "pooled"]
@@ -137,7 +139,7 @@ def alpha_report(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> pd.DataFrame:
     """Alpha per document and pooled over all documents, for several distances.
 
@@ -172,8 +174,10 @@ def alpha_report(
         independent), else units; or ``krippendorff``, pairs of values drawn from the pooled
         coincidences as the KALPHA macro does
         (:func:`~clusteragree.core.coincidence_bootstrap.krippendorff_bootstrap`).
-    jobs : int, default=1
-        Threads for the bootstrap (the same resamples whatever the number).
+    jobs : int or None, default=1
+        Processes for the documents' statistics (when they are large enough,
+        :data:`POOL_CELLS`) and threads for the bootstrap; None or 0: every core. The values
+        are the same whatever the number (statistics added in the order of the documents).
 
     Returns
     -------
@@ -237,8 +241,9 @@ def alpha_report(
         chosen = {choose_engine(t, dist, engine) for t in tables.values()}
         engines[dist.name] = "classes" if chosen == {"classes"} else "generic"
     for kind in sorted(set(engines.values())):
-        stats = {doc: alpha_stats(t, engine=kind) for doc, t in tables.items()}  # type: ignore[arg-type]
-        pooled = sum(stats.values())
+        stats = dict(zip(tables, document_stats(list(tables.values()), kind, jobs),
+                         strict=True))
+        pooled: Any = sum(stats.values())
         for dist in (d for d in dists if engines[d.name] == kind):
             if per_document:
                 undefined: list[tuple[Hashable, str]] = []
@@ -252,7 +257,7 @@ def alpha_report(
                         if not issubclass(w.category, AlphaUndefinedWarning):
                             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
                 _warn_undefined(dist.name, undefined)
-            totals.append((TOTAL, pooled.compute(dist)))  # type: ignore[union-attr]
+            totals.append((TOTAL, pooled.compute(dist)))
     order = {d.name: i for i, d in enumerate(dists)}
     rows.sort(key=lambda r: order[r[1].distance])
     totals.sort(key=lambda r: order[r[1].distance])
@@ -261,6 +266,52 @@ def alpha_report(
     if ci is not None:
         _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample, jobs)
     return frame
+
+
+#: Documents are sent to a pool of processes when they hold at least this many cells in all
+#: (coders x units), and there are at least two of them; fewer cost more to send than to count.
+POOL_CELLS = 200_000
+
+
+def _stats_of(task: tuple[CodingTable, str]) -> Any:
+    table, kind = task
+    return alpha_stats(table, engine=kind)  # type: ignore[arg-type]
+
+
+def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 1) -> list[Any]:
+    """Alpha's statistics of each table (:func:`~clusteragree.core.coefficient.alpha_stats`
+    with engine ``kind``), in order, on ``jobs`` processes when the tables are large enough
+    (:data:`POOL_CELLS`); the statistics are those of one process.
+
+    Parameters
+    ----------
+    tables : sequence of CodingTable
+        The documents.
+    kind : {"classes", "generic"}
+        The engine.
+    jobs : int or None, default=1
+        Processes (:func:`~clusteragree.core.parallel.resolve_jobs`).
+
+    Returns
+    -------
+    list
+        One :class:`~clusteragree.core.alpha_classes.CardinalityStats` or
+        :class:`~clusteragree.core.alpha_generic.ValueStats` per table, in order: their sum is
+        the pooled statistic.
+
+    References
+    ----------
+    docs/alpha.md, "Statistics that add"; docs/parallel.md.
+
+    Examples
+    --------
+    >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y")])
+    >>> [s.n for s in document_stats([t, t], "generic")]
+    [2, 2]
+    """
+    cells = sum(t.n_coders * t.n_units for t in tables)
+    workers = jobs if cells >= POOL_CELLS else 1
+    return map_chunks(_stats_of, [(t, kind) for t in tables], workers)
 
 
 #: Fewer blocks than this to resample get a note that the interval is rough.
@@ -273,7 +324,7 @@ INTERVAL_COLUMNS = ["ci_low", "ci_high", "se", "p_below_0.667", "p_below_0.8",
 
 def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
                    dists: Sequence[Distance], level: float, n: int, seed: int | None,
-                   resample: str, jobs: int = 1) -> None:
+                   resample: str, jobs: int | None = 1) -> None:
     """Bootstrap columns on the pooled rows of ``frame`` (in place)."""
     if resample not in ("auto", *RESAMPLE, "krippendorff"):
         raise ParameterError(f"resample must be auto, units, documents or krippendorff. Got "

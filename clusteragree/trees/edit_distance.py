@@ -25,17 +25,22 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from ..core.parallel import map_chunks, resolve_jobs
 from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
 from .model import MAX_CELLS, Tree, TreeLike, as_tree
 
 __all__ = ["MAX_CELLS", "TreeCache", "ted"]
+
+#: Tasks per process when :meth:`TreeCache.fill` computes distances on several: pairs of large
+#: trees cost far more than pairs of small ones, so many small tasks balance the load.
+TASKS_PER_JOB = 16
 
 def _argument(tree: object, name: str) -> Tree:
     """``as_tree``, naming the argument when the value is not a tree."""
@@ -94,9 +99,18 @@ def _compiled() -> Any:
 
 
 def _build_kernel() -> Any:
+    """The compiled kernel, cached on disk where numba can write its cache (a worker process
+    then loads it instead of compiling it again), compiled afresh otherwise."""
+    try:
+        return _jit(cache=True)
+    except Exception:  # no writable cache directory, or a cache numba cannot read
+        return _jit(cache=False)
+
+
+def _jit(cache: bool) -> Any:
     import numba
 
-    @numba.njit(cache=False)
+    @numba.njit(cache=cache)
     def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
         n, m = la.shape[0], lb.shape[0]
         td = np.zeros((n + 1, m + 1))
@@ -445,17 +459,87 @@ class TreeCache:
         self.cache: dict[tuple[Tree, Tree], float] = {}
         self.hits = 0
         self.misses = 0
+        self._ready: dict[tuple[Tree, Tree], float] = {}  # computed ahead by fill()
+
+    @staticmethod
+    def _key(a: Tree, b: Tree) -> tuple[Tree, Tree]:
+        return (a, b) if hash(a) <= hash(b) else (b, a)
+
+    def fill(self, trees: Sequence[TreeLike], jobs: int | None = 1) -> int:
+        """Compute ahead, on ``jobs`` processes, the distances between every two distinct
+        ``trees`` not known yet, for the calls to come.
+
+        The calls then find them: ``hits`` and ``misses`` count as if each distance were
+        computed when first asked for, and the distances are those :func:`ted` gives in this
+        process. A pair too large to compare is left for its call, which raises. With custom
+        costs (functions need not pickle) or one process, nothing is computed ahead.
+
+        Parameters
+        ----------
+        trees : sequence of Tree or tuple
+            The trees whose pairs will be asked for (repeats are fine).
+        jobs : int or None, default=1
+            Processes (:func:`~clusteragree.core.parallel.resolve_jobs`: None or 0 every core).
+
+        Returns
+        -------
+        int
+            The number of distances computed ahead.
+
+        Examples
+        --------
+        >>> cache = TreeCache()
+        >>> cache.fill([("a", ()), ("b", ()), ("a", ())], jobs=1)  # one process: nothing ahead
+        0
+        """
+        if resolve_jobs(jobs) == 1 or self.relabel is not None or self.indel is not None:
+            return 0
+        distinct = list(dict.fromkeys(_argument(t, "tree") for t in trees))
+        pairs = [(i, j) for i in range(len(distinct)) for j in range(i + 1, len(distinct))
+                 if (key := self._key(distinct[i], distinct[j])) not in self.cache
+                 and key not in self._ready]
+        if not pairs:
+            return 0
+        tasks = int(resolve_jobs(jobs)) * TASKS_PER_JOB
+        step = max(1, -(-len(pairs) // tasks))
+        shared = tuple(distinct)
+        work = [(shared, pairs[k:k + step], self.free_empty, self.max_cells)
+                for k in range(0, len(pairs), step)]
+        found = 0
+        for part, values in zip(work, map_chunks(_distances, work, jobs, chunk_size=1),
+                                strict=True):
+            for (i, j), value in zip(part[1], values, strict=True):
+                if value is not None:
+                    self._ready[self._key(distinct[i], distinct[j])] = value
+                    found += 1
+        return found
 
     def __call__(self, a: TreeLike, b: TreeLike) -> float:
         a, b = _argument(a, "a"), _argument(b, "b")
         if a == b:
             return 0.0
-        key = (a, b) if hash(a) <= hash(b) else (b, a)
+        key = self._key(a, b)
         if key in self.cache:
             self.hits += 1
             return self.cache[key]
         self.misses += 1
-        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel,
-                    max_cells=self.max_cells)
+        value = self._ready.pop(key, None)
+        if value is None:
+            value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel,
+                        indel=self.indel, max_cells=self.max_cells)
         self.cache[key] = value
         return value
+
+
+def _distances(task: tuple[tuple[Tree, ...], list[tuple[int, int]], bool, int]
+               ) -> list[float | None]:
+    """A worker's share of :meth:`TreeCache.fill`: the unit-cost distances of some pairs of
+    the trees (None for a pair too large, left for its call to refuse)."""
+    trees, pairs, free_empty, max_cells = task
+    out: list[float | None] = []
+    for i, j in pairs:
+        try:
+            out.append(ted(trees[i], trees[j], free_empty=free_empty, max_cells=max_cells))
+        except InputError:
+            out.append(None)
+    return out
