@@ -34,6 +34,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import scipy.sparse as sp
 
 from ..errors import ParameterError
 from .model import MultiLabel, require_multilabel
@@ -106,18 +107,30 @@ class AmResult:
         return self.value
 
 
-def _membership(data: MultiLabel, annotators: Sequence[Hashable],
-                categories: Sequence[Hashable]) -> tuple[npt.NDArray[np.int8], list[Hashable]]:
+def _label_sets(data: MultiLabel, annotators: Sequence[Hashable],
+                categories: Sequence[Hashable]
+                ) -> tuple[list[list[frozenset[int]]], list[Hashable]]:
+    """Each annotator's categories (as positions in ``categories``) on each item that every
+    one of ``annotators`` labelled: sets, never a dense annotators x items x categories
+    array."""
     items = data.complete_items(annotators)
     col = {c: k for k, c in enumerate(categories)}
-    x = np.zeros((len(annotators), len(items), len(categories)), dtype=np.int8)
-    for u, annotator in enumerate(annotators):
-        for i, item in enumerate(items):
-            for label in data.labels(annotator, item):
+    sets = []
+    for annotator in annotators:
+        row = []
+        for item in items:
+            labels = data.labels(annotator, item)
+            for label in labels:
                 if label not in col:
                     raise ParameterError(f"label {label!r} is not among the categories")
-                x[u, i, col[label]] = 1
-    return x, items
+            row.append(frozenset(col[label] for label in labels))
+        sets.append(row)
+    return sets, items
+
+
+def _pairs_of(k: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``k choose 2``, elementwise."""
+    return k * (k - 1) // 2
 
 
 def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
@@ -222,20 +235,39 @@ def a_m(data: MultiLabel, *, categories: Sequence[Hashable] | None = None,
     cats = list(categories) if categories is not None else list(data.categories)
     if len(who) < 2 or len(cats) < 2:
         raise ParameterError("A_m needs two annotators and two categories at least")
-    x, items = _membership(data, who, cats)
-    pairs_c = list(combinations(range(len(cats)), 2))
+    sets, items = _label_sets(data, who, cats)
+    k = len(cats)
+    n_pairs_c = k * (k - 1) // 2
     pairs_u = list(combinations(range(len(who)), 2))
-    a_idx = np.array([a for a, _ in pairs_c])
-    b_idx = np.array([b for _, b in pairs_c])
-    codes = 2 * x[:, :, a_idx] + x[:, :, b_idx]  # annotators x items x category pairs
-    groups = np.where(codes == 2, 1, codes)  # [1 0] joins [0 1]
-    seen = groups if consistent else codes
+    # Counted by categories, not by pairs of them: on an item, two annotators agree on a pair
+    # of categories (a, b) when they agree on a and on b; with consistent=True also when one
+    # has a but not b and the other b but not a (sums of the two codes equal).
     agree = np.zeros(len(items))
     for u, v in pairs_u:
-        agree += (seen[u] == seen[v]).sum(axis=1)
-    p_i = agree / (len(pairs_c) * len(pairs_u))
+        only_u = np.array([len(x - y) for x, y in zip(sets[u], sets[v], strict=True)],
+                          dtype=np.int64)
+        only_v = np.array([len(y - x) for x, y in zip(sets[u], sets[v], strict=True)],
+                          dtype=np.int64)
+        same = k - only_u - only_v
+        agree += _pairs_of(same) + (only_u * only_v if consistent else 0)
+    p_i = agree / (n_pairs_c * len(pairs_u))
     po = float(p_i.mean())
-    shares = np.stack([(groups == g).mean(axis=1) for g in (0, 1, 3)], axis=-1)  # U x S x 3
+    # per annotator and pair of categories (a, b), the share of items with neither, exactly
+    # one, or both: from how often each category and each two categories occur together
+    a_idx, b_idx = np.triu_indices(k, 1)  # the pairs in the order of combinations()
+    n_items = len(items)
+    shares_of = []
+    for row in sets:
+        rows = np.repeat(np.arange(n_items), [len(x) for x in row])
+        columns = np.fromiter((c for x in row for c in x), dtype=np.int64, count=len(rows))
+        incidence = sp.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(n_items, k))
+        together = (incidence.T @ incidence).toarray()  # categories x categories
+        alone = np.diag(together)
+        both = together[a_idx, b_idx]
+        one = alone[a_idx] + alone[b_idx] - 2 * both
+        neither = n_items - alone[a_idx] - alone[b_idx] + both
+        shares_of.append(np.stack([neither, one, both], axis=-1) / n_items)
+    shares = np.stack(shares_of)  # annotators x category pairs x 3
     p_p = np.mean([(shares[u] * shares[v]).sum(axis=-1) for u, v in pairs_u], axis=0)
     pe = float(p_p.mean())
     value = float("nan") if pe == 1 else (po - pe) / (1 - pe)
@@ -368,8 +400,11 @@ def category_disagreement(data: MultiLabel) -> pd.DataFrame:
     cats = list(data.categories)
     rows = {}
     for a, b in combinations(data.annotators, 2):
-        x, _ = _membership(data, [a, b], cats)
-        rows[f"{a}-{b}"] = (x[0] != x[1]).sum(axis=0)
+        (left, right), _ = _label_sets(data, [a, b], cats)
+        disputed = np.zeros(len(cats), dtype=np.int64)
+        for x, y in zip(left, right, strict=True):
+            disputed[list(x ^ y)] += 1
+        rows[f"{a}-{b}"] = disputed
     frame = pd.DataFrame(rows, index=cats).T
     frame.loc["Total"] = frame.sum()
     return frame
@@ -415,9 +450,12 @@ def category_confusion(data: MultiLabel) -> pd.DataFrame:
     cats = list(data.categories)
     out = pd.DataFrame(0, index=cats, columns=cats)
     for a, b in combinations(data.annotators, 2):
-        x, _ = _membership(data, [a, b], cats)
-        only = x[:, :, :, None] & (1 - x[:, :, None, :])  # [u, item, has c1, lacks c2]
-        both_ways = (only[0] & only[1].transpose(0, 2, 1)).sum(axis=0)
+        (left, right), _ = _label_sets(data, [a, b], cats)
+        both_ways = np.zeros((len(cats), len(cats)), dtype=np.int64)
+        for x, y in zip(left, right, strict=True):  # a has c1 and not c2, b c2 and not c1
+            for c1 in x - y:
+                for c2 in y - x:
+                    both_ways[c1, c2] += 1
         out += both_ways + both_ways.T
     upper = np.triu(np.ones((len(cats), len(cats)), dtype=bool), k=1)
     return out.where(upper, 0)
