@@ -228,21 +228,58 @@ def alpha_report(
     >>> [(r.distance, round(r.alpha, 6), r.engine) for r in total.itertuples()]
     [('nominal', 0.228571, 'classes'), ('jaccard', 0.4375, 'classes')]
     """
+    tables, per_document = _documents(tables, per_document)
+    dists = [get_distance(d) for d in distances]
+    engines = _engines(tables, dists, engine)
+    stats = _group_stats([tables], [engines], jobs)[0]
+    return _report(tables, dists, engines, stats, per_document, ci, bootstrap, seed, resample,
+                   jobs)
+
+
+def _documents(tables: CodingTable | Mapping[Any, CodingTable], per_document: bool
+               ) -> tuple[Mapping[Any, CodingTable], bool]:
+    """Tables by document (a single table is the ``TOTAL`` document, without rows of its
+    own)."""
     if isinstance(tables, CodingTable):
-        tables = {TOTAL: tables}
-        per_document = False
+        return {TOTAL: tables}, False
     if not tables:
         raise ParameterError("alpha_report needs at least one table")
-    dists = [get_distance(d) for d in distances]
-    rows: list[tuple[Hashable, AlphaResult]] = []
-    totals: list[tuple[Hashable, AlphaResult]] = []
+    return tables, per_document
+
+
+def _engines(tables: Mapping[Any, CodingTable], dists: Sequence[Distance], engine: Engine
+             ) -> dict[str, str]:
+    """The engine of each distance: the classes engine when every document can use it."""
     engines = {}
     for dist in dists:
         chosen = {choose_engine(t, dist, engine) for t in tables.values()}
         engines[dist.name] = "classes" if chosen == {"classes"} else "generic"
+    return engines
+
+
+def _group_stats(groups: Sequence[Mapping[Any, CodingTable]],
+                 engines: Sequence[Mapping[str, str]], jobs: int | None
+                 ) -> list[dict[str, dict[Any, Any]]]:
+    """For each group of documents, engine -> document -> statistics: every table of every
+    group in one map over the processes, in order."""
+    tasks = [(t, kind) for group, chosen in zip(groups, engines, strict=True)
+             for kind in sorted(set(chosen.values())) for t in group.values()]
+    cells = sum(t.n_coders * t.n_units for t, _ in tasks)
+    found = iter(map_chunks(_stats_of, tasks, jobs if cells >= POOL_CELLS else 1))
+    return [{kind: {doc: next(found) for doc in group}
+             for kind in sorted(set(chosen.values()))}
+            for group, chosen in zip(groups, engines, strict=True)]
+
+
+def _report(tables: Mapping[Any, CodingTable], dists: Sequence[Distance],
+            engines: Mapping[str, str], stats_of: Mapping[str, Mapping[Any, Any]],
+            per_document: bool, ci: float | None, bootstrap: int, seed: int | None,
+            resample: str, jobs: int | None) -> pd.DataFrame:
+    """The rows of :func:`alpha_report` from the documents' statistics."""
+    rows: list[tuple[Hashable, AlphaResult]] = []
+    totals: list[tuple[Hashable, AlphaResult]] = []
     for kind in sorted(set(engines.values())):
-        stats = dict(zip(tables, document_stats(list(tables.values()), kind, jobs),
-                         strict=True))
+        stats = stats_of[kind]
         pooled: Any = sum(stats.values())
         for dist in (d for d in dists if engines[d.name] == kind):
             if per_document:
@@ -381,7 +418,8 @@ def pairwise_report(
     distances, engine, per_document
         As :func:`alpha_report`.
     **interval
-        ``ci``, ``bootstrap``, ``seed``, ``resample``: as :func:`alpha_report`, for every row.
+        ``ci``, ``bootstrap``, ``seed``, ``resample``, ``jobs``: as :func:`alpha_report`, for
+        every row; the documents of all the pairs share one pool of processes.
 
     Returns
     -------
@@ -409,17 +447,26 @@ def pairwise_report(
     [['all', 0.375], ['A | B', 1.0]]
     """
     names = list(names)
-    frame = alpha_report(tables_of(tuple(range(len(names)))), distances, engine=engine,
-                         per_document=per_document, **interval).assign(pair="all")
-    parts = [frame]
+    labels = ["all"]
+    chosen = [tuple(range(len(names)))]
     if len(names) > 2:
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
-                parts.append(alpha_report(tables_of((i, j)), distances, engine=engine,
-                                          per_document=per_document, **interval)
-                             .assign(pair=f"{names[i]} | {names[j]}"))
+                labels.append(f"{names[i]} | {names[j]}")
+                chosen.append((i, j))
+    groups, flags = zip(*(_documents(tables_of(c), per_document) for c in chosen), strict=True)
+    dists = [get_distance(d) for d in distances]
+    engines = [_engines(group, dists, engine) for group in groups]
+    options = {"ci": None, "bootstrap": 1000, "seed": None, "resample": "auto", "jobs": 1,
+               **interval}
+    # every document of every pair in one map over the processes
+    stats = _group_stats(groups, engines, options["jobs"])
+    parts = [_report(group, dists, chosen_engines, group_stats, flag, **options)
+             .assign(pair=label)
+             for group, chosen_engines, group_stats, flag, label
+             in zip(groups, engines, stats, flags, labels, strict=True)]
     out = pd.concat(parts, ignore_index=True)
-    out.attrs = dict(frame.attrs)
+    out.attrs = dict(parts[0].attrs)
     return out
 
 
