@@ -88,8 +88,17 @@ def _random_annotations(seed: int) -> CodingTable:
     return tree_table(annotators)
 
 
+@pytest.fixture
+def pool_for_any_work(monkeypatch):
+    """Tree edit distances go to the pool however few they are."""
+    import clusteragree.trees.edit_distance as edit_distance
+
+    monkeypatch.setattr(edit_distance, "FILL_POOL_CELLS", 0)
+    monkeypatch.setattr(edit_distance, "FILL_RUNNING_CELLS", 0)
+
+
 @pytest.mark.parametrize("seed", range(2))
-def test_tree_alpha_is_the_same_whatever_the_processes(seed: int) -> None:
+def test_tree_alpha_is_the_same_whatever_the_processes(seed: int, pool_for_any_work) -> None:
     table = _random_annotations(seed)
     for metric in ("plain", "diff", "norm"):
         found = []
@@ -104,12 +113,17 @@ def test_tree_alpha_is_the_same_whatever_the_processes(seed: int) -> None:
             assert one[3:] == other[3:]  # the same pairs computed, and the same distances
 
 
-def test_a_filled_cache_gives_the_distances_of_ted() -> None:
+def test_a_filled_cache_gives_the_distances_of_ted(monkeypatch) -> None:
+    import clusteragree.trees.edit_distance as edit_distance
     from clusteragree.trees import ted
 
     table = _random_annotations(5)
     trees = [v for v in table.values if v is not None]
     cache = TreeCache(True)
+    monkeypatch.setattr(edit_distance, "FILL_RUNNING_CELLS", 10**12)
+    assert cache.fill(trees, jobs=2) == 0  # too little work for a pool: left to the calls
+    monkeypatch.setattr(edit_distance, "FILL_POOL_CELLS", 0)
+    monkeypatch.setattr(edit_distance, "FILL_RUNNING_CELLS", 0)
     assert cache.fill(trees, jobs=2) > 0
     for a in trees[:8]:
         for b in trees[:8]:
@@ -117,7 +131,8 @@ def test_a_filled_cache_gives_the_distances_of_ted() -> None:
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora absent")
-def test_tree_alpha_on_a_real_corpus_is_the_same_whatever_the_processes() -> None:
+def test_tree_alpha_on_a_real_corpus_is_the_same_whatever_the_processes(pool_for_any_work
+                                                                        ) -> None:
     corpus = read_tree_annotations([SHARED / "ndt" / f"{a}-swedish.conll"
                                     for a in ("odin", "thor")])
     table = tree_table(corpus)
@@ -149,6 +164,7 @@ def test_coref_metrics_are_the_same_whatever_the_processes(monkeypatch) -> None:
     import clusteragree.coref.agreement as agreement
 
     monkeypatch.setattr(agreement, "POOL_TOKENS", 0)  # a pool even for a small corpus
+    monkeypatch.setattr(agreement, "RUNNING_POOL_TOKENS", 0)
     corpora = _corpora(3)
     frames = [coref_metrics(corpora, per_document=True, jobs=jobs) for jobs in JOBS]
     for frame in frames[1:]:
@@ -159,6 +175,7 @@ def test_alpha_of_documents_is_the_same_whatever_the_processes(monkeypatch) -> N
     import clusteragree.core.frames as frames
 
     monkeypatch.setattr(frames, "POOL_CELLS", 0)
+    monkeypatch.setattr(frames, "RUNNING_POOL_CELLS", 0)
     corpora = _corpora(4)
     found = [coref_alpha(corpora, ["nominal", "jaccard", "masi"], units=units, jobs=jobs,
                          pairwise=True)
@@ -242,6 +259,7 @@ def test_the_command_line_gives_the_same_results_whatever_jobs(tmp_path: Path, c
     import clusteragree.core.frames as frames
 
     monkeypatch.setattr(frames, "POOL_CELLS", 0)
+    monkeypatch.setattr(frames, "RUNNING_POOL_CELLS", 0)
     path = tmp_path / "codings.csv"
     path.write_text(CODINGS)
     outputs = []

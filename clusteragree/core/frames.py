@@ -29,7 +29,7 @@ from .coefficient import Engine, alpha_stats, choose_engine
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
 from .model import CodingTable
-from .parallel import map_chunks
+from .parallel import map_chunks, pool_running
 from .result import AlphaResult
 
 __all__ = ["COLUMNS", "TOTAL", "alpha_report", "document_stats", "pairwise_report", "pooled_rows",
@@ -265,7 +265,7 @@ def _group_stats(groups: Sequence[Mapping[Any, CodingTable]],
     tasks = [(t, kind) for group, chosen in zip(groups, engines, strict=True)
              for kind in sorted(set(chosen.values())) for t in group.values()]
     cells = sum(t.n_coders * t.n_units for t, _ in tasks)
-    found = iter(map_chunks(_stats_of, tasks, jobs if cells >= POOL_CELLS else 1))
+    found = iter(map_chunks(_stats_of, tasks, _workers(cells, jobs)))
     return [{kind: {doc: next(found) for doc in group}
              for kind in sorted(set(chosen.values()))}
             for group, chosen in zip(groups, engines, strict=True)]
@@ -305,9 +305,16 @@ def _report(tables: Mapping[Any, CodingTable], dists: Sequence[Distance],
     return frame
 
 
-#: Documents are sent to a pool of processes when they hold at least this many cells in all
-#: (coders x units), and there are at least two of them; fewer cost more to send than to count.
-POOL_CELLS = 200_000
+#: Documents' statistics are counted on a pool of processes when the documents hold at least
+#: POOL_CELLS cells in all (coders x units; starting a pool costs a second or two), or
+#: RUNNING_POOL_CELLS once a pool runs; fewer cost more to send than to count.
+POOL_CELLS = 5_000_000
+RUNNING_POOL_CELLS = 200_000
+
+
+def _workers(cells: int, jobs: int | None) -> int | None:
+    """``jobs``, or 1 when ``cells`` are too few to pay for the pool."""
+    return jobs if cells >= (RUNNING_POOL_CELLS if pool_running(jobs) else POOL_CELLS) else 1
 
 
 def _stats_of(task: tuple[CodingTable, str]) -> Any:
@@ -318,7 +325,8 @@ def _stats_of(task: tuple[CodingTable, str]) -> Any:
 def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 1) -> list[Any]:
     """Alpha's statistics of each table (:func:`~clusteragree.core.coefficient.alpha_stats`
     with engine ``kind``), in order, on ``jobs`` processes when the tables are large enough
-    (:data:`POOL_CELLS`); the statistics are those of one process.
+    (:data:`POOL_CELLS`, or :data:`RUNNING_POOL_CELLS` once a pool runs); the statistics are
+    those of one process.
 
     Parameters
     ----------
@@ -347,8 +355,7 @@ def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 
     [2, 2]
     """
     cells = sum(t.n_coders * t.n_units for t in tables)
-    workers = jobs if cells >= POOL_CELLS else 1
-    return map_chunks(_stats_of, [(t, kind) for t in tables], workers)
+    return map_chunks(_stats_of, [(t, kind) for t in tables], _workers(cells, jobs))
 
 
 #: Fewer blocks than this to resample get a note that the interval is rough.

@@ -27,7 +27,8 @@ from typing import Any, TypeVar
 
 from ..errors import ParameterTypeError
 
-__all__ = ["THREAD_VARIABLES", "map_chunks", "pin_threads_for", "resolve_jobs", "usable_cores"]
+__all__ = ["THREAD_VARIABLES", "map_chunks", "pin_threads_for", "pool_running", "resolve_jobs",
+           "usable_cores"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -182,6 +183,19 @@ def shutdown() -> None:
     while _POOLS:
         _, pool = _POOLS.popitem()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def pool_running(jobs: int | None) -> bool:
+    """Whether a pool with the processes ``jobs`` asks for is already started (work too small
+    to pay for starting one may still pay on a running one).
+
+    Examples
+    --------
+    >>> pool_running(1)
+    False
+    """
+    processes = resolve_jobs(jobs)
+    return processes > 1 and processes in _POOLS
 
 
 def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> list[Any]:

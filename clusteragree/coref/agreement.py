@@ -28,7 +28,7 @@ from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
-from ..core.parallel import map_chunks
+from ..core.parallel import map_chunks, pool_running
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from .metrics import add, score
@@ -499,8 +499,9 @@ def coref_metrics(
     jobs : int or None, default=1
         Processes scoring the documents of every ordered pair (None or 0: every core;
         :func:`~clusteragree.core.parallel.resolve_jobs`) when the corpora hold at least
-        :data:`POOL_TOKENS` tokens; the counts are added in the order of the documents, so the
-        values are those of one process.
+        :data:`POOL_TOKENS` tokens (:data:`RUNNING_POOL_TOKENS` once a pool runs); the
+        counts are added in the order of the documents, so the values are those of one
+        process.
 
     Returns
     -------
@@ -566,7 +567,8 @@ def coref_metrics(
     entities = [{n: _entities(c.documents[n], singletons) for n in common} for c in corpora]
     tasks = [(entities[i][n], entities[j][n], needed) for i, j in ordered for n in common]
     tokens = sum(len(c.documents[n].tokens) for c in corpora for n in common)
-    scored = iter(map_chunks(_score, tasks, jobs if tokens >= POOL_TOKENS else 1))
+    enough = RUNNING_POOL_TOKENS if pool_running(jobs) else POOL_TOKENS
+    scored = iter(map_chunks(_score, tasks, jobs if tokens >= enough else 1))
     for i, j in ordered:
         total: dict = {}
         per_doc: dict[str, dict] = {}
@@ -590,8 +592,9 @@ def coref_metrics(
 
 
 #: Corpora of fewer tokens (all annotators together) are scored in this process: a pool would
-#: cost more to start and to feed than it saves.
-POOL_TOKENS = 200_000
+#: cost more to start and to feed than it saves; once a pool runs, RUNNING_POOL_TOKENS suffice.
+POOL_TOKENS = 500_000
+RUNNING_POOL_TOKENS = 50_000
 
 
 def _score(task: tuple[list, list, list[str]]) -> dict:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.parallel import map_chunks, resolve_jobs
+from ..core.parallel import map_chunks, pool_running, resolve_jobs
 from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
 from .model import MAX_CELLS, Tree, TreeLike, as_tree
 
@@ -41,6 +41,12 @@ __all__ = ["MAX_CELLS", "TreeCache", "ted"]
 #: Tasks per process when :meth:`TreeCache.fill` computes distances on several: pairs of large
 #: trees cost far more than pairs of small ones, so many small tasks balance the load.
 TASKS_PER_JOB = 16
+
+#: :meth:`TreeCache.fill` starts a pool of processes for pairs needing at least this many table
+#: cells in all (about 2.5 s in one process; starting the pool costs one to two seconds), and
+#: uses a pool already started for at least FILL_RUNNING_CELLS.
+FILL_POOL_CELLS = 20_000_000
+FILL_RUNNING_CELLS = 2_000_000
 
 def _argument(tree: object, name: str) -> Tree:
     """``as_tree``, naming the argument when the value is not a tree."""
@@ -472,7 +478,9 @@ class TreeCache:
         The calls then find them: ``hits`` and ``misses`` count as if each distance were
         computed when first asked for, and the distances are those :func:`ted` gives in this
         process. A pair too large to compare is left for its call, which raises. With custom
-        costs (functions need not pickle) or one process, nothing is computed ahead.
+        costs (functions need not pickle), one process, or too little work to pay for the pool
+        (:data:`FILL_POOL_CELLS`, or :data:`FILL_RUNNING_CELLS` once a pool runs), nothing is
+        computed ahead.
 
         Parameters
         ----------
@@ -498,8 +506,10 @@ class TreeCache:
         pairs = [(i, j) for i in range(len(distinct)) for j in range(i + 1, len(distinct))
                  if (key := self._key(distinct[i], distinct[j])) not in self.cache
                  and key not in self._ready]
-        if not pairs:
-            return 0
+        sizes = [len(t) + 1 for t in distinct]
+        cells = sum(sizes[i] * sizes[j] for i, j in pairs)
+        if cells < (FILL_RUNNING_CELLS if pool_running(jobs) else FILL_POOL_CELLS):
+            return 0  # the calls compute them here: a pool would cost more than it saves
         tasks = int(resolve_jobs(jobs)) * TASKS_PER_JOB
         step = max(1, -(-len(pairs) // tasks))
         shared = tuple(distinct)
