@@ -123,7 +123,22 @@ def resolve_jobs(jobs: int | None) -> int:
 def pin_threads_for(jobs: int | None) -> bool:
     """Before numpy loads, one thread for each numerical library of this process when
     ``jobs`` asks for several processes (they, not the libraries' threads, use the cores);
-    variables the user set are kept. Returns whether anything was pinned.
+    variables the user set are kept.
+
+    Parameters
+    ----------
+    jobs : int or None
+        As :func:`resolve_jobs` reads it.
+
+    Returns
+    -------
+    bool
+        Whether the variables of :data:`THREAD_VARIABLES` were set (not when one process is
+        asked for, nor once numpy is loaded, when they would have no effect).
+
+    References
+    ----------
+    docs/parallel.md, "The pool".
 
     Examples
     --------

@@ -117,7 +117,7 @@ def _jit(cache: bool) -> Any:
     import numba
 
     @numba.njit(cache=cache)
-    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
+    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc, unit):  # pragma: no cover - compiled
         n, m = la.shape[0], lb.shape[0]
         td = np.zeros((n + 1, m + 1))
         fd = np.zeros((n + 2, m + 2))
@@ -139,7 +139,10 @@ def _jit(cache: bool) -> Any:
                         best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
                         left_j = llb[j1 - 1]
                         if left_i == li and left_j == lj:
-                            change = rc[la[i1 - 1], lb[j1 - 1]]
+                            if unit:  # unit relabelling: labels are ids, compared
+                                change = 0.0 if la[i1 - 1] == lb[j1 - 1] else 1.0
+                            else:
+                                change = rc[la[i1 - 1], lb[j1 - 1]]
                             best = min(best, fd[x - 1, y - 1] + change)
                             fd[x, y] = best
                             td[i1, j1] = best
@@ -148,7 +151,7 @@ def _jit(cache: bool) -> Any:
         return td[n, m]
 
     one = np.ones(1, dtype=np.int64)  # compile now, so that a failure is seen here
-    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)))
+    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)), False)
     return kernel
 
 
@@ -324,6 +327,9 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
     if compiled is None:
         return _ted_python(a, b, free_empty, relabel, indel)
+    if relabel is None and indel is None:  # unit costs: each tree's arrays made once
+        tree_a, tree_b = _prepared(a, free_empty), _prepared(b, free_empty)
+        return float(compiled(*tree_a, *tree_b, _NO_TABLE, True))
     la, lla, kra = _postorder(a)
     lb, llb, krb = _postorder(b)
     ids: dict[str, int] = {}
@@ -337,7 +343,24 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         names = list(ids)
         rc = np.array([[_cost(relabel(x, y), "relabelling") for y in names] for x in names])
     return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
-                          np.array(krb, dtype=np.int64), cb, rc))
+                          np.array(krb, dtype=np.int64), cb, rc, False))
+
+
+#: Every label met by the unit-cost kernel, numbered (the same label, the same number).
+_LABEL_IDS: dict[str, int] = {}
+_NO_TABLE = np.zeros((1, 1))
+
+
+@lru_cache(maxsize=65536)
+def _prepared(tree: Tree, free_empty: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray]:
+    """What the unit-cost kernel needs of a tree: its labels' numbers, leftmost leaves and
+    key roots in post-order, and the cost of inserting or deleting each node."""
+    labels, lml, keyroots = _postorder(tree)
+    ids = np.fromiter((_LABEL_IDS.setdefault(x, len(_LABEL_IDS)) for x in labels),
+                      dtype=np.int64, count=len(labels))
+    costs = np.array(_indel_costs(labels, free_empty, None))
+    return ids, lml, np.array(keyroots, dtype=np.int64), costs
 
 
 def _ted_python(a: Tree, b: Tree, free_empty: bool,
