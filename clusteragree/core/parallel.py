@@ -233,7 +233,8 @@ def map_chunks(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 1,
     ----------
     func : callable
         A function of one item, defined at the top level of a module (workers import it by
-        name), as are the items and the results (they are pickled).
+        name); the items and the results are pickled. It must not report to the warnings
+        ledger: a worker's notices, and ``--strict``, are not the caller's.
     items : sequence
         The work, in order.
     jobs : int or None, default=1
