@@ -8,7 +8,7 @@ definition) and DKPro's (1 - J)(1 - M), at several noise levels. It writes
 docs/reproduction/pyramid-units-study.md (Table 2-shaped, per docset, and the checks of the
 paper's qualitative claims), pyramid-units-study.csv (every value) and pyramid-units-study.png.
 
-Usage: ``python scripts/study_pyramid_units.py [--levels 0.05,0.1,0.2,0.3] [--limit N]``
+Usage: ``python scripts/study_pyramid_units.py [--levels 0.05,0.1,0.2,0.3] [--limit N] [--jobs N]``
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from clusteragree import __version__, alpha_many
+from clusteragree.core import map_chunks, resolve_jobs
 from clusteragree.errors import AlphaUndefinedWarning
 from clusteragree.pyramids import Noise, pyramid_table, read_pyramid, second_annotator
 
@@ -36,28 +37,36 @@ PAPER = """| 30016 | .19 | .55 | .79 |
 | 31038 | .09 | .40 | .71 |"""
 
 
-def run(levels: list[float], limit: int | None) -> pd.DataFrame:
-    paths = sorted(SHARED.glob("DUC20*/**/allpyramids/*.pyr"))[:limit]
+def _one_pyramid(task: tuple[int, Path, list[tuple[str, float, Noise]]]) -> list[dict]:
+    """The rows of one pyramid: every experiment, words and spans (a worker's share)."""
+    k, path, experiments = task
+    pyramid = read_pyramid(path)
     rows = []
+    for name, level, noise in experiments:
+        other = second_annotator(pyramid, noise, seed=1000 + k)
+        for units in ("words", "spans"):
+            table, found = pyramid_table([pyramid, other], units=units)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                results = alpha_many(table, DISTANCES)
+            rows.append({"docset": path.stem, "experiment": name, "level": level,
+                         "units": units, "n_units": len(found),
+                         **{r.distance: r.alpha for r in results}})
+    return rows
+
+
+def run(levels: list[float], limit: int | None, jobs: int | None = 1) -> pd.DataFrame:
+    paths = sorted(SHARED.glob("DUC20*/**/allpyramids/*.pyr"))[:limit]
     experiments = [(f"all kinds {x:g}", x, Noise.level(x)) for x in levels]
     mid = levels[len(levels) // 2]
     experiments += [(f"monotonic {mid:g}", mid, Noise(split=mid / 2, merge=mid / 2, trim=mid,
                                                       extend=mid)),
                     (f"non-monotonic {mid:g}", mid, Noise(move=mid))]
-    for k, path in enumerate(paths):
-        pyramid = read_pyramid(path)
-        for name, level, noise in experiments:
-            other = second_annotator(pyramid, noise, seed=1000 + k)
-            for units in ("words", "spans"):
-                table, found = pyramid_table([pyramid, other], units=units)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", AlphaUndefinedWarning)
-                    results = alpha_many(table, DISTANCES)
-                rows.append({"docset": path.stem, "experiment": name, "level": level,
-                             "units": units, "n_units": len(found),
-                             **{r.distance: r.alpha for r in results}})
-        print(f"{k + 1}/{len(paths)} {path.stem}", file=sys.stderr, flush=True)
-    return pd.DataFrame(rows)
+    tasks = [(k, path, experiments) for k, path in enumerate(paths)]
+    # one pyramid per task, in order: the rows are those of a loop, whatever the processes
+    found = map_chunks(_one_pyramid, tasks, jobs, chunk_size=1)
+    print(f"{len(paths)} pyramids on {resolve_jobs(jobs)} process(es)", file=sys.stderr)
+    return pd.DataFrame([row for rows in found for row in rows])
 
 
 def claims(df: pd.DataFrame) -> list[str]:
@@ -164,13 +173,15 @@ def main() -> None:
     parser.add_argument("--levels", default="0.05,0.1,0.2,0.3")
     parser.add_argument("--limit", type=int, default=None, help="first N pyramids only")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="processes, one pyramid at a time each (default: every core)")
     args = parser.parse_args()
     if not SHARED.is_dir():
         print(f"{SHARED} is absent: nothing to study", file=sys.stderr)
         return
     levels = [float(x) for x in args.levels.split(",")]
     start = time.perf_counter()
-    df = run(levels, args.limit)
+    df = run(levels, args.limit, args.jobs)
     args.out.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out / "pyramid-units-study.csv", index=False, float_format="%.6f")
     image = plot(df, args.out / "pyramid-units-study.png")

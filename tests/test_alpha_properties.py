@@ -213,23 +213,6 @@ def test_scalar_levels_equal_brute_force(cells, name) -> None:
     _assert_matches(r, brute_alpha(cells, scalar_distance(name, pool)))
 
 
-@settings(max_examples=60, deadline=None)
-@given(label_sets(), st.sampled_from(DISTANCES))
-def test_sparse_and_dense_intersections_agree(cells, name) -> None:
-    import clusteragree.core.alpha_generic as generic
-
-    assume(cells)
-    table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
-    dense = _quiet(value_stats(table).compute, name)
-    old = generic.DENSE_MAX_CELLS
-    try:
-        generic.DENSE_MAX_CELLS = 0
-        sparse = _quiet(value_stats(table).compute, name)
-    finally:
-        generic.DENSE_MAX_CELLS = old
-    assert _same(dense.alpha, sparse.alpha) and dense.n == sparse.n
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(scalar_cells(), label_sets()))
 def test_both_ways_of_counting_coincidences_agree(cells) -> None:

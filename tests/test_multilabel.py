@@ -407,3 +407,55 @@ def test_a_m_with_no_item_labelled_by_all_is_an_error() -> None:
     data = MultiLabel.from_records([(1, "u", "a"), (2, "v", "b")])
     with pytest.raises(InputError, match="nothing to compare"):
         a_m(data)
+
+
+def _brute_a_m(data: MultiLabel, categories: list, consistent: bool) -> tuple[float, float]:
+    """Po and Pe of A_m by the paper's loops: every item, pair of annotators and pair of
+    categories, each assignment one of [0 0], [0 1], [1 0], [1 1]."""
+    from itertools import combinations
+
+    who = list(data.annotators)
+    items = data.complete_items(who)
+    pairs_c = list(combinations(categories, 2))
+
+    def code(u, item, a, b):
+        labels = data.labels(u, item)
+        return 2 * (a in labels) + (b in labels)
+
+    def group(c):
+        return 1 if c == 2 else c
+
+    po_items = []
+    for item in items:
+        agree = 0
+        for u, v in combinations(who, 2):
+            for a, b in pairs_c:
+                cu, cv = code(u, item, a, b), code(v, item, a, b)
+                agree += (group(cu) == group(cv)) if consistent else (cu == cv)
+        po_items.append(agree / (len(pairs_c) * len(list(combinations(who, 2)))))
+    pe_pairs = []
+    for a, b in pairs_c:
+        share = {u: [sum(group(code(u, i, a, b)) == g for i in items) / len(items)
+                     for g in (0, 1, 3)] for u in who}
+        pe_pairs.append(np.mean([sum(x * y for x, y in zip(share[u], share[v], strict=True))
+                                 for u, v in combinations(who, 2)]))
+    return float(np.mean(po_items)), float(np.mean(pe_pairs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_a_m_counted_by_categories_equals_the_loops_over_pairs(seed: int,
+                                                               consistent: bool) -> None:
+    """A_m is counted from each category and each two categories (no annotators x items x
+    category pairs array); the paper's loops over pairs of categories give the same Po, Pe."""
+    rng = np.random.default_rng(seed)
+    cats = list("abcdef"[: rng.integers(2, 7)])
+    records = [(item, who, c) for item in range(int(rng.integers(1, 9)))
+               for who in "uvw"[: rng.integers(2, 4)]
+               for c in ([c for c in cats if rng.random() < 0.4] or [cats[0]])]
+    data = MultiLabel.from_records(records)
+    categories = [*cats, "unused"]
+    result = a_m(data, categories=categories, consistent=consistent)
+    po, pe = _brute_a_m(data, categories, consistent)
+    assert result.p_a == pytest.approx(po, abs=1e-12)
+    assert result.p_e == pytest.approx(pe, abs=1e-12)

@@ -125,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help, --version, or a usage error argparse has printed
         return done.code if isinstance(done.code, int) else EXIT_USAGE
     sub: argparse.ArgumentParser = args.parser
+    if hasattr(args, "jobs"):  # processes share the cores: the libraries' threads stay at one
+        from ..core.parallel import pin_threads_for
+
+        pin_threads_for(args.jobs)
     ledger = Ledger(strict=getattr(args, "strict", False))
     in_json = getattr(args, "format", "text") == "json"
     code = 0

@@ -20,6 +20,7 @@ __all__ = [
     "Deprecated",
     "add_common",
     "add_distance",
+    "add_jobs",
     "add_output",
     "check_names",
     "command_signature",
@@ -81,7 +82,7 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
 
 
 _NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
-                "deprecations", "names", "encoding"}
+                "deprecations", "names", "encoding", "jobs"}
 
 
 def command_signature(args: argparse.Namespace) -> str:
@@ -125,8 +126,9 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
     (:func:`add_output`), ``--input-format`` where the command reads several formats (the
     choices of :data:`clusteragree.cli.formats.INPUTS`), ``--strict`` and ``--encoding``; with
     ``names``, ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with
-    ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``, ``--jobs``)
-    and, unless ``documents`` is False, ``--resample``; with ``diagnose`` (default: as
+    ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``) and, unless
+    ``documents`` is False, ``--resample``; ``--jobs`` (:func:`add_jobs`) always; with
+    ``diagnose`` (default: as
     ``interval`` and ``documents``), ``--diagnostics`` and ``--worst``."""
     add_output(parser, legacy_formats)
     command = parser.prog.split()[-1]
@@ -149,9 +151,6 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             help="resamples of the bootstrap (default: %(default)s)")
         parser.add_argument("--seed", type=_seed, default=None, metavar="S",
                             help="seed of the resamples (default: fresh each run)")
-        parser.add_argument("--jobs", type=_count, default=1, metavar="N",
-                            help="threads for the bootstrap; the same resamples whatever N "
-                            "(default: %(default)s)")
     if interval and documents:
         parser.add_argument("--resample", choices=("auto", "units", "documents",
                                                    "krippendorff"),
@@ -171,6 +170,7 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
         parser.add_argument("--pairwise", action="store_true",
                             help="with three or more annotators, alpha for every pair as well "
                             "(column pair; all of them together: all)")
+    add_jobs(parser)
     parser.add_argument(
         "--strict", action="store_true",
         help="refuse input that needs a repair, skip, merge or conversion (exit 1) instead of "
@@ -178,6 +178,26 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
     parser.add_argument(
         "--encoding", type=_encoding, default=None,
         help="encoding of the input files (default: UTF-8, with or without a byte-order mark)")
+
+
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: processes for the work that splits (documents, sentence pairs, annotator
+    pairs) and threads for the bootstrap. The default, None, is every usable core; the results
+    are the same whatever N, so N is not part of the signature."""
+    parser.add_argument("--jobs", type=jobs_count, default=None, metavar="N",
+                        help="processes (and bootstrap threads) to use; 0: every core, -k: "
+                        "every core but k - 1; the results are the same whatever N "
+                        "(default: every core)")
+
+
+def jobs_count(text: str) -> int:
+    """A number of processes: a whole number, 0 (every core) or negative (every core but
+    some), as :func:`clusteragree.core.parallel.resolve_jobs` reads it (an argparse type)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
+        raise argparse.ArgumentTypeError(f"give a whole number of processes (0: every core, "
+                                         f"-k: every core but k - 1); got {text!r}")
+    return int(text)
 
 
 def _level(text: str) -> float:

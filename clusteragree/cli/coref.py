@@ -130,14 +130,15 @@ def _run_coref(args: argparse.Namespace) -> int:
                          **diagnostic_options(args))
              if "alpha" in args.metrics else None)
     scores = (coref_metrics(corpora, metric_names, coders=names, lenient=args.lenient,
-                            singletons=args.singletons, per_document=args.per_doc)
+                            singletons=args.singletons, per_document=args.per_doc,
+                            jobs=args.jobs)
               if metric_names else None)
     if scores is not None and args.ci is not None:  # documents resampled, as for alpha
         needed = list(dict.fromkeys(
             [*metric_names, *(CONLL_AVERAGE if "conll" in metric_names else ())]))
         per_doc = scores if args.per_doc and needed == metric_names else coref_metrics(
             corpora, needed, coders=names, lenient=args.lenient,
-            singletons=args.singletons, per_document=True)
+            singletons=args.singletons, per_document=True, jobs=args.jobs)
         found = metric_intervals(per_doc, n=args.bootstrap, level=args.ci, seed=args.seed)
         scores = scores.merge(found[["key", "response", "metric", "ci_low", "ci_high", "se"]],
                               on=["key", "response", "metric"], how="left")

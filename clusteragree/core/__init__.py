@@ -56,7 +56,15 @@ if TYPE_CHECKING:
         ratio,
         set_distance,
     )
-    from .frames import COLUMNS, TOTAL, alpha_report, pairwise_report, pooled_rows, results_frame
+    from .frames import (
+        COLUMNS,
+        TOTAL,
+        alpha_report,
+        document_stats,
+        pairwise_report,
+        pooled_rows,
+        results_frame,
+    )
     from .gwet import (
         COEFFICIENTS,
         WEIGHTS,
@@ -74,6 +82,7 @@ if TYPE_CHECKING:
         scott_pi,
     )
     from .model import CodingTable, is_missing, require_records, unique_labels
+    from .parallel import map_chunks, resolve_jobs, usable_cores
     from .result import AlphaResult, alpha_from_sums, format_signature
     from .text import first_difference
     from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
@@ -93,6 +102,7 @@ _WHERE = {
     'alpha_from_sums': '.result',
     'alpha_many': '.coefficient',
     'alpha_report': '.frames',
+    'document_stats': '.frames',
     'alpha_stats': '.coefficient',
     'as_numbers': '.distances',
     'as_table': '.coefficient',
@@ -155,6 +165,9 @@ _WHERE = {
     'set_distance': '.distances',
     'unique_labels': '.model',
     'value_stats': '.alpha_generic',
+    'map_chunks': '.parallel',
+    'resolve_jobs': '.parallel',
+    'usable_cores': '.parallel',
 }
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
@@ -199,6 +212,7 @@ __all__ = [
     'contingency',
     'diagnostics',
     'dice',
+    'document_stats',
     'first_difference',
     'fleiss_pi',
     'format_signature',
@@ -208,6 +222,7 @@ __all__ = [
     'is_missing',
     'jaccard',
     'krippendorff_bootstrap',
+    'map_chunks',
     'masi',
     'masi_dkpro',
     'masi_nltk_legacy',
@@ -222,6 +237,7 @@ __all__ = [
     'pooled_rows',
     'ratio',
     'require_records',
+    'resolve_jobs',
     'results_frame',
     'reweighted_alpha',
     'scott_pi',
@@ -232,6 +248,7 @@ __all__ = [
     'unit_disagreement',
     'unitizing_alpha',
     'unitizing_stats',
+    'usable_cores',
     'value_stats',
     'weight_matrix',
     'worst_units'

@@ -33,6 +33,7 @@ from ..errors import ParameterError
 from .class_kernel import by_class, pair_kernel, pair_rows
 from .crosstab import contingency, sum_by_key
 from .distances import Distance, get_distance
+from .parallel import resolve_jobs
 from .result import AlphaResult, alpha_from_sums
 
 __all__ = ["CardinalityStats", "class_stats"]
@@ -291,7 +292,7 @@ class CardinalityStats:
                                self.engine, self.meta)
 
 
-def class_stats(table: object, *, jobs: int = 1, compiled: bool | None = None
+def class_stats(table: object, *, jobs: int | None = 1, compiled: bool | None = None
                 ) -> CardinalityStats:
     """Cardinality statistics of a class-derived table, in time linear in its size.
 
@@ -307,9 +308,10 @@ def class_stats(table: object, *, jobs: int = 1, compiled: bool | None = None
         A table built with :meth:`CodingTable.from_clusterings` (it carries ``classes``, one
         row of class ids per coder, -1 where the coder did not code the unit).
 
-    jobs : int, default=1
-        How many pairs of coders to count at once, in threads (the compiled kernel releases
-        the GIL; the numpy route ignores it). The statistics do not depend on it.
+    jobs : int or None, default=1
+        How many pairs of coders to count at once (None or 0: one per core), in threads (the
+        compiled kernel releases the GIL; the numpy route ignores it). The statistics do not
+        depend on it.
     compiled : bool or None, default=None
         Count class pairs with the compiled kernel (:mod:`~clusteragree.core.class_kernel`)
         or with numpy alone. None: compiled for tables of at least :data:`COMPILED_FROM`
@@ -442,7 +444,7 @@ def class_stats(table: object, *, jobs: int = 1, compiled: bool | None = None
 
 
 def _compiled_pairs(pairs: list[tuple[int, int]], rows: list[Any], m: Any, sizes: list[IntArray],
-                    pairables: list[IntArray], jobs: int
+                    pairables: list[IntArray], jobs: int | None
                     ) -> list[tuple[list[FloatArray], list[FloatArray]]]:
     """The rows of every pair of coders by the compiled kernel, ``jobs`` pairs at a time."""
     grouped = {i: by_class(rows[i], len(sizes[i])) for i in sorted({i for i, _ in pairs})}
@@ -455,7 +457,7 @@ def _compiled_pairs(pairs: list[tuple[int, int]], rows: list[Any], m: Any, sizes
                              pairables[j])
         return [obs], [exp]
 
-    workers = max(1, min(int(jobs), len(pairs)))
+    workers = max(1, min(resolve_jobs(jobs), len(pairs)))
     if workers == 1:
         return [one(ij) for ij in pairs]
     with ThreadPoolExecutor(workers) as pool:  # the kernel releases the GIL

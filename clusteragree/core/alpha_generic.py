@@ -42,12 +42,6 @@ __all__ = ["ValueStats", "value_stats"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-#: Intersections by a dense product when the incidence matrix and the product have at most this
-#: many cells and at least this share of the incidence cells are filled; sparse otherwise.
-DENSE_MAX_CELLS = 4e7
-DENSE_MIN_FILL = 0.02
-
-
 #: Unit counts go into dense units x types blocks (of at most DENSE_BLOCK cells) when the table
 #: would have at most DENSE_COUNTS cells per value (plus a little); a sparse matrix otherwise.
 DENSE_COUNTS = 4
@@ -355,24 +349,19 @@ class ValueStats:
             shape=(len(self.values), len(labels)),
         )
         size = sizes_of.astype(np.float64)
-        n_types, n_labels = incidence.shape
         pi, pj = self.pairs[:, 0], self.pairs[:, 1]
-        dense = (n_types * n_labels <= DENSE_MAX_CELLS and n_types * n_types <= DENSE_MAX_CELLS
-                 and len(codes) > DENSE_MIN_FILL * n_types * n_labels)
-        if dense:  # heavily overlapping values: one BLAS product beats the sparse one
-            matrix = incidence.toarray()
-            product = matrix @ matrix.T
-            rows, cols = np.nonzero(product)
-            r, c = rows.astype(np.int64), cols.astype(np.int64)
-            data = product[r, c]
-            shared = product[pi, pj]
-        else:
-            inter = (incidence @ incidence.T).tocsr()
-            coo = inter.tocoo()
-            r, c, data = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
-            shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
-        count = self.counts[r] * self.counts[c] - np.where(r == c, self.counts[r], 0.0)
-        expected = np.column_stack([size[r], size[c], data, count])
+        # sparse: only the pairs of types that share a label are materialised (no dense
+        # types x types product, whose cells and BLAS threads grow with the square of the types)
+        inter = (incidence @ incidence.T).tocsr()
+        # the product is symmetric and so are the distances in (|A|, |B|): each unordered
+        # pair of types once, smaller size first, with the count of both orders
+        upper = sp.triu(inter, format="coo")
+        r, c, data = upper.row.astype(np.int64), upper.col.astype(np.int64), upper.data
+        shared = np.asarray(inter[pi, pj]).ravel() if len(pi) else np.zeros(0)
+        n_r, n_c = self.counts[r], self.counts[c]
+        count = np.where(r == c, n_r * (n_r - 1.0), 2.0 * n_r * n_c)
+        expected = np.column_stack([np.minimum(size[r], size[c]), np.maximum(size[r], size[c]),
+                                    data, count])
         observed = np.column_stack([size[pi], size[pj], shared, self.weights])
         sizes = np.column_stack([size, self.counts])
         return CardinalityStats.build(self.n, self.units, self.coders, [observed], [expected],

@@ -41,6 +41,7 @@ import scipy.sparse as sp
 from ..errors import InputError, ParameterError, ParameterTypeError
 from ..progress import Progress
 from .distances import Distance, DistanceLike, as_numbers, get_distance
+from .parallel import resolve_jobs
 
 __all__ = ["RESAMPLE", "BlockStats", "Bootstrap", "block_stats", "bootstrap_alpha",
            "reweighted_alpha"]
@@ -515,7 +516,7 @@ def _check(level: float, n: int) -> None:
 
 def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: int = 1000,
                     level: float = 0.95, seed: int | None = None,
-                    resample: str = "units", jobs: int = 1) -> Bootstrap:
+                    resample: str = "units", jobs: int | None = 1) -> Bootstrap:
     """Resample the blocks of ``stats`` with replacement ``n`` times; alpha of each resample.
 
     Parameters
@@ -533,9 +534,11 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         Seed of numpy's default generator: the same seed gives the same resamples.
     resample : str
         What a block is (``"units"`` or ``"documents"``), recorded in the result.
-    jobs : int, default=1
-        Threads drawing and reweighting resamples; the resamples are the same whatever the
-        number (each chunk of resamples has its own random stream, spawned from the seed).
+    jobs : int or None, default=1
+        Threads drawing and reweighting resamples (None or 0: one per core, as
+        :func:`~clusteragree.core.parallel.resolve_jobs` reads it); the resamples are the same
+        whatever the number (each chunk of resamples has its own random stream, spawned from
+        the seed and the chunk's index, and the chunks do not depend on ``jobs``).
 
     Returns
     -------
@@ -559,8 +562,7 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
                              or seed < 0):
         raise ParameterTypeError(f"seed must be a non-negative whole number or None. Got "
                                  f"{seed!r}.")
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
-        raise ParameterTypeError(f"jobs must be a positive whole number. Got {jobs!r}.")
+    jobs = resolve_jobs(jobs)
     if resample not in RESAMPLE:
         raise ParameterError(f"resample must be one of {list(RESAMPLE)}. Got {resample!r}.")
     dist = get_distance(distance)

@@ -201,7 +201,8 @@ def choose_engine(table: CodingTable, distance: Distance, engine: str) -> str:
     return "generic"
 
 
-def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int = 1) -> AlphaStats:
+def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int | None = 1
+                ) -> AlphaStats:
     """The additive statistics of a table, for one or many distances.
 
     Parameters
@@ -211,9 +212,9 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int = 1) -
     engine : {"auto", "classes", "generic"}, default="auto"
         ``auto`` gives :class:`CardinalityStats` for class-derived tables (set distances only)
         and :class:`ValueStats` otherwise (any distance).
-    jobs : int, default=1
-        Pairs of coders counted at once by the classes engine (threads); the statistics do
-        not depend on it.
+    jobs : int or None, default=1
+        Pairs of coders counted at once by the classes engine (threads; None or 0: one per
+        core); the statistics do not depend on it.
 
     Returns
     -------
@@ -257,7 +258,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int = 1) -
 
 def alpha(
     table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
-    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int = 1,
+    ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int | None = 1,
     resample: str = "units",
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
@@ -287,9 +288,10 @@ def alpha(
         Resamples drawn when ``ci`` is given.
     seed : int, optional
         Seed of the resamples.
-    jobs : int, default=1
+    jobs : int or None, default=1
         Threads for the statistics of the classes engine (pairs of coders at once) and for the
-        bootstrap (the same resamples whatever the number).
+        bootstrap (None or 0: one per core; the same resamples whatever the number,
+        :func:`~clusteragree.core.bootstrap.bootstrap_alpha`).
     resample : {"units", "krippendorff"}, default="units"
         Units drawn with replacement, or pairs of values drawn from the coincidences as
         Hayes and Krippendorff's KALPHA macro does
@@ -381,7 +383,7 @@ def alpha(
 
 def alpha_many(
     table: CodingTable, distances: Iterable[DistanceLike], *, engine: Engine = "auto",
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> list[AlphaResult]:
     """Alpha for several distances, computing each kind of statistics once.
 
@@ -393,7 +395,7 @@ def alpha_many(
         The distances, as for :func:`alpha` (a list, not a single name).
     engine : {"auto", "classes", "generic"}, default="auto"
         As for :func:`alpha`, per distance.
-    jobs : int, default=1
+    jobs : int or None, default=1
         As for :func:`alpha_stats`.
 
     Returns

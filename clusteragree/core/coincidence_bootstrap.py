@@ -53,6 +53,7 @@ from .bootstrap import (
     summarise,
 )
 from .distances import DistanceLike, get_distance
+from .parallel import resolve_jobs
 
 __all__ = ["CoincidenceDraws", "coincidence_draws", "krippendorff_bootstrap"]
 
@@ -187,7 +188,7 @@ def coincidence_draws(stats: BlockStats, distance: DistanceLike) -> CoincidenceD
 
 def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *,
                            n: int = 1000, level: float = 0.95, seed: int | None = None,
-                           jobs: int = 1) -> Bootstrap:
+                           jobs: int | None = 1) -> Bootstrap:
     """Krippendorff's bootstrap of alpha (KALPHA): pairs of values drawn from the coincidences.
 
     Parameters
@@ -202,8 +203,8 @@ def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *
         Confidence level of the percentile interval.
     seed : int, optional
         Seed of the draws: the same seed gives the same resamples, whatever ``jobs``.
-    jobs : int, default=1
-        Threads.
+    jobs : int or None, default=1
+        Threads (None or 0: one per core), as :func:`~clusteragree.core.bootstrap.bootstrap_alpha`.
 
     Returns
     -------
@@ -231,8 +232,7 @@ def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ParameterTypeError(f"bootstrap must be a whole number of resamples of at least "
                                  f"2. Got {n!r}.")
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
-        raise ParameterTypeError(f"jobs must be a positive whole number. Got {jobs!r}.")
+    jobs = resolve_jobs(jobs)
     found = coincidence_draws(stats, distance)
     p = found.p / found.p.sum()  # exactly 1, whatever the rounding of the coincidences
     scale = found.draws * found.D_e

@@ -54,19 +54,40 @@ def _class_ids(members: IntArray, n_units: int, overlap: str, unmarked: str) -> 
 
 
 def _union_values(members: IntArray, n_units: int, unmarked: str) -> list[frozenset[int] | None]:
-    by_scu: dict[int, list[int]] = {}
-    by_unit: dict[int, list[int]] = {}
-    for unit, scu in members.tolist():
-        by_scu.setdefault(scu, []).append(unit)
-        by_unit.setdefault(unit, []).append(scu)
+    """Each unit's union of the other units of its SCUs (None or the empty set for a unit in
+    none): the rows of the sparse units x units product of the memberships, which holds only
+    the pairs of units that share an SCU."""
+    units, scus = members[:, 0], members[:, 1]
+    _, scu_index = np.unique(scus, return_inverse=True)
+    incidence = sp.csr_matrix((np.ones(len(units)), (units, scu_index.ravel())),
+                              shape=(n_units, int(scu_index.max(initial=-1)) + 1))
+    together = (incidence @ incidence.T).tocsr()
+    together.sort_indices()
+    indptr, indices = together.indptr.tolist(), together.indices.tolist()
+    alone: frozenset[int] | None = frozenset() if unmarked == "empty" else None
     values: list[frozenset[int] | None] = []
     for t in range(n_units):
-        if t not in by_unit:
-            values.append(frozenset() if unmarked == "empty" else None)
+        start, stop = indptr[t], indptr[t + 1]
+        if start == stop:
+            values.append(alone)
             continue
-        value = frozenset(u for s in by_unit[t] for u in by_scu[s])
+        value = frozenset(indices[start:stop])
         values.append(value - {t})
     return values
+
+
+def _union_table(members: Sequence[IntArray], n_units: int, coders: Sequence[Hashable],
+                 unmarked: str, meta: Mapping[str, str]) -> CodingTable:
+    """The table of union values, its distinct values numbered in the order the records
+    ``(coder, unit, value)`` would meet them (what :meth:`CodingTable.from_records` gives, without
+    checking labels that are unit indices)."""
+    index: dict[frozenset[int], int] = {}
+    codes = np.full((len(coders), n_units), -1, dtype=np.int64)
+    for row, m in enumerate(members):
+        values = _union_values(np.asarray(m).reshape(-1, 2), n_units, unmarked)
+        codes[row] = [-1 if v is None else index.setdefault(v, len(index)) for v in values]
+    return CodingTable(list(coders), list(range(n_units)), codes=codes, values=list(index),
+                       meta=meta)
 
 
 def memberships_table(
@@ -162,9 +183,4 @@ def memberships_table(
     ids = [_class_ids(np.asarray(m).reshape(-1, 2), n_units, overlap, unmarked) for m in members]
     if all(i is not None for i in ids):
         return CodingTable.from_clusterings(dict(zip(coders, ids, strict=True)), meta=meta)
-    records = []
-    for coder, m in zip(coders, members, strict=True):
-        for unit, value in enumerate(_union_values(np.asarray(m).reshape(-1, 2), n_units,
-                                                   unmarked)):
-            records.append((coder, unit, value))
-    return CodingTable.from_records(records, meta=meta)
+    return _union_table(members, n_units, coders, unmarked, meta)

@@ -29,9 +29,11 @@ from .coefficient import Engine, alpha_stats, choose_engine
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
 from .model import CodingTable
+from .parallel import map_chunks, pool_running
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "TOTAL", "alpha_report", "pairwise_report", "pooled_rows", "results_frame"]
+__all__ = ["COLUMNS", "TOTAL", "alpha_report", "document_stats", "pairwise_report", "pooled_rows",
+           "results_frame"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
            "signature", "pooled"]
@@ -137,7 +139,7 @@ def alpha_report(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> pd.DataFrame:
     """Alpha per document and pooled over all documents, for several distances.
 
@@ -172,8 +174,10 @@ def alpha_report(
         independent), else units; or ``krippendorff``, pairs of values drawn from the pooled
         coincidences as the KALPHA macro does
         (:func:`~clusteragree.core.coincidence_bootstrap.krippendorff_bootstrap`).
-    jobs : int, default=1
-        Threads for the bootstrap (the same resamples whatever the number).
+    jobs : int or None, default=1
+        Processes for the documents' statistics (when they are large enough,
+        :data:`POOL_CELLS`) and threads for the bootstrap; None or 0: every core. The values
+        are the same whatever the number (statistics added in the order of the documents).
 
     Returns
     -------
@@ -224,21 +228,59 @@ def alpha_report(
     >>> [(r.distance, round(r.alpha, 6), r.engine) for r in total.itertuples()]
     [('nominal', 0.228571, 'classes'), ('jaccard', 0.4375, 'classes')]
     """
+    tables, per_document = _documents(tables, per_document)
+    dists = [get_distance(d) for d in distances]
+    engines = _engines(tables, dists, engine)
+    stats = _group_stats([tables], [engines], jobs)[0]
+    return _report(tables, dists, engines, stats, per_document, ci, bootstrap, seed, resample,
+                   jobs)
+
+
+def _documents(tables: CodingTable | Mapping[Any, CodingTable], per_document: bool
+               ) -> tuple[Mapping[Any, CodingTable], bool]:
+    """Tables by document (a single table is the ``TOTAL`` document, without rows of its
+    own)."""
     if isinstance(tables, CodingTable):
-        tables = {TOTAL: tables}
-        per_document = False
+        return {TOTAL: tables}, False
     if not tables:
         raise ParameterError("alpha_report needs at least one table")
-    dists = [get_distance(d) for d in distances]
-    rows: list[tuple[Hashable, AlphaResult]] = []
-    totals: list[tuple[Hashable, AlphaResult]] = []
+    return tables, per_document
+
+
+def _engines(tables: Mapping[Any, CodingTable], dists: Sequence[Distance], engine: Engine
+             ) -> dict[str, str]:
+    """The engine of each distance: the classes engine when every document can use it."""
     engines = {}
     for dist in dists:
         chosen = {choose_engine(t, dist, engine) for t in tables.values()}
         engines[dist.name] = "classes" if chosen == {"classes"} else "generic"
+    return engines
+
+
+def _group_stats(groups: Sequence[Mapping[Any, CodingTable]],
+                 engines: Sequence[Mapping[str, str]], jobs: int | None
+                 ) -> list[dict[str, dict[Any, Any]]]:
+    """For each group of documents, engine -> document -> statistics: every table of every
+    group in one map over the processes, in order."""
+    tasks = [(t, kind) for group, chosen in zip(groups, engines, strict=True)
+             for kind in sorted(set(chosen.values())) for t in group.values()]
+    cells = sum(t.n_coders * t.n_units for t, _ in tasks)
+    found = iter(map_chunks(_stats_of, tasks, _workers(cells, jobs)))
+    return [{kind: {doc: next(found) for doc in group}
+             for kind in sorted(set(chosen.values()))}
+            for group, chosen in zip(groups, engines, strict=True)]
+
+
+def _report(tables: Mapping[Any, CodingTable], dists: Sequence[Distance],
+            engines: Mapping[str, str], stats_of: Mapping[str, Mapping[Any, Any]],
+            per_document: bool, ci: float | None, bootstrap: int, seed: int | None,
+            resample: str, jobs: int | None) -> pd.DataFrame:
+    """The rows of :func:`alpha_report` from the documents' statistics."""
+    rows: list[tuple[Hashable, AlphaResult]] = []
+    totals: list[tuple[Hashable, AlphaResult]] = []
     for kind in sorted(set(engines.values())):
-        stats = {doc: alpha_stats(t, engine=kind) for doc, t in tables.items()}  # type: ignore[arg-type]
-        pooled = sum(stats.values())
+        stats = stats_of[kind]
+        pooled: Any = sum(stats.values())
         for dist in (d for d in dists if engines[d.name] == kind):
             if per_document:
                 undefined: list[tuple[Hashable, str]] = []
@@ -252,7 +294,7 @@ def alpha_report(
                         if not issubclass(w.category, AlphaUndefinedWarning):
                             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
                 _warn_undefined(dist.name, undefined)
-            totals.append((TOTAL, pooled.compute(dist)))  # type: ignore[union-attr]
+            totals.append((TOTAL, pooled.compute(dist)))
     order = {d.name: i for i, d in enumerate(dists)}
     rows.sort(key=lambda r: order[r[1].distance])
     totals.sort(key=lambda r: order[r[1].distance])
@@ -261,6 +303,59 @@ def alpha_report(
     if ci is not None:
         _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample, jobs)
     return frame
+
+
+#: Documents' statistics are counted on a pool of processes when the documents hold at least
+#: POOL_CELLS cells in all (coders x units; starting a pool costs a second or two), or
+#: RUNNING_POOL_CELLS once a pool runs; fewer cost more to send than to count.
+POOL_CELLS = 5_000_000
+RUNNING_POOL_CELLS = 200_000
+
+
+def _workers(cells: int, jobs: int | None) -> int | None:
+    """``jobs``, or 1 when ``cells`` are too few to pay for the pool."""
+    return jobs if cells >= (RUNNING_POOL_CELLS if pool_running(jobs) else POOL_CELLS) else 1
+
+
+def _stats_of(task: tuple[CodingTable, str]) -> Any:
+    table, kind = task
+    return alpha_stats(table, engine=kind)  # type: ignore[arg-type]
+
+
+def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 1) -> list[Any]:
+    """Alpha's statistics of each table (:func:`~clusteragree.core.coefficient.alpha_stats`
+    with engine ``kind``), in order, on ``jobs`` processes when the tables are large enough
+    (:data:`POOL_CELLS`, or :data:`RUNNING_POOL_CELLS` once a pool runs); the statistics are
+    those of one process.
+
+    Parameters
+    ----------
+    tables : sequence of CodingTable
+        The documents.
+    kind : {"classes", "generic"}
+        The engine.
+    jobs : int or None, default=1
+        Processes (:func:`~clusteragree.core.parallel.resolve_jobs`).
+
+    Returns
+    -------
+    list
+        One :class:`~clusteragree.core.alpha_classes.CardinalityStats` or
+        :class:`~clusteragree.core.alpha_generic.ValueStats` per table, in order: their sum is
+        the pooled statistic.
+
+    References
+    ----------
+    docs/alpha.md, "Statistics that add"; docs/parallel.md.
+
+    Examples
+    --------
+    >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "y")])
+    >>> [s.n for s in document_stats([t, t], "generic")]
+    [2, 2]
+    """
+    cells = sum(t.n_coders * t.n_units for t in tables)
+    return map_chunks(_stats_of, [(t, kind) for t in tables], _workers(cells, jobs))
 
 
 #: Fewer blocks than this to resample get a note that the interval is rough.
@@ -273,7 +368,7 @@ INTERVAL_COLUMNS = ["ci_low", "ci_high", "se", "p_below_0.667", "p_below_0.8",
 
 def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
                    dists: Sequence[Distance], level: float, n: int, seed: int | None,
-                   resample: str, jobs: int = 1) -> None:
+                   resample: str, jobs: int | None = 1) -> None:
     """Bootstrap columns on the pooled rows of ``frame`` (in place)."""
     if resample not in ("auto", *RESAMPLE, "krippendorff"):
         raise ParameterError(f"resample must be auto, units, documents or krippendorff. Got "
@@ -330,7 +425,8 @@ def pairwise_report(
     distances, engine, per_document
         As :func:`alpha_report`.
     **interval
-        ``ci``, ``bootstrap``, ``seed``, ``resample``: as :func:`alpha_report`, for every row.
+        ``ci``, ``bootstrap``, ``seed``, ``resample``, ``jobs``: as :func:`alpha_report`, for
+        every row; the documents of all the pairs share one pool of processes.
 
     Returns
     -------
@@ -358,17 +454,26 @@ def pairwise_report(
     [['all', 0.375], ['A | B', 1.0]]
     """
     names = list(names)
-    frame = alpha_report(tables_of(tuple(range(len(names)))), distances, engine=engine,
-                         per_document=per_document, **interval).assign(pair="all")
-    parts = [frame]
+    labels = ["all"]
+    chosen = [tuple(range(len(names)))]
     if len(names) > 2:
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
-                parts.append(alpha_report(tables_of((i, j)), distances, engine=engine,
-                                          per_document=per_document, **interval)
-                             .assign(pair=f"{names[i]} | {names[j]}"))
+                labels.append(f"{names[i]} | {names[j]}")
+                chosen.append((i, j))
+    groups, flags = zip(*(_documents(tables_of(c), per_document) for c in chosen), strict=True)
+    dists = [get_distance(d) for d in distances]
+    engines = [_engines(group, dists, engine) for group in groups]
+    options = {"ci": None, "bootstrap": 1000, "seed": None, "resample": "auto", "jobs": 1,
+               **interval}
+    # every document of every pair in one map over the processes
+    stats = _group_stats(groups, engines, options["jobs"])
+    parts = [_report(group, dists, chosen_engines, group_stats, flag, **options)
+             .assign(pair=label)
+             for group, chosen_engines, group_stats, flag, label
+             in zip(groups, engines, stats, flags, labels, strict=True)]
     out = pd.concat(parts, ignore_index=True)
-    out.attrs = dict(frame.attrs)
+    out.attrs = dict(parts[0].attrs)
     return out
 
 

@@ -28,6 +28,7 @@ from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
+from ..core.parallel import map_chunks, pool_running
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from .metrics import add, score
@@ -353,7 +354,7 @@ def coref_alpha(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
-    jobs: int = 1,
+    jobs: int | None = 1,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -467,6 +468,7 @@ def coref_metrics(
     lenient: bool = False,
     singletons: str = "keep",
     per_document: bool = False,
+    jobs: int | None = 1,
 ) -> pd.DataFrame:
     """Recall, precision and F1 of each metric for every ordered pair (key, response), with
     the summed numerators and denominators (micro-average over the shared documents).
@@ -494,6 +496,12 @@ def coref_metrics(
         Score the entities of one mention, or leave them out on both sides.
     per_document : bool, default=False
         Add a row per document and metric after the pooled rows.
+    jobs : int or None, default=1
+        Processes scoring the documents of every ordered pair (None or 0: every core;
+        :func:`~clusteragree.core.parallel.resolve_jobs`) when the corpora hold at least
+        :data:`POOL_TOKENS` tokens (:data:`RUNNING_POOL_TOKENS` once a pool runs); the
+        counts are added in the order of the documents, so the values are those of one
+        process.
 
     Returns
     -------
@@ -553,32 +561,46 @@ def coref_metrics(
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     rows = []
-    for i, key in enumerate(corpora):
-        for j, resp in enumerate(corpora):
-            if i == j:
-                continue
-            total: dict = {}
-            needed = [m for m in dict.fromkeys([*metrics, *(
-                CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
-            per_doc: dict[str, dict] = {}
-            for n in common:
-                per_doc[n] = score(_entities(key.documents[n], singletons),
-                                   _entities(resp.documents[n], singletons), needed)
-                total = add(total, per_doc[n])
-            docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
-            for document, counts_by_metric in docs:
-                for m in metrics:
-                    row = {"key": names[i], "response": names[j], "document": document,
-                           "metric": m}
-                    if m == "conll":
-                        row.update(recall=None, precision=None, f1=sum(
-                            counts_by_metric[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE))
-                    else:
-                        r, p, f = counts_by_metric[m].rpf
-                        row.update(recall=r, precision=p, f1=f, **vars(counts_by_metric[m]))
-                    rows.append(row)
+    needed = [m for m in dict.fromkeys([*metrics, *(
+        CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
+    ordered = [(i, j) for i in range(len(corpora)) for j in range(len(corpora)) if i != j]
+    entities = [{n: _entities(c.documents[n], singletons) for n in common} for c in corpora]
+    tasks = [(entities[i][n], entities[j][n], needed) for i, j in ordered for n in common]
+    tokens = sum(len(c.documents[n].tokens) for c in corpora for n in common)
+    enough = RUNNING_POOL_TOKENS if pool_running(jobs) else POOL_TOKENS
+    scored = iter(map_chunks(_score, tasks, jobs if tokens >= enough else 1))
+    for i, j in ordered:
+        total: dict = {}
+        per_doc: dict[str, dict] = {}
+        for n in common:  # added in the order of the documents, whatever the processes
+            per_doc[n] = next(scored)
+            total = add(total, per_doc[n])
+        docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
+        for document, counts_by_metric in docs:
+            for m in metrics:
+                row = {"key": names[i], "response": names[j], "document": document,
+                       "metric": m}
+                if m == "conll":
+                    row.update(recall=None, precision=None, f1=sum(
+                        counts_by_metric[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE))
+                else:
+                    r, p, f = counts_by_metric[m].rpf
+                    row.update(recall=r, precision=p, f1=f, **vars(counts_by_metric[m]))
+                rows.append(row)
     frame = pd.DataFrame(rows)
     return frame if per_document else frame.drop(columns=["document"])
+
+
+#: Corpora of fewer tokens (all annotators together) are scored in this process: a pool would
+#: cost more to start and to feed than it saves; once a pool runs, RUNNING_POOL_TOKENS suffice.
+POOL_TOKENS = 500_000
+RUNNING_POOL_TOKENS = 50_000
+
+
+def _score(task: tuple[list, list, list[str]]) -> dict:
+    """The counts of the metrics of one document and one ordered pair (a worker's share)."""
+    key, response, needed = task
+    return score(key, response, needed)
 
 
 def _entities(doc: CorefDocument, singletons: str) -> list:

@@ -189,7 +189,7 @@ def pyramid_agreement(
     bootstrap: int = 1000,
     seed: int | None = None,
     resample: str = "auto",
-    jobs: int = 1,
+    jobs: int | None = 1,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -606,7 +606,7 @@ def pan_agreement(
     ci: float | None = None,
     bootstrap: int = 1000,
     seed: int | None = None,
-    jobs: int = 1,
+    jobs: int | None = 1,
     per_peer: bool = False,
     pairwise: bool = False,
     diagnose: bool = False,

@@ -31,9 +31,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from ..core.coefficient import alpha
 from ..core.distances import Distance
 from ..core.model import CodingTable
+from ..core.parallel import resolve_jobs
 from ..core.result import AlphaResult
 from ..errors import InputError, ParameterError, ParameterTypeError
 from .edit_distance import TreeCache
@@ -194,7 +197,7 @@ def _sizer(table: CodingTable, size_by: str) -> tuple[str, Callable[[Value], int
 def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
                size_by: str = "auto", cache: TreeCache | None = None,
                labelled: bool = True, ci: float | None = None, bootstrap: int = 1000,
-               seed: int | None = None, jobs: int = 1) -> AlphaResult:
+               seed: int | None = None, jobs: int | None = 1) -> AlphaResult:
     """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
     structure alone, every relation label the same); ``size_by`` as in the module text.
 
@@ -224,10 +227,15 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         be the one asked.
     labelled : bool, default=True
         False compares the structure alone (:func:`unlabelled`).
-    ci, bootstrap, seed, jobs
+    ci, bootstrap, seed
         A bootstrap interval over sentences (resampled with replacement), as
         :func:`clusteragree.alpha`; the distances between every two distinct trees are
         tabulated once (at most 3,000 distinct trees).
+    jobs : int or None, default=1
+        Processes for the tree edit distances (and threads for the bootstrap): None or 0
+        every core (:func:`~clusteragree.core.parallel.resolve_jobs`). The values are those
+        of ``jobs=1``, bit for bit. One by default, since a pool costs a second or so to
+        start; the command line uses every core.
 
     Returns
     -------
@@ -311,10 +319,22 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         raise ParameterError(f"the cache computes distances with free_empty="
                              f"{cache.free_empty}, but free_empty={bool(free_empty)} was asked: "
                              "give a TreeCache with the same free_empty")
+    jobs = resolve_jobs(jobs)
+    cache = cache if cache is not None else TreeCache(free_empty)
     table, distance = tree_distance(table, metric, free_empty=free_empty, size_by=size_by,
                                     cache=cache, labelled=labelled)
+    if jobs > 1:  # the distances of every two trees the expected disagreement needs
+        cache.fill([_tree(v) for v in _pairable_values(table)], jobs)
     return alpha(table, distance, engine="generic", ci=ci, bootstrap=bootstrap, seed=seed,
                  jobs=jobs)
+
+
+def _pairable_values(table: CodingTable) -> list[Any]:
+    """The distinct values of the sentences annotated at least twice."""
+    codes = table.codes
+    pairable = (codes >= 0).sum(axis=0) >= 2
+    used = np.unique(codes[:, pairable])
+    return [table.values[k] for k in used[used >= 0].tolist()]
 
 
 def tree_distance(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,

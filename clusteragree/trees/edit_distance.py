@@ -25,17 +25,28 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from ..core.parallel import map_chunks, pool_running, resolve_jobs
 from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
 from .model import MAX_CELLS, Tree, TreeLike, as_tree
 
 __all__ = ["MAX_CELLS", "TreeCache", "ted"]
+
+#: Tasks per process when :meth:`TreeCache.fill` computes distances on several: pairs of large
+#: trees cost far more than pairs of small ones, so many small tasks balance the load.
+TASKS_PER_JOB = 16
+
+#: :meth:`TreeCache.fill` starts a pool of processes for pairs needing at least this many table
+#: cells in all (about 2.5 s in one process; starting the pool costs one to two seconds), and
+#: uses a pool already started for at least FILL_RUNNING_CELLS.
+FILL_POOL_CELLS = 20_000_000
+FILL_RUNNING_CELLS = 2_000_000
 
 def _argument(tree: object, name: str) -> Tree:
     """``as_tree``, naming the argument when the value is not a tree."""
@@ -94,10 +105,19 @@ def _compiled() -> Any:
 
 
 def _build_kernel() -> Any:
+    """The compiled kernel, cached on disk where numba can write its cache (a worker process
+    then loads it instead of compiling it again), compiled afresh otherwise."""
+    try:
+        return _jit(cache=True)
+    except Exception:  # no writable cache directory, or a cache numba cannot read
+        return _jit(cache=False)
+
+
+def _jit(cache: bool) -> Any:
     import numba
 
-    @numba.njit(cache=False)
-    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc):  # pragma: no cover - compiled
+    @numba.njit(cache=cache)
+    def kernel(la, lla, kra, ca, lb, llb, krb, cb, rc, unit):  # pragma: no cover - compiled
         n, m = la.shape[0], lb.shape[0]
         td = np.zeros((n + 1, m + 1))
         fd = np.zeros((n + 2, m + 2))
@@ -119,7 +139,10 @@ def _build_kernel() -> Any:
                         best = min(fd[x - 1, y] + ca[i1 - 1], fd[x, y - 1] + cb[j1 - 1])
                         left_j = llb[j1 - 1]
                         if left_i == li and left_j == lj:
-                            change = rc[la[i1 - 1], lb[j1 - 1]]
+                            if unit:  # unit relabelling: labels are ids, compared
+                                change = 0.0 if la[i1 - 1] == lb[j1 - 1] else 1.0
+                            else:
+                                change = rc[la[i1 - 1], lb[j1 - 1]]
                             best = min(best, fd[x - 1, y - 1] + change)
                             fd[x, y] = best
                             td[i1, j1] = best
@@ -128,7 +151,7 @@ def _build_kernel() -> Any:
         return td[n, m]
 
     one = np.ones(1, dtype=np.int64)  # compile now, so that a failure is seen here
-    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)))
+    kernel(one - 1, one, one, np.ones(1), one - 1, one, one, np.ones(1), np.zeros((1, 1)), False)
     return kernel
 
 
@@ -304,6 +327,9 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         raise ImportError("the numba kernel needs numba: pip install 'clusteragree[fast]'")
     if compiled is None:
         return _ted_python(a, b, free_empty, relabel, indel)
+    if relabel is None and indel is None:  # unit costs: each tree's arrays made once
+        tree_a, tree_b = _prepared(a, free_empty), _prepared(b, free_empty)
+        return float(compiled(*tree_a, *tree_b, _NO_TABLE, True))
     la, lla, kra = _postorder(a)
     lb, llb, krb = _postorder(b)
     ids: dict[str, int] = {}
@@ -317,7 +343,24 @@ def ted(a: TreeLike, b: TreeLike, *, free_empty: bool = False,
         names = list(ids)
         rc = np.array([[_cost(relabel(x, y), "relabelling") for y in names] for x in names])
     return float(compiled(ia, lla, np.array(kra, dtype=np.int64), ca, ib, llb,
-                          np.array(krb, dtype=np.int64), cb, rc))
+                          np.array(krb, dtype=np.int64), cb, rc, False))
+
+
+#: Every label met by the unit-cost kernel, numbered (the same label, the same number).
+_LABEL_IDS: dict[str, int] = {}
+_NO_TABLE = np.zeros((1, 1))
+
+
+@lru_cache(maxsize=65536)
+def _prepared(tree: Tree, free_empty: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray]:
+    """What the unit-cost kernel needs of a tree: its labels' numbers, leftmost leaves and
+    key roots in post-order, and the cost of inserting or deleting each node."""
+    labels, lml, keyroots = _postorder(tree)
+    ids = np.fromiter((_LABEL_IDS.setdefault(x, len(_LABEL_IDS)) for x in labels),
+                      dtype=np.int64, count=len(labels))
+    costs = np.array(_indel_costs(labels, free_empty, None))
+    return ids, lml, np.array(keyroots, dtype=np.int64), costs
 
 
 def _ted_python(a: Tree, b: Tree, free_empty: bool,
@@ -445,17 +488,91 @@ class TreeCache:
         self.cache: dict[tuple[Tree, Tree], float] = {}
         self.hits = 0
         self.misses = 0
+        self._ready: dict[tuple[Tree, Tree], float] = {}  # computed ahead by fill()
+
+    @staticmethod
+    def _key(a: Tree, b: Tree) -> tuple[Tree, Tree]:
+        return (a, b) if hash(a) <= hash(b) else (b, a)
+
+    def fill(self, trees: Sequence[TreeLike], jobs: int | None = 1) -> int:
+        """Compute ahead, on ``jobs`` processes, the distances between every two distinct
+        ``trees`` not known yet, for the calls to come.
+
+        The calls then find them: ``hits`` and ``misses`` count as if each distance were
+        computed when first asked for, and the distances are those :func:`ted` gives in this
+        process. A pair too large to compare is left for its call, which raises. With custom
+        costs (functions need not pickle), one process, or too little work to pay for the pool
+        (:data:`FILL_POOL_CELLS`, or :data:`FILL_RUNNING_CELLS` once a pool runs), nothing is
+        computed ahead.
+
+        Parameters
+        ----------
+        trees : sequence of Tree or tuple
+            The trees whose pairs will be asked for (repeats are fine).
+        jobs : int or None, default=1
+            Processes (:func:`~clusteragree.core.parallel.resolve_jobs`: None or 0 every core).
+
+        Returns
+        -------
+        int
+            The number of distances computed ahead.
+
+        Examples
+        --------
+        >>> cache = TreeCache()
+        >>> cache.fill([("a", ()), ("b", ()), ("a", ())], jobs=1)  # one process: nothing ahead
+        0
+        """
+        if resolve_jobs(jobs) == 1 or self.relabel is not None or self.indel is not None:
+            return 0
+        distinct = list(dict.fromkeys(_argument(t, "tree") for t in trees))
+        pairs = [(i, j) for i in range(len(distinct)) for j in range(i + 1, len(distinct))
+                 if (key := self._key(distinct[i], distinct[j])) not in self.cache
+                 and key not in self._ready]
+        sizes = [len(t) + 1 for t in distinct]
+        cells = sum(sizes[i] * sizes[j] for i, j in pairs)
+        if cells < (FILL_RUNNING_CELLS if pool_running(jobs) else FILL_POOL_CELLS):
+            return 0  # the calls compute them here: a pool would cost more than it saves
+        tasks = int(resolve_jobs(jobs)) * TASKS_PER_JOB
+        step = max(1, -(-len(pairs) // tasks))
+        shared = tuple(distinct)
+        work = [(shared, pairs[k:k + step], self.free_empty, self.max_cells)
+                for k in range(0, len(pairs), step)]
+        found = 0
+        for part, values in zip(work, map_chunks(_distances, work, jobs, chunk_size=1),
+                                strict=True):
+            for (i, j), value in zip(part[1], values, strict=True):
+                if value is not None:
+                    self._ready[self._key(distinct[i], distinct[j])] = value
+                    found += 1
+        return found
 
     def __call__(self, a: TreeLike, b: TreeLike) -> float:
         a, b = _argument(a, "a"), _argument(b, "b")
         if a == b:
             return 0.0
-        key = (a, b) if hash(a) <= hash(b) else (b, a)
+        key = self._key(a, b)
         if key in self.cache:
             self.hits += 1
             return self.cache[key]
         self.misses += 1
-        value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel, indel=self.indel,
-                    max_cells=self.max_cells)
+        value = self._ready.pop(key, None)
+        if value is None:
+            value = ted(a, b, free_empty=self.free_empty, relabel=self.relabel,
+                        indel=self.indel, max_cells=self.max_cells)
         self.cache[key] = value
         return value
+
+
+def _distances(task: tuple[tuple[Tree, ...], list[tuple[int, int]], bool, int]
+               ) -> list[float | None]:
+    """A worker's share of :meth:`TreeCache.fill`: the unit-cost distances of some pairs of
+    the trees (None for a pair too large, left for its call to refuse)."""
+    trees, pairs, free_empty, max_cells = task
+    out: list[float | None] = []
+    for i, j in pairs:
+        try:
+            out.append(ted(trees[i], trees[j], free_empty=free_empty, max_cells=max_cells))
+        except InputError:
+            out.append(None)
+    return out

@@ -1,0 +1,288 @@
+"""Work over every core: how many processes (:func:`resolve_jobs`) and a map over a process
+pool that gives back what a loop would (:func:`map_chunks`).
+
+The pool starts its workers with ``spawn`` (safe beside the threads of numba and of the BLAS
+library, which ``fork`` is not) and is kept for the next call with the same number of workers,
+so that a run pays the start-up (importing numpy, compiling numba kernels) once per worker. Each
+worker pins the thread pools of OpenBLAS, MKL, OpenMP and numba to one thread, so that N workers
+use N cores rather than fighting over them. Results come back in the order of the items, and
+the caller reduces them in that order: the values are those of ``jobs=1`` to the last bit.
+
+References
+----------
+docs/parallel.md (what runs in parallel, and why the bootstrap uses threads).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from numbers import Integral
+from typing import Any, TypeVar
+
+from ..errors import ParameterTypeError
+
+__all__ = ["THREAD_VARIABLES", "map_chunks", "pin_threads_for", "pool_running", "resolve_jobs",
+           "usable_cores"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: The environment variables that size the thread pools of the numerical libraries; a worker
+#: sets each to 1 before numpy loads.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+#: Chunks per worker: enough that a slow chunk does not leave the other workers idle, few
+#: enough that each chunk is worth its pickling.
+CHUNKS_PER_JOB = 4
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def usable_cores() -> int:
+    """The cores this process may run on.
+
+    Returns
+    -------
+    int
+        The size of the process's CPU affinity set where the system tells it (Linux; a
+        container or ``taskset`` may allow fewer cores than the machine has), else the
+        machine's count of cores; at least 1.
+
+    References
+    ----------
+    docs/parallel.md.
+
+    Examples
+    --------
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """The number of processes that ``jobs`` asks for.
+
+    Parameters
+    ----------
+    jobs : int or None
+        None or 0: every usable core (:func:`usable_cores`); a positive N: N processes; a
+        negative -k: every core but k - 1 (-1 all of them, -2 all but one, as joblib counts),
+        at least one.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Raises
+    ------
+    ParameterTypeError
+        If ``jobs`` is not a whole number or None (a bool, a float, a string).
+
+    References
+    ----------
+    docs/parallel.md.
+
+    Examples
+    --------
+    >>> resolve_jobs(1), resolve_jobs(3)
+    (1, 3)
+    >>> resolve_jobs(None) == resolve_jobs(0) == resolve_jobs(-1) == usable_cores()
+    True
+    >>> resolve_jobs(-10_000)  # never fewer than one
+    1
+    >>> resolve_jobs(1.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterTypeError: jobs must be a whole number of processes ... Got 1.5.
+    """
+    if jobs is None:
+        return usable_cores()
+    if isinstance(jobs, bool) or not isinstance(jobs, Integral):
+        raise ParameterTypeError(f"jobs must be a whole number of processes (0 or None: every "
+                                 f"core; -k: every core but k - 1). Got {jobs!r}.")
+    jobs = int(jobs)
+    if jobs == 0:
+        return usable_cores()
+    if jobs < 0:
+        return max(1, usable_cores() + 1 + jobs)
+    return jobs
+
+
+def pin_threads_for(jobs: int | None) -> bool:
+    """Before numpy loads, one thread for each numerical library of this process when
+    ``jobs`` asks for several processes (they, not the libraries' threads, use the cores);
+    variables the user set are kept.
+
+    Parameters
+    ----------
+    jobs : int or None
+        As :func:`resolve_jobs` reads it.
+
+    Returns
+    -------
+    bool
+        Whether the variables of :data:`THREAD_VARIABLES` were set (not when one process is
+        asked for, nor once numpy is loaded, when they would have no effect).
+
+    References
+    ----------
+    docs/parallel.md, "The pool".
+
+    Examples
+    --------
+    >>> pin_threads_for(1)
+    False
+    """
+    import sys
+
+    if resolve_jobs(jobs) == 1 or "numpy" in sys.modules:
+        return False
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+    return True
+
+
+def _pin_threads() -> None:
+    """A worker's initializer: one thread for each numerical library."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = "1"
+    import sys
+
+    numba = sys.modules.get("numba")
+    if numba is not None:  # loaded before this (by the parent's main module): pin it now
+        with contextlib.suppress(Exception):
+            numba.set_num_threads(1)
+
+
+@contextlib.contextmanager
+def _pinned_environment() -> Iterator[None]:
+    """The thread variables at 1 while workers are started, so that a worker has them from
+    its first line (before its parent's main module imports numpy); restored afterwards."""
+    saved = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+    os.environ.update(dict.fromkeys(THREAD_VARIABLES, "1"))
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    pool = _POOLS.get(jobs)
+    if pool is None:
+        pool = ProcessPoolExecutor(max_workers=jobs,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_pin_threads)
+        _POOLS[jobs] = pool
+    return pool
+
+
+@atexit.register
+def shutdown() -> None:
+    """Stop the kept pools' workers (at exit, or to free them earlier)."""
+    while _POOLS:
+        _, pool = _POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def pool_running(jobs: int | None) -> bool:
+    """Whether a pool with the processes ``jobs`` asks for is already started (work too small
+    to pay for starting one may still pay on a running one).
+
+    Examples
+    --------
+    >>> pool_running(1)
+    False
+    """
+    processes = resolve_jobs(jobs)
+    return processes > 1 and processes in _POOLS
+
+
+def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> list[Any]:
+    return [func(item) for item in chunk]
+
+
+def chunked(items: Sequence[T], jobs: int, chunk_size: int | None = None) -> list[Sequence[T]]:
+    """``items`` cut into consecutive chunks: ``chunk_size`` items each, or by default about
+    :data:`CHUNKS_PER_JOB` chunks per process."""
+    if chunk_size is None:
+        chunk_size = max(1, -(-len(items) // (jobs * CHUNKS_PER_JOB)))
+    return [items[k:k + chunk_size] for k in range(0, len(items), chunk_size)]
+
+
+def map_chunks(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 1, *,
+               chunk_size: int | None = None, min_items: int = 2) -> list[R]:
+    """``[func(item) for item in items]``, on ``jobs`` processes when that pays.
+
+    Parameters
+    ----------
+    func : callable
+        A function of one item, defined at the top level of a module (workers import it by
+        name); the items and the results are pickled. It must not report to the warnings
+        ledger: a worker's notices, and ``--strict``, are not the caller's.
+    items : sequence
+        The work, in order.
+    jobs : int or None, default=1
+        Processes, as :func:`resolve_jobs` reads them. With one, or fewer than ``min_items``
+        items, the loop runs here, in this process.
+    chunk_size : int, optional
+        Items sent to a worker at once; default about :data:`CHUNKS_PER_JOB` chunks per
+        process.
+    min_items : int, default=2
+        Fewer items than this run here (a pool would cost more than it saves).
+
+    Returns
+    -------
+    list
+        ``func(item)`` for each item, in the order of ``items``, whatever ``jobs``.
+
+    Raises
+    ------
+    ParameterTypeError
+        A ``jobs`` that :func:`resolve_jobs` refuses.
+    Exception
+        The first exception ``func`` raised, in the order of the items (as the loop would).
+
+    References
+    ----------
+    docs/parallel.md.
+
+    Examples
+    --------
+    >>> map_chunks(abs, [-3, 1, -2], jobs=1)
+    [3, 1, 2]
+    """
+    processes = resolve_jobs(jobs)
+    items = list(items)
+    if processes == 1 or len(items) < max(2, min_items):
+        return [func(item) for item in items]
+    chunks = chunked(items, processes, chunk_size)
+    pool = _pool(processes)
+    with _pinned_environment():
+        futures = [pool.submit(_run_chunk, func, chunk) for chunk in chunks]
+    out: list[R] = []
+    try:
+        for future in futures:
+            out.extend(future.result())
+    except BaseException as err:
+        if isinstance(err, BrokenProcessPool):  # a worker died: start afresh next time
+            _POOLS.pop(processes, None)
+        for future in futures:
+            future.cancel()
+        raise
+    return out
