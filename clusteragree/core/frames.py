@@ -265,7 +265,7 @@ def _group_stats(groups: Sequence[Mapping[Any, CodingTable]],
     tasks = [(t, kind) for group, chosen in zip(groups, engines, strict=True)
              for kind in sorted(set(chosen.values())) for t in group.values()]
     cells = sum(t.n_coders * t.n_units for t, _ in tasks)
-    found = iter(map_chunks(_stats_of, tasks, _workers(cells, jobs)))
+    found = iter(_stats_of_all(tasks, cells, jobs))
     return [{kind: {doc: next(found) for doc in group}
              for kind in sorted(set(chosen.values()))}
             for group, chosen in zip(groups, engines, strict=True)]
@@ -322,6 +322,16 @@ def _stats_of(task: tuple[CodingTable, str]) -> Any:
     return alpha_stats(table, engine=kind)  # type: ignore[arg-type]
 
 
+def _stats_of_all(tasks: Sequence[tuple[CodingTable, str]], cells: int, jobs: int | None
+                  ) -> list[Any]:
+    """:func:`_stats_of` of each task: one table alone takes ``jobs`` threads inside (the
+    classes engine's pairs of coders); several share out over the processes."""
+    if len(tasks) == 1:
+        table, kind = tasks[0]
+        return [alpha_stats(table, engine=kind, jobs=jobs)]  # type: ignore[arg-type]
+    return map_chunks(_stats_of, tasks, _workers(cells, jobs))
+
+
 def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 1) -> list[Any]:
     """Alpha's statistics of each table (:func:`~clusteragree.core.coefficient.alpha_stats`
     with engine ``kind``), in order, on ``jobs`` processes when the tables are large enough
@@ -355,7 +365,7 @@ def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 
     [2, 2]
     """
     cells = sum(t.n_coders * t.n_units for t in tables)
-    return map_chunks(_stats_of, [(t, kind) for t in tables], _workers(cells, jobs))
+    return _stats_of_all([(t, kind) for t in tables], cells, jobs)
 
 
 #: Fewer blocks than this to resample get a note that the interval is rough.
