@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         ratio,
         set_distance,
     )
+    from .distributed import DaskStats, dask_stats
     from .frames import COLUMNS, TOTAL, alpha_report, pairwise_report, pooled_rows, results_frame
     from .gwet import (
         COEFFICIENTS,
@@ -73,6 +74,7 @@ if TYPE_CHECKING:
         pairwise,
         scott_pi,
     )
+    from .kappa_stats import KappaStats, SubjectStats, kappa_stats, subject_stats
     from .model import CodingTable, is_missing, require_records, unique_labels
     from .result import AlphaResult, alpha_from_sums, format_signature
     from .text import first_difference
@@ -117,6 +119,12 @@ _WHERE = {
     'unit_disagreement': '.diagnostics',
     'worst_units': '.diagnostics',
     'COEFFICIENTS': '.gwet',
+    'DaskStats': '.distributed',
+    'dask_stats': '.distributed',
+    'KappaStats': '.kappa_stats',
+    'SubjectStats': '.kappa_stats',
+    'kappa_stats': '.kappa_stats',
+    'subject_stats': '.kappa_stats',
     'WEIGHTS': '.gwet',
     'agreement_table': '.gwet',
     'chance_corrected': '.gwet',
@@ -172,9 +180,12 @@ __all__ = [
     'CardinalityStats',
     'CodingTable',
     'CoincidenceDraws',
+    'DaskStats',
     'Diagnostics',
     'Distance',
     'DistanceLike',
+    'KappaStats',
+    'SubjectStats',
     'UnitizingStats',
     'ValueStats',
     'agreement_table',
@@ -197,6 +208,7 @@ __all__ = [
     'coincidence_matrix',
     'combine',
     'contingency',
+    'dask_stats',
     'diagnostics',
     'dice',
     'first_difference',
@@ -207,6 +219,7 @@ __all__ = [
     'interval',
     'is_missing',
     'jaccard',
+    'kappa_stats',
     'krippendorff_bootstrap',
     'masi',
     'masi_dkpro',
@@ -227,6 +240,7 @@ __all__ = [
     'scott_pi',
     'section_distance',
     'set_distance',
+    'subject_stats',
     'sum_by_key',
     'unique_labels',
     'unit_disagreement',
