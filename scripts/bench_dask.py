@@ -6,8 +6,8 @@ unit but cut inside units, so that units straddle files (``--unsorted``: rows in
 order). Then, on a LocalCluster of
 ``--workers`` processes of one thread, computes nominal alpha and the chance-corrected
 coefficients in one pass (:func:`clusteragree.core.distributed.dask_stats`), and prints the
-time, each worker's peak resident memory (``ru_maxrss``, read in the worker with
-``client.run``) and the client's. The in-memory engine checks the values on the first
+time, each worker's peak resident memory (``VmHWM``, read in the worker with ``client.run``)
+and the client's. The in-memory engine checks the values on the first
 ``--check-parts`` files (read with pandas), against the dask backend on the same files.
 
 Usage::
@@ -97,8 +97,18 @@ def warm_up() -> None:
 
 
 def peak_mb() -> float:
-    """This process's peak resident memory in MiB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident memory in MiB: ``VmHWM`` where Linux gives it (the peak of
+    this process's own address space; ``ru_maxrss`` would also count the memory of the parent
+    at the fork that started a worker), else ``ru_maxrss``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    scale = 1024 if sys.platform != "darwin" else 1024 * 1024  # KiB on Linux, bytes on macOS
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale
 
 
 def main() -> int:

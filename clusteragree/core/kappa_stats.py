@@ -9,9 +9,9 @@ added; only a unit's own values must be seen together.
   of each category. Observed agreement, Bennett's S, Scott's and Fleiss's pi and Cohen's and
   Davies and Fleiss's kappa follow.
 * :class:`SubjectStats` (Gwet's framework with identity weights, :mod:`~clusteragree.core.gwet`):
-  over the subjects rated at least once, the count, mean and centred co-moments of
+  over the subjects rated at least once, the count, sums and centred co-moments of
   ``z_i = [t_i, t_i p_a|i, r_i1 / r_i, ..., r_iq / r_i]`` (``t_i`` 1 when the subject is
-  rated twice). The mean gives ``p_a`` and ``pi_k``; the co-moments give Gwet's linearised
+  rated twice). The sums give ``p_a`` and ``pi_k``; the co-moments give Gwet's linearised
   variance, whose terms ``c*_i - c`` are linear in ``z_i`` once the global ``p_e`` is known.
 
 Both key their categories by the value itself, so adding merges equal values whatever local
@@ -213,11 +213,11 @@ class SubjectStats:
     Attributes
     ----------
     values : tuple
-        The categories, in the order of ``mean``'s entries from the third on.
+        The categories, in the order of ``sums``' entries from the third on.
     subjects : int
         ``n``: the subjects rated at least once.
-    mean : ndarray, shape (2 + q,)
-        The mean over those subjects of ``z_i = [t_i, t_i p_a|i, r_i1 / r_i, ..., r_iq / r_i]``.
+    sums : ndarray, shape (2 + q,)
+        The sum over those subjects of ``z_i = [t_i, t_i p_a|i, r_i1 / r_i, ..., r_iq / r_i]``.
     comoment : ndarray, shape (2 + q, 2 + q)
         ``sum_i (z_i - mean) (z_i - mean)^T``; two sets of subjects combine as Chan, Golub
         and LeVeque's pairwise update does, which keeps the variance accurate where a sum of
@@ -240,7 +240,7 @@ class SubjectStats:
 
     values: tuple[Any, ...] = ()
     subjects: int = 0
-    mean: FloatArray = field(default_factory=lambda: np.zeros(2))
+    sums: FloatArray = field(default_factory=lambda: np.zeros(2))
     comoment: FloatArray = field(default_factory=lambda: np.zeros((2, 2)))
 
     def __add__(self, other: SubjectStats) -> SubjectStats:
@@ -249,19 +249,17 @@ class SubjectStats:
         values, remap = _merge(self.values, other.values)
         size = 2 + len(values)
         where = np.concatenate([np.arange(2), 2 + remap])
-        mean_a, mean_b = np.zeros(size), np.zeros(size)
-        mean_a[:len(self.mean)] = self.mean
-        mean_b[where] = other.mean
+        sums_a, sums_b = np.zeros(size), np.zeros(size)
+        sums_a[:len(self.sums)] = self.sums
+        sums_b[where] = other.sums
         moment = np.zeros((size, size))
-        moment[:len(self.mean), :len(self.mean)] = self.comoment
+        moment[:len(self.sums), :len(self.sums)] = self.comoment
         moment[np.ix_(where, where)] += other.comoment
         n_a, n_b = self.subjects, other.subjects
-        n = n_a + n_b
-        if n == 0:
-            return SubjectStats(values, 0, mean_a, moment)
-        delta = mean_b - mean_a
-        moment += np.outer(delta, delta) * (n_a * n_b / n)
-        return SubjectStats(values, n, mean_a + delta * (n_b / n), moment)
+        if n_a and n_b:
+            delta = sums_b / n_b - sums_a / n_a
+            moment += np.outer(delta, delta) * (n_a * n_b / (n_a + n_b))
+        return SubjectStats(values, n_a + n_b, sums_a + sums_b, moment)
 
     def __radd__(self, other: object) -> SubjectStats:
         if other == 0:
@@ -296,12 +294,12 @@ class SubjectStats:
             raise ParameterError(f"unknown coefficients {unknown}; choose among "
                                  f"{list(COEFFICIENTS)}")
         q, n = len(self.values), self.subjects
-        n2 = round(n * float(self.mean[0]))
+        n2 = round(float(self.sums[0]))
         if n2 < 2 or q < 2:
             raise ParameterError(f"chance-corrected coefficients need at least two subjects "
                                  f"rated twice and two categories; there are {n2} and {q}")
-        p_a = float(self.mean[1] / self.mean[0])
-        pi = self.mean[2:]
+        p_a = float(self.sums[1]) / n2
+        pi = self.sums[2:] / n
         f = n / population if np.isfinite(population) else 0.0
         rows = []
         for name in coefficients:
@@ -319,7 +317,8 @@ class SubjectStats:
             k = 2.0 * (1.0 - value) / (1.0 - p_e)
             lin = np.concatenate([[-scale * p_e, scale], -k * slope])
             const = -k * (offset - p_e) - value
-            squares = float(lin @ self.comoment @ lin) + n * float(lin @ self.mean + const) ** 2
+            mean = float(lin @ self.sums) / n + const
+            squares = float(lin @ self.comoment @ lin) + n * mean ** 2
             variance = (1.0 - f) / (n * (n - 1.0)) * max(squares, 0.0)
             se = float(np.sqrt(variance))
             half = float(sps.t.ppf(1.0 - (1.0 - level) / 2.0, n - 1)) * se
@@ -357,8 +356,8 @@ def subject_stats(table: CodingTable) -> SubjectStats:
 
     >>> s = subject_stats(CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"),
     ...     ("A", 2, "x"), ("B", 2, "y"), ("C", 2, "y")]))
-    >>> s.values, s.subjects, s.mean.round(4).tolist()
-    (('x', 'y'), 2, [1.0, 0.6667, 0.6667, 0.3333])
+    >>> s.values, s.subjects, s.sums.round(4).tolist()
+    (('x', 'y'), 2, [2.0, 1.3333, 1.3333, 0.6667])
     """
     if table.value_kind == "set":
         raise ParameterError("chance-corrected coefficients need single values, not sets")
@@ -385,6 +384,7 @@ def subject_stats(table: CodingTable) -> SubjectStats:
     pa_i[many] = (counts[many] * (counts[many] - 1.0)).sum(axis=1) / (
         r_i[many] * (r_i[many] - 1.0))
     z = np.column_stack([twice, twice * pa_i, counts / r_i[:, None]])
-    mean = z.mean(axis=0) if len(z) else np.zeros(z.shape[1])
-    centred = z - mean
-    return SubjectStats(tuple(cats), len(z), mean, centred.T @ centred)
+    columns = np.ascontiguousarray(z.T)  # a row per column: numpy sums it pairwise
+    sums = columns.sum(axis=1)
+    centred = z - (sums / len(z) if len(z) else 0.0)
+    return SubjectStats(tuple(cats), len(z), sums, centred.T @ centred)
