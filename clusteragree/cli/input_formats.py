@@ -31,6 +31,9 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("table", "codings", "long CSV `coder,unit,labels` (or `value`, `label`; "
                 "optional `document`)", "any other file, or `-` (standard input)",
                 ("--sep", "--scalar")),
+    InputFormat("table", "parquet", "Parquet with the columns of `codings` (one file, or a "
+                "directory of parts)", "a name ending in `.parquet`, or a directory of them",
+                ("--sep", "--scalar", "--dask")),
     InputFormat("table", "multilabel-csv", "multi-label CSV `item,annotator,label[,rank]` or "
                 "`...,weight`", "a header starting `item,annotator,label`",
                 ("--metrics", "--p", "--categories")),

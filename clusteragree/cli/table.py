@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from ..core.distances import get_distance
 from ..core.result import format_signature
-from ..errors import ParameterError
+from ..errors import InputError, ParameterError
 from ._common import (
     Deprecated,
     add_common,
@@ -60,6 +61,11 @@ def register(sub: Any) -> None:
                        "(default: %(default)s)")
     table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
                        "(default: the labels used)")
+    table.add_argument(
+        "--dask", nargs="?", const="local", default=None, metavar="ADDRESS",
+        help="Parquet codings: compute on a dask cluster, the scheduler at ADDRESS "
+        "(tcp://host:8786) or, without one, a local cluster of --jobs processes (one per core "
+        "when --jobs is 1); pooled alpha and fleiss, gwet, brennan_prediger (identity weights)")
     add_common(table, pairwise=True, interval=True)
     table.set_defaults(run=_run_table)
 
@@ -75,13 +81,26 @@ def _input_format(path: str, chosen: str, encoding: str | None) -> str:
     ``.json`` name, multi-label CSV for a header starting item,annotator,label (read leniently
     here; the reader decodes strictly), codings for any other file."""
     if chosen != "auto":
-        if chosen != "codings" and path == "-":
+        if chosen not in ("codings", "parquet") and path == "-":
             raise ParameterError("multi-label data is read from a file, not standard input")
+        if chosen == "parquet" and path == "-":
+            raise ParameterError("Parquet is read from a file or a directory, not standard "
+                                 "input")
         return chosen
+    if path != "-" and _is_parquet(path):
+        return "parquet"
     if path.endswith(".json"):
         return "multilabel-json"
     return "multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding) \
         else "codings"
+
+
+def _is_parquet(path: str) -> bool:
+    """A name ending in ``.parquet``, or a directory holding ``.parquet`` files."""
+    if path.lower().endswith(".parquet"):
+        return True
+    return os.path.isdir(path) and any(
+        name.lower().endswith(".parquet") for _, _, names in os.walk(path) for name in names)
 
 
 def _has_multilabel_header(path: str, encoding: str | None) -> bool:
@@ -139,6 +158,7 @@ def _run_table(args: argparse.Namespace) -> int:
     from ..core.frames import alpha_report, pairwise_report
     from ..core.gwet import COEFFICIENTS, chance_corrected
     from ..core.model import CodingTable
+    from ..labels.parquet import read_parquet_table
     from ..labels.table import read_long_table
     from ..report import render
     from ..report import table as render_table
@@ -146,7 +166,10 @@ def _run_table(args: argparse.Namespace) -> int:
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
     args.input_format = _input_format(args.file, args.input_format, args.encoding)
-    if args.input_format != "codings":
+    if args.dask is not None and args.input_format != "parquet":
+        raise ParameterError("--dask reads Parquet codings (a .parquet file or a directory of "
+                             "them, or --input-format parquet)")
+    if args.input_format not in ("codings", "parquet"):
         return _run_multilabel(args)
     wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]
     if "all" in wanted:
@@ -162,10 +185,15 @@ def _run_table(args: argparse.Namespace) -> int:
         raise ParameterError(
             f"the distances {numeric_names} need --scalar values"
         )
+    if args.dask is not None:
+        return _run_dask(args, chosen, numeric)
     source: Any = sys.stdin if args.file == "-" else args.file
-    data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
-                           path="<stdin>" if args.file == "-" else args.file,
-                           encoding=args.encoding)
+    if args.input_format == "parquet":
+        data = read_parquet_table(args.file, sep=args.sep, scalar=args.scalar, numeric=numeric)
+    else:
+        data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
+                               path="<stdin>" if args.file == "-" else args.file,
+                               encoding=args.encoding)
     tables: Any = data.tables
     if list(tables) == [None]:
         tables = tables[None]
@@ -225,3 +253,90 @@ def _run_table(args: argparse.Namespace) -> int:
     else:
         print(render(frame, args.format, header=header))
     return 0
+
+
+def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int:
+    """Pooled alpha and the chance-corrected coefficients of Parquet codings on dask."""
+    from ..core.distributed import dask_stats
+    from ..core.frames import TOTAL, results_frame
+    from ..labels.parquet import parquet_frame
+    from ..report import render
+    from ..report import table as render_table
+    from ..report.schema import alpha_records, envelope, records
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, text_report
+    refused = [name for name, on in (("--pairwise", args.pairwise), ("--ci", args.ci),
+                                     ("--diagnostics", args.diagnostics)) if on]
+    if refused:
+        raise ParameterError(f"--dask computes pooled values; it does not take "
+                             f"{', '.join(refused)}")
+    if chosen and args.weights != "identity":
+        raise ParameterError("--dask: fleiss, gwet and brennan_prediger with identity weights "
+                             "only (other weights depend on every category, known only at "
+                             "the end)")
+    frame, roles = parquet_frame(args.file)
+    if "document" in roles:
+        raise ParameterError("--dask reads codings without a document column (give units "
+                             "names unique over the documents)")
+    if numeric or args.scalar:
+        dtype = frame[roles["value"]].dtype
+        if numeric and not (str(dtype) != "bool" and _numeric(dtype)):
+            raise InputError(f"the column {roles['value']!r} holds {dtype}, not numbers; "
+                             "numeric distances need a numeric column", path=args.file)
+    from distributed import Client, LocalCluster
+    cluster = None
+    if args.dask == "local":
+        workers = args.jobs if args.jobs > 1 else (os.cpu_count() or 1)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        address: Any = cluster
+    else:
+        address = args.dask
+    try:
+        with Client(address) as client:
+            stats = dask_stats(frame, ("alpha", "gwet") if chosen else ("alpha",),
+                               coder=roles["coder"], unit=roles["unit"], value=roles["value"],
+                               sep=None if args.scalar else args.sep)
+            del client
+    except InputError as err:
+        raise InputError(str(err), path=args.file) from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+    results = stats.alphas(args.distance)
+    table = results_frame([], [(TOTAL, r) for r in results])
+    kappas = stats.gwet.compute(chosen, level=args.ci or 0.95) if chosen and stats.gwet \
+        else None
+    signature = format_signature(
+        "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
+                  ("values", "scalar" if args.scalar else "sets"), ("engine", "dask")])
+    header = {"command": "table", "file": args.file, "rows": stats.rows, "repairs": {},
+              "signature": signature}
+    if args.format == "json":
+        print_json(envelope("table", [args.file], signature,
+                            [*alpha_records(table),
+                             *(records(kappas, "kappa") if kappas is not None else [])],
+                            {"rows": stats.rows, "repairs": {}}))
+    elif args.format == "text" and kappas is not None:
+        body, signatures = alpha_text(table)
+        headline = [alpha_headline(table)] + [
+            f"{r.coefficient} {r.value:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
+            for r in kappas.itertuples()]
+        print(text_report("\n".join(headline), [(None, body), (
+            "chance-corrected agreement (identity weights; Gwet's standard errors, "
+            f"{(args.ci or 0.95):.0%} intervals)", kappas)], signatures))
+    elif args.format in ("csv", "latex") and args.table == "kappa":
+        if kappas is None:
+            raise ParameterError("--table kappa: give --metrics fleiss, gwet or "
+                                 "brennan_prediger")
+        print(render_table(kappas, args.format))
+    else:
+        print(render(table, args.format, header=header))
+    return 0
+
+
+def _numeric(dtype: Any) -> bool:
+    import pandas as pd
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    return bool(pd.api.types.is_numeric_dtype(dtype))

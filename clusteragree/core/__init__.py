@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         ratio,
         set_distance,
     )
+    from .distributed import DaskStats, dask_stats
     from .frames import (
         COLUMNS,
         TOTAL,
@@ -81,6 +82,7 @@ if TYPE_CHECKING:
         pairwise,
         scott_pi,
     )
+    from .kappa_stats import KappaStats, SubjectStats, kappa_stats, subject_stats
     from .model import CodingTable, is_missing, require_records, unique_labels
     from .parallel import map_chunks, resolve_jobs, usable_cores
     from .result import AlphaResult, alpha_from_sums, format_signature
@@ -127,6 +129,12 @@ _WHERE = {
     'unit_disagreement': '.diagnostics',
     'worst_units': '.diagnostics',
     'COEFFICIENTS': '.gwet',
+    'DaskStats': '.distributed',
+    'dask_stats': '.distributed',
+    'KappaStats': '.kappa_stats',
+    'SubjectStats': '.kappa_stats',
+    'kappa_stats': '.kappa_stats',
+    'subject_stats': '.kappa_stats',
     'WEIGHTS': '.gwet',
     'agreement_table': '.gwet',
     'chance_corrected': '.gwet',
@@ -185,9 +193,12 @@ __all__ = [
     'CardinalityStats',
     'CodingTable',
     'CoincidenceDraws',
+    'DaskStats',
     'Diagnostics',
     'Distance',
     'DistanceLike',
+    'KappaStats',
+    'SubjectStats',
     'UnitizingStats',
     'ValueStats',
     'agreement_table',
@@ -210,6 +221,7 @@ __all__ = [
     'coincidence_matrix',
     'combine',
     'contingency',
+    'dask_stats',
     'diagnostics',
     'dice',
     'document_stats',
@@ -221,6 +233,7 @@ __all__ = [
     'interval',
     'is_missing',
     'jaccard',
+    'kappa_stats',
     'krippendorff_bootstrap',
     'map_chunks',
     'masi',
@@ -243,6 +256,7 @@ __all__ = [
     'scott_pi',
     'section_distance',
     'set_distance',
+    'subject_stats',
     'sum_by_key',
     'unique_labels',
     'unit_disagreement',
