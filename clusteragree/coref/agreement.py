@@ -30,7 +30,7 @@ from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
-from .metrics import add, score
+from .metrics import add, score_documents
 from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
@@ -553,17 +553,24 @@ def coref_metrics(
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     rows = []
-    for i, key in enumerate(corpora):
-        for j, resp in enumerate(corpora):
+    needed = [m for m in dict.fromkeys([*metrics, *(
+        CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
+    entities = [{n: _entities(c.documents[n], singletons) for n in common} for c in corpora]
+    scored: dict[tuple[int, int], list[dict]] = {}
+    for i in range(len(corpora)):
+        for j in range(len(corpora)):
             if i == j:
                 continue
+            if (j, i) in scored:  # every metric is symmetric: the counts swap key and response
+                counts = [{m: c.swapped() for m, c in doc.items()} for doc in scored[j, i]]
+            else:
+                counts = score_documents([(entities[i][n], entities[j][n]) for n in common],
+                                         needed)
+            scored[i, j] = counts
             total: dict = {}
-            needed = [m for m in dict.fromkeys([*metrics, *(
-                CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
             per_doc: dict[str, dict] = {}
-            for n in common:
-                per_doc[n] = score(_entities(key.documents[n], singletons),
-                                   _entities(resp.documents[n], singletons), needed)
+            for n, doc_counts in zip(common, counts, strict=True):
+                per_doc[n] = doc_counts
                 total = add(total, per_doc[n])
             docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
             for document, counts_by_metric in docs:
