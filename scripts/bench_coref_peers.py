@@ -137,7 +137,8 @@ def main() -> None:
                         help="runs of the Perl scorer (%(default)s)")
     parser.add_argument("--perl-scorer", type=Path,
                         help="the official scorer.pl (CoNLL reference scorer v8.01)")
-    parser.add_argument("--out", type=Path, help="also write the report to DIR/bench_coref_peers.txt")
+    parser.add_argument("--out", type=Path,
+                        help="also write the report to DIR/bench_coref_peers.txt")
     args = parser.parse_args()
     with printed_to(args.out, "bench_coref_peers.txt"), tempfile.TemporaryDirectory() as tmp:
         pa, pb = write_pair(Path(tmp), args.tokens, args.seed)

@@ -14,6 +14,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import pytest
 from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -155,3 +156,155 @@ def test_fixtures_take_the_fast_path() -> None:
         fast = fast_conll(text, str(path))
         slow = read_conll(path, fast=False)
         assert fast is None or fast == slow
+
+
+# --- The metrics over many documents at once, against their definitions, document by document.
+
+def _partition(draw: st.DrawFn, mentions: list[int]) -> list[set[int]]:
+    chosen = [m for m in mentions if draw(st.booleans()) or draw(st.booleans())]
+    labels = [draw(st.integers(0, 3)) for _ in chosen]
+    out: dict[int, set[int]] = {}
+    for m, label in zip(chosen, labels, strict=True):
+        out.setdefault(label, set()).add(m)
+    return list(out.values())
+
+
+@st.composite
+def scored_documents(draw: st.DrawFn) -> list[tuple[list[set[int]], list[set[int]]]]:
+    docs = []
+    for _ in range(draw(st.integers(1, 4))):
+        mentions = list(range(draw(st.integers(0, 7))))
+        docs.append((_partition(draw, mentions), _partition(draw, mentions)))
+    return docs
+
+
+def _links(entities: list[set[int]]) -> tuple[set[frozenset[int]], set[frozenset[int]]]:
+    where = {m: i for i, e in enumerate(entities) for m in e}
+    pairs = {frozenset((a, b)) for a in where for b in where if a < b}
+    same = {p for p in pairs if len({where[m] for m in p}) == 1}
+    return same, pairs - same
+
+
+def _by_definition(key: list[set[int]], resp: list[set[int]]) -> dict[str, tuple[float, ...]]:
+    """Recall numerator and denominator of each metric, straight from its definition (CEAF
+    by trying every alignment); precision is the same with the sides exchanged."""
+    from itertools import permutations
+
+    def entity_of(side: list[set[int]], m: int) -> set[int]:
+        return next((e for e in side if m in e), set())
+
+    muc = sum(len(k) - len({frozenset(entity_of(resp, m)) or frozenset({-1 - m}) for m in k})
+              for k in key)
+    bcub = sum(len(entity_of(resp, m) & k) / len(k) for k in key for m in k)
+    lea = 0.0
+    for k in key:
+        if len(k) == 1:
+            (m,) = k
+            lea += float(len(entity_of(resp, m)) == 1)
+        else:
+            lea += len(k) * sum(len(k & r) * (len(k & r) - 1) / 2 for r in resp) / (
+                len(k) * (len(k) - 1) / 2)
+    best = {"ceafm": 0.0, "ceafe": 0.0}
+    small, large, swap = (key, resp, False) if len(key) <= len(resp) else (resp, key, True)
+    for chosen in permutations(range(len(large)), len(small)):
+        pairs = [(small[i], large[j]) for i, j in enumerate(chosen)]
+        best["ceafm"] = max(best["ceafm"], sum(len(a & b) for a, b in pairs))
+        best["ceafe"] = max(best["ceafe"], sum(2 * len(a & b) / (len(a) + len(b))
+                                               for a, b in pairs))
+    del swap
+    ck, nk = _links(key)
+    cr, nr = _links(resp)
+    return {"muc": (muc, sum(len(k) - 1 for k in key)), "bcub": (bcub, sum(map(len, key))),
+            "lea": (lea, sum(map(len, key))),
+            "ceafm": (best["ceafm"], sum(map(len, key))), "ceafe": (best["ceafe"], len(key)),
+            "blanc": (len(ck), len(cr), len(ck & cr), len(nk), len(nr), len(nk & nr))}
+
+
+@SETTINGS
+@given(scored_documents())
+def test_metrics_of_many_documents_follow_their_definitions(docs) -> None:
+    from dataclasses import astuple
+
+    from clusteragree.coref.metrics import score_documents
+
+    got = score_documents(docs)
+    assert len(got) == len(docs)
+    for (key, resp), counts in zip(docs, got, strict=True):
+        ab, ba = _by_definition(key, resp), _by_definition(resp, key)
+        for name in ("muc", "bcub", "lea", "ceafm", "ceafe"):
+            c = counts[name]
+            assert (c.recall_num, c.recall_den) == pytest.approx(ab[name])
+            assert (c.precision_num, c.precision_den) == pytest.approx(ba[name])
+        assert astuple(counts["blanc"]) == pytest.approx(ab["blanc"])
+
+
+# --- The long CSV of codings: the column reader against the row-by-row one.
+
+def _table_summary(long: object) -> object:
+    tables = {doc: (list(t.coders), list(t.units), t.codes.tolist(), list(t.values))
+              for doc, t in long.tables.items()}  # type: ignore[attr-defined]
+    return tables, long.n_rows if hasattr(long, "n_rows") else None, long.repairs  # type: ignore[attr-defined]
+
+
+def read_table_both(text: str, scalar: bool) -> tuple[object, object]:
+    from clusteragree.labels.table import read_long_table
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "codings.csv"
+        path.write_text(text, encoding="utf-8", newline="")
+        for fast in (True, False):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    got: object = _table_summary(read_long_table(path, scalar=scalar,
+                                                                 fast=fast))
+                except InputError as err:
+                    got = ("error", str(err))
+            out.append((got, [str(w.message) for w in caught]))
+    return out[0], out[1]
+
+
+FIELD = st.sampled_from(["a", "b", " a ", "x;y", "y;x", "1", "01", "1.0", "-2", "é", "",
+                         "\t3", "a;;b", "nan", "2e1"])
+
+
+@st.composite
+def codings(draw: st.DrawFn) -> tuple[str, bool]:
+    documents = draw(st.booleans())
+    extra = draw(st.booleans())
+    header = ["coder", "unit", draw(st.sampled_from(["labels", "value", "label"]))]
+    header = (["document"] if documents else []) + header + (["note"] if extra else [])
+    rows = []
+    for _ in range(draw(st.integers(0, 12))):
+        row = ([draw(st.sampled_from(["d1", "d2"]))] if documents else []) + [
+            draw(st.sampled_from(["A", "B", "C", " B"])), draw(st.sampled_from(["1", "2", "u3"])),
+            draw(FIELD)] + (["n"] if extra else [])
+        rows.append(",".join(row))
+    end = draw(st.sampled_from(["\n", "\r\n"]))
+    text = end.join([",".join(header), *rows]) + draw(st.sampled_from([end, ""]))
+    return text, draw(st.booleans())
+
+
+@SETTINGS
+@given(codings(), st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(
+    ["", "\n", ",", '"', "\r", " ", "\n\n", ",,,\n", "\x0c", "A,1,z\n", "\u2028"])),
+    max_size=2))
+def test_codings_csv_reads_the_same_by_columns_and_by_rows(case, breaks) -> None:
+    text, scalar = case
+    for at, piece in breaks:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at:]
+    fast_read, slow_read = read_table_both(text, scalar)
+    assert fast_read == slow_read
+
+
+def test_plain_codings_take_the_column_path() -> None:
+    from clusteragree.labels.table_fast import fast_codings
+
+    text = "coder,unit,labels,note\nA,1,x;y,n\nB,1, x ,n\nA,2,,n\nB,2,z,n\n"
+    names, arrays = fast_codings(text, 4, [None, 0, 1, 2])  # type: ignore[misc]
+    assert names == [[], ["A", "B"], ["1", "2"], ["x;y", "x", "", "z"]]
+    assert arrays["line"].tolist() == [2, 3, 4, 5]
+    by_columns, by_rows = read_table_both(text, False)
+    assert by_columns == by_rows

@@ -122,7 +122,10 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
             return None
-    raw = text.encode("utf-8")
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates
+        return None
     if raw.isascii():
         if len(raw.translate(None, b"\x0b\x0c\x1c\x1d\x1e\x1f")) != len(raw):
             return None
