@@ -116,8 +116,13 @@ def test_well_formed_files_take_the_fast_path_and_read_the_same(docs, style, bla
                                                                 ) -> None:
     text = render(docs, style, blank, crlf, end)
     fast = fast_conll(text, "x.conll")
-    assert fast is not None
-    assert fast == parse_conll(text.replace("\r\n", "\n").split("\n"), "x.conll")
+    try:
+        slow = parse_conll(text.replace("\r\n", "\n").split("\n"), "x.conll")
+    except InputError:  # crossing mentions of one entity can pair up into a repeated span
+        assert fast is None
+    else:
+        assert fast is not None
+        assert fast == slow
     fast_read, slow_read = read_both(text)
     assert fast_read == slow_read
 
@@ -308,3 +313,54 @@ def test_plain_codings_take_the_column_path() -> None:
     assert arrays["line"].tolist() == [2, 3, 4, 5]
     by_columns, by_rows = read_table_both(text, False)
     assert by_columns == by_rows
+
+
+@st.composite
+def annotated(draw: st.DrawFn) -> list[object]:
+    from clusteragree.coref.model import CorefCorpus, CorefDocument, Mention
+
+    corpora = []
+    sizes = draw(st.lists(st.integers(1, 9), min_size=1, max_size=3))
+    for who in range(draw(st.integers(2, 3))):
+        docs = {}
+        for d, n in enumerate(sizes):
+            spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 3)),
+                                  max_size=8, unique_by=lambda x: x))
+            ms = sorted({(s, min(s + k, n)) for s, k in spans}, key=lambda x: (x[0], -x[1]))
+            mentions = tuple(Mention(((s, e),), str(draw(st.integers(0, 3)))) for s, e in ms)
+            docs[f"doc{d}"] = CorefDocument(f"doc{d}", ("w",) * n, mentions)
+        corpora.append(CorefCorpus(docs, f"c{who}.conll"))
+    return corpora
+
+
+@SETTINGS
+@given(annotated(), st.sampled_from(["keep", "remove"]))
+def test_metrics_from_arrays_equal_metrics_from_entities(corpora, singletons) -> None:
+    """coref_metrics numbers the mentions of whole corpora in arrays; the counts of every
+    document and direction must be those of score_documents on the entities as sets."""
+    from dataclasses import astuple
+
+    from clusteragree.coref import coref_metrics
+    from clusteragree.coref.metrics import score_documents
+
+    frame = coref_metrics(corpora, singletons=singletons, per_document=True)
+    names = list(corpora[0].documents)
+
+    def entities(corpus, name):
+        chains = corpus.documents[name].clusters()
+        return chains if singletons == "keep" else [c for c in chains if len(c) > 1]
+
+    for i, key in enumerate(corpora):
+        for j, resp in enumerate(corpora):
+            if i == j:
+                continue
+            expected = score_documents([(entities(key, n), entities(resp, n)) for n in names])
+            for name, counts in zip(names, expected, strict=True):
+                rows = frame[(frame["key"] == key.path) & (frame["response"] == resp.path)
+                             & (frame["document"] == name)].set_index("metric")
+                for metric, c in counts.items():
+                    got = rows.loc[metric]
+                    fields = (["c_key", "c_resp", "c_both", "n_key", "n_resp", "n_both"]
+                              if metric == "blanc" else
+                              ["recall_num", "recall_den", "precision_num", "precision_den"])
+                    assert [got[f] for f in fields] == pytest.approx(list(astuple(c)))

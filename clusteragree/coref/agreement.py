@@ -30,7 +30,8 @@ from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
-from .metrics import add, score_documents
+from ..inputs import objects_in_bulk
+from .metrics import add, score_arrays, score_documents
 from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
@@ -555,7 +556,15 @@ def coref_metrics(
     rows = []
     needed = [m for m in dict.fromkeys([*metrics, *(
         CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
-    entities = [{n: _entities(c.documents[n], singletons) for n in common} for c in corpora]
+    arrays = _mention_arrays(corpora, common, singletons)
+    entities: list[dict[str, list[list[int]]]] = []
+    if arrays is None:  # discontinuous mentions: numbered one by one
+        # Mentions as small integers, one numbering per document shared by all the corpora:
+        # the metrics compare them many times, and an integer hashes faster than a span.
+        numbering: dict[str, dict] = {n: {} for n in common}
+        with objects_in_bulk():
+            entities = [{n: _numbered(c.documents[n], numbering[n], singletons)
+                         for n in common} for c in corpora]
     scored: dict[tuple[int, int], list[dict]] = {}
     for i in range(len(corpora)):
         for j in range(len(corpora)):
@@ -563,9 +572,12 @@ def coref_metrics(
                 continue
             if (j, i) in scored:  # every metric is symmetric: the counts swap key and response
                 counts = [{m: c.swapped() for m, c in doc.items()} for doc in scored[j, i]]
+            elif arrays is not None:
+                counts = score_arrays(arrays[i], arrays[j], len(common), needed)
             else:
-                counts = score_documents([(entities[i][n], entities[j][n]) for n in common],
-                                         needed)
+                with objects_in_bulk():
+                    counts = score_documents([(entities[i][n], entities[j][n])
+                                              for n in common], needed)
             scored[i, j] = counts
             total: dict = {}
             per_doc: dict[str, dict] = {}
@@ -588,6 +600,42 @@ def coref_metrics(
     return frame if per_document else frame.drop(columns=["document"])
 
 
-def _entities(doc: CorefDocument, singletons: str) -> list:
-    clusters = doc.clusters()
-    return clusters if singletons == "keep" else [c for c in clusters if len(c) > 1]
+def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singletons: str
+                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    """For each corpus, (document, mention, entity) of every mention of the ``common``
+    documents as integer arrays: a mention's number is its span's, the same in every corpus,
+    and an entity's number is never shared by two documents; the entities of one mention
+    left out with ``singletons="remove"``. None when a mention has several spans (the numbers
+    come from one span) or the numbers would not fit in 63 bits."""
+    rows = []
+    for c in corpora:
+        docs = [c.documents[n] for n in common]
+        if any(len(m.spans) != 1 for d in docs for m in d.mentions):
+            return None
+        rows.append(([d for d, doc in enumerate(docs) for _ in doc.mentions],
+                     [m.spans[0] for doc in docs for m in doc.mentions],
+                     [m.entity for doc in docs for m in doc.mentions]))
+    top = 1 + max((e for _, spans, _ in rows for _, e in spans), default=0)
+    if len(common) * top * top >= 2**62:
+        return None
+    out = []
+    for doc_of, spans, entity in rows:
+        d = np.array(doc_of, dtype=np.int64)
+        span = np.array(spans, dtype=np.int64).reshape(-1, 2)
+        mention = (d * top + span[:, 0]) * top + span[:, 1]
+        names, e = np.unique(np.array(entity, dtype=object), return_inverse=True)
+        entity_id = d * max(len(names), 1) + e.ravel()
+        if singletons == "remove":
+            _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
+            keep = sizes[inverse.ravel()] > 1
+            d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
+        out.append((d, mention, entity_id))
+    return out
+
+
+def _numbered(doc: CorefDocument, ids: dict, singletons: str) -> list[list[int]]:
+    """The chains of a document as lists of mention numbers (``ids``: span -> number, shared
+    by the corpora compared, extended here); the entities of one mention left out with
+    ``singletons="remove"``."""
+    chains = [[ids.setdefault(m.spans, len(ids)) for m in ms] for ms in doc.chains.values()]
+    return chains if singletons == "keep" else [c for c in chains if len(set(c)) > 1]

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..errors import InputError, ParameterTypeError, notify
-from ..inputs import decode, iter_lines, read_bytes
+from ..inputs import decode, iter_lines, objects_in_bulk, read_bytes
 from .conll_fast import fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 
@@ -349,7 +349,10 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
         raise InputError("empty file", path=name, line=1)
     # Well-formed files take the vectorised path; anything it does not read exactly (an error,
     # a repair, an unusual character) is read line by line, which names every line.
-    corpus = fast_conll(text, name) if fast else None
+    corpus = None
+    if fast:
+        with objects_in_bulk():
+            corpus = fast_conll(text, name)
     if corpus is None:
         corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
     if not corpus.documents:

@@ -29,6 +29,8 @@ _END = re.compile(r"^#\s*end document")
 _ODD_SPACE = re.compile(r"[^\S \t\n\r]")
 _TAB, _SPACE, _LF, _HASH = 9, 32, 10, 35
 _OPEN, _CLOSE, _BAR = 40, 41, 124
+_ODD_BYTE = np.zeros(256, dtype=np.bool_)
+_ODD_BYTE[[11, 12, 28, 29, 30, 31]] = True
 _MAX_DIGITS = 15  # entity ids longer than this take the line-by-line path
 
 Ints = npt.NDArray[np.int64]
@@ -47,9 +49,11 @@ def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
 
 
 def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray[np.bool_],
-            tabs: Ints) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]:
+            tabs: Ints, tab_first: Ints, tab_count: Ints
+            ) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]:
     """Per token line: the number of fields, and the byte ranges of the first, second, fourth
-    and last fields (the second and fourth only where there are that many).
+    and last fields (the second and fourth only where there are that many); ``tab_first`` and
+    ``tab_count`` index each line's TABs in ``tabs``.
 
     A line with a TAB is split at every TAB (empty fields kept); a line without one at runs of
     spaces (leading and trailing spaces ignored), as the line-by-line reader splits them."""
@@ -58,8 +62,7 @@ def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray
     f = np.zeros((4, 2, n), dtype=np.int64)  # field 0, 1, 3, last; start and end
     if tab_lines.any():
         rows = np.flatnonzero(tab_lines)
-        first = np.searchsorted(tabs, s[rows])
-        count = np.searchsorted(tabs, e[rows]) - first
+        first, count = tab_first[rows], tab_count[rows]
         nf[rows] = count + 1
         top = len(tabs) - 1
 
@@ -126,14 +129,13 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
         raw = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates
         return None
-    if raw.isascii():
-        if len(raw.translate(None, b"\x0b\x0c\x1c\x1d\x1e\x1f")) != len(raw):
-            return None
-    elif _ODD_SPACE.search(text):
-        return None
     if not raw.endswith(b"\n"):
         raw += b"\n"
     buf = np.frombuffer(raw, dtype=np.uint8)
+    if _ODD_BYTE[buf].any():  # ASCII whitespace that str.split splits at
+        return None
+    if not raw.isascii() and _ODD_SPACE.search(text):
+        return None
     ends = np.flatnonzero(buf == _LF)
     starts = np.concatenate([[0], ends[:-1] + 1])
     # The first byte of each line that is neither space nor TAB (the line end if none).
@@ -178,8 +180,10 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     tok_doc = slot // 2
     s, e = starts[token_rows], ends[token_rows]
     tabs = np.flatnonzero(buf == _TAB)
-    tab_lines = np.searchsorted(tabs, e) > np.searchsorted(tabs, s)
-    nf, f0s, f0e, f1s, f1e, f3s, f3e, ls, le = _fields(buf, s, e, tab_lines, tabs)
+    tab_first, tab_end = np.searchsorted(tabs, s), np.searchsorted(tabs, e)
+    tab_lines = tab_end > tab_first
+    nf, f0s, f0e, f1s, f1e, f3s, f3e, ls, le = _fields(buf, s, e, tab_lines, tabs,
+                                                        tab_first, tab_end - tab_first)
     del tabs
     last_s, last_e = _strip(ls, le, raw)
     # The word: SemEval (first field all digits, 3 fields or more) takes the second field,

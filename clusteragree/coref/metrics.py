@@ -22,9 +22,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
@@ -33,7 +34,7 @@ from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
 from .model import METRICS
 
-__all__ = ["BlancCounts", "Counts", "add", "score", "score_documents"]
+__all__ = ["BlancCounts", "Counts", "add", "score", "score_arrays", "score_documents"]
 
 
 
@@ -95,7 +96,9 @@ class Counts:
     precision_den: float = 0.0
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+        return Counts(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
+                      self.precision_num + other.precision_num,
+                      self.precision_den + other.precision_den)
 
     @property
     def rpf(self) -> tuple[float, float, float]:
@@ -166,8 +169,9 @@ class BlancCounts:
     n_both: float = 0.0
 
     def __add__(self, other: BlancCounts) -> BlancCounts:
-        return BlancCounts(*(getattr(self, f.name) + getattr(other, f.name)
-                             for f in fields(self)))
+        return BlancCounts(self.c_key + other.c_key, self.c_resp + other.c_resp,
+                           self.c_both + other.c_both, self.n_key + other.n_key,
+                           self.n_resp + other.n_resp, self.n_both + other.n_both)
 
     @property
     def rpf(self) -> tuple[float, float, float]:
@@ -302,19 +306,33 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
         graph = coo_matrix((np.ones(len(rest)), (ri, nr + ci)), shape=(nr + len(cols),) * 2)
         _, comp = connected_components(graph, directed=False)
         block = comp[ri]
-        order = np.argsort(block, kind="stable")
-        bounds = np.flatnonzero(np.diff(block[order])) + 1
-        pm, pe, doc = phi_m[rest], phi_e[rest], t.cd[rest]
-        for cells in np.split(order, bounds):
-            br, bri = np.unique(ri[cells], return_inverse=True)
-            bc, bci = np.unique(ci[cells], return_inverse=True)
-            d = int(doc[cells[0]])
+        order = np.lexsort((ci, ri, block))  # by block, then row and column
+        block, ri, ci = block[order], ri[order], ci[order]
+        pm, pe, doc = phi_m[rest][order], phi_e[rest][order], t.cd[rest][order]
+        starts = np.flatnonzero(np.concatenate([[True], block[1:] != block[:-1]]))
+        ends = np.append(starts[1:], len(block))
+        # Rows and columns of each block numbered from 0: rank among the block's own.
+        local_r = _local_rank(block, ri)
+        local_c = _local_rank(block, ci)
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+            lr, lc = local_r[a:b], local_c[a:b]
+            shape = (int(lr.max()) + 1, int(lc.max()) + 1)
+            d = int(doc[a])
             for weights, total in ((pm, total_m), (pe, total_e)):
-                w = np.zeros((len(br), len(bc)))
-                w[bri.ravel(), bci.ravel()] = weights[cells]
-                a, b = linear_sum_assignment(w, maximize=True)
-                total[d] += float(w[a, b].sum())
+                w = np.zeros(shape)
+                w[lr, lc] = weights[a:b]
+                x, y = linear_sum_assignment(w, maximize=True)
+                total[d] += float(w[x, y].sum())
     return total_m, total_e
+
+
+def _local_rank(block: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """For cells sorted by block, the rank of each cell's id among the distinct ids of its
+    block (0 for the smallest)."""
+    width = int(ids.max()) + 1 if len(ids) else 1
+    pairs, rank = np.unique(block * width + ids, return_inverse=True)
+    # The first distinct (block, id) of each cell's block: ranks start there.
+    return rank.ravel() - np.searchsorted(pairs // width, block)
 
 
 def _blanc(t: _Tables) -> list[BlancCounts]:
@@ -398,7 +416,69 @@ def score_documents(
     for name in names:
         if name not in METRICS:
             raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
-    t = _tables(list(pairs))
+    return _score_tables(_tables(list(pairs)), names)
+
+
+def score_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
+                 response: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike], documents: int,
+                 metrics: Iterable[str] = METRICS) -> list[dict[str, Counts | BlancCounts]]:
+    """:func:`score_documents` for mentions given as integer arrays, one row per mention.
+
+    Parameters
+    ----------
+    key, response : (document, mention, entity), each an int array of shape (M,)
+        For every mention of the side: its document (``0 .. documents - 1``), its number
+        (the same number on both sides for the same mention, each mention once per side) and
+        its entity (numbers that no two documents share).
+    documents : int
+        The number of documents.
+    metrics : iterable of str, default=METRICS
+        As in :func:`score`.
+
+    Returns
+    -------
+    list of dict of str to Counts or BlancCounts
+        The counts of each document, as :func:`score_documents` gives them for the same
+        entities.
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric.
+
+    References
+    ----------
+    docs/coref.md, "Metrics"; docs/performance.md.
+
+    Examples
+    --------
+    One document: key {1, 2, 3}, response {1, 2} {3} (mentions numbered 1 to 3):
+
+    >>> key = ([0, 0, 0], [1, 2, 3], [0, 0, 0])
+    >>> response = ([0, 0, 0], [1, 2, 3], [0, 0, 1])
+    >>> score_arrays(key, response, 1, ["muc"])[0]["muc"]
+    Counts(recall_num=1.0, recall_den=2.0, precision_num=1.0, precision_den=1.0)
+    """
+    names = list(dict.fromkeys(metrics))
+    for name in names:
+        if name not in METRICS:
+            raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
+    sides = []
+    for doc, mention, entity in (key, response):
+        d = np.asarray(doc, dtype=np.int64)
+        m = np.asarray(mention, dtype=np.int64)
+        ids, e = np.unique(np.asarray(entity, dtype=np.int64), return_inverse=True)
+        e = e.ravel()
+        entity_doc = np.zeros(len(ids), dtype=np.int64)
+        entity_doc[e] = d
+        sides.append((m, e, np.bincount(e, minlength=len(ids)).astype(np.float64), entity_doc))
+    (km, ke, ks, kd), (rm, re_, rs, rd) = sides
+    _, at_k, at_r = np.intersect1d(km, rm, assume_unique=True, return_indices=True)
+    ki, rj, n, _ = contingency(ke[at_k], re_[at_r], max(len(rs), 1))
+    return _score_tables(_Tables(ks, rs, ki, rj, n, kd, rd, kd[ki], documents), names)
+
+
+def _score_tables(t: _Tables, names: list[str]) -> list[dict[str, Counts | BlancCounts]]:
     by_metric: dict[str, list] = {}
     if "muc" in names:
         by_metric["muc"] = _muc(t)
@@ -515,6 +595,8 @@ def score(
      'mentions': [0.5, 1.0, 0.6667]}
     """
     return score_documents([(key, response)], metrics)[0]
+
+
 
 
 def add(totals: Mapping[str, Counts | BlancCounts], more: Mapping[str, Counts | BlancCounts]
