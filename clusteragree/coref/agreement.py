@@ -623,8 +623,8 @@ def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singl
         d = np.array(doc_of, dtype=np.int64)
         span = np.array(spans, dtype=np.int64).reshape(-1, 2)
         mention = (d * top + span[:, 0]) * top + span[:, 1]
-        names, e = np.unique(np.array(entity, dtype=object), return_inverse=True)
-        entity_id = d * max(len(names), 1) + e.ravel()
+        e, names = pd.factorize(pd.Series(entity, dtype=object))
+        entity_id = d * max(len(names), 1) + e.astype(np.int64)
         if singletons == "remove":
             _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
             keep = sizes[inverse.ravel()] > 1

@@ -32,28 +32,64 @@ _OPEN, _CLOSE, _BAR = 40, 41, 124
 _ODD_BYTE = np.zeros(256, dtype=np.bool_)
 _ODD_BYTE[[11, 12, 28, 29, 30, 31]] = True
 _MAX_DIGITS = 15  # entity ids longer than this take the line-by-line path
+_BLOCK = 1 << 16  # lines (or ranges) handled at once
 
 Ints = npt.NDArray[np.int64]
 
 
 def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
-    """The byte ranges ``[starts, ends)`` of ``data`` decoded, as strings."""
-    if len(starts) == 0:
-        return []
-    lengths = ends - starts + 1  # each followed by a line feed
-    pos = np.cumsum(lengths) - lengths
-    idx = np.repeat(starts - pos, lengths) + np.arange(int(lengths.sum()))
-    gathered = data[np.minimum(idx, len(data) - 1)]
-    gathered[np.cumsum(lengths) - 1] = _LF
-    return gathered.tobytes().decode("utf-8").split("\n")[:-1]
+    """The byte ranges ``[starts, ends)`` of ``data`` decoded, as strings (gathered a block
+    of ranges at a time, so the index arrays stay small)."""
+    out: list[str] = []
+    for a in range(0, len(starts), _BLOCK):
+        lo, hi = starts[a:a + _BLOCK], ends[a:a + _BLOCK]
+        lengths = hi - lo + 1  # each followed by a line feed
+        pos = np.cumsum(lengths) - lengths
+        idx = np.repeat(lo - pos, lengths) + np.arange(int(lengths.sum()))
+        gathered = data[np.minimum(idx, len(data) - 1)]
+        gathered[np.cumsum(lengths) - 1] = _LF
+        out += gathered.tobytes().decode("utf-8").split("\n")[:-1]
+    return out
+
+
+def _each_block(buf: npt.NDArray[np.uint8], value: int) -> Ints:
+    """The positions of a byte value in ``buf``, found a block of bytes at a time (a mask of
+    the whole file would be as large as the file)."""
+    size = 1 << 24
+    parts = [np.flatnonzero(buf[a:a + size] == value) + a for a in range(0, len(buf), size)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _token_columns(buf: npt.NDArray[np.uint8], raw: bytes, s: Ints, e: Ints
+                   ) -> tuple[Ints, Ints, Ints, Ints]:
+    """Byte ranges of the word and of the coreference cell of each token line ``[s, e)``,
+    a block of lines at a time. The word: SemEval (first field all digits, 3 fields or more)
+    takes the second field, CoNLL-2012 the fourth (5 fields or more) or the second (3 or 4
+    fields), else none; the cell is the last field without its spaces."""
+    out = [np.zeros(len(s), dtype=np.int64) for _ in range(4)]
+    for a in range(0, len(s), _BLOCK):
+        bs, be = s[a:a + _BLOCK], e[a:a + _BLOCK]
+        lo, hi = int(bs[0]), int(be[-1]) + 1
+        tabs = np.flatnonzero(buf[lo:hi] == _TAB) + lo
+        tab_first, tab_end = np.searchsorted(tabs, bs), np.searchsorted(tabs, be)
+        nf, f0s, f0e, f1s, f1e, f3s, f3e, ls, le = _fields(
+            buf, bs, be, tab_end > tab_first, tabs, tab_first, tab_end - tab_first, lo, hi)
+        cs, ce = _strip(ls, le, raw)
+        second = (nf >= 3) & (_all_digits(buf, f0s, f0e) | (nf < 5))
+        fourth = (nf >= 5) & ~second
+        block = slice(a, a + len(bs))
+        out[0][block] = np.where(second, f1s, np.where(fourth, f3s, 0))
+        out[1][block] = np.where(second, f1e, np.where(fourth, f3e, 0))
+        out[2][block], out[3][block] = cs, ce
+    return out[0], out[1], out[2], out[3]
 
 
 def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray[np.bool_],
-            tabs: Ints, tab_first: Ints, tab_count: Ints
+            tabs: Ints, tab_first: Ints, tab_count: Ints, lo: int, hi: int
             ) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]:
     """Per token line: the number of fields, and the byte ranges of the first, second, fourth
     and last fields (the second and fourth only where there are that many); ``tab_first`` and
-    ``tab_count`` index each line's TABs in ``tabs``.
+    ``tab_count`` index each line's TABs in ``tabs``; the lines lie in bytes ``[lo, hi)``.
 
     A line with a TAB is split at every TAB (empty fields kept); a line without one at runs of
     spaces (leading and trailing spaces ignored), as the line-by-line reader splits them."""
@@ -75,10 +111,10 @@ def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray
         f[3, 0, rows], f[3, 1, rows] = tab(count - 1) + 1, e[rows]
     if not tab_lines.all():
         rows = np.flatnonzero(~tab_lines)
-        solid = buf != _SPACE
-        solid &= buf != _LF
-        begins = np.flatnonzero(solid & ~np.concatenate([[False], solid[:-1]]))
-        finish = np.flatnonzero(solid & ~np.concatenate([solid[1:], [False]])) + 1
+        part = buf[lo:hi]
+        solid = (part != _SPACE) & (part != _LF)
+        begins = np.flatnonzero(solid & ~np.concatenate([[False], solid[:-1]])) + lo
+        finish = np.flatnonzero(solid & ~np.concatenate([solid[1:], [False]])) + 1 + lo
         first = np.searchsorted(begins, s[rows])
         count = np.searchsorted(begins, e[rows]) - first
         nf[rows] = count
@@ -132,11 +168,11 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     if not raw.endswith(b"\n"):
         raw += b"\n"
     buf = np.frombuffer(raw, dtype=np.uint8)
-    if _ODD_BYTE[buf].any():  # ASCII whitespace that str.split splits at
-        return None
+    if any(_ODD_BYTE[buf[a:a + (1 << 24)]].any() for a in range(0, len(buf), 1 << 24)):
+        return None  # ASCII whitespace that str.split splits at
     if not raw.isascii() and _ODD_SPACE.search(text):
         return None
-    ends = np.flatnonzero(buf == _LF)
+    ends = _each_block(buf, _LF)
     starts = np.concatenate([[0], ends[:-1] + 1])
     # The first byte of each line that is neither space nor TAB (the line end if none).
     lead = starts.copy()
@@ -179,22 +215,13 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
         return None  # a token line outside any document
     tok_doc = slot // 2
     s, e = starts[token_rows], ends[token_rows]
-    tabs = np.flatnonzero(buf == _TAB)
-    tab_first, tab_end = np.searchsorted(tabs, s), np.searchsorted(tabs, e)
-    tab_lines = tab_end > tab_first
-    nf, f0s, f0e, f1s, f1e, f3s, f3e, ls, le = _fields(buf, s, e, tab_lines, tabs,
-                                                        tab_first, tab_end - tab_first)
-    del tabs
-    last_s, last_e = _strip(ls, le, raw)
-    # The word: SemEval (first field all digits, 3 fields or more) takes the second field,
-    # CoNLL-2012 the fourth (5 fields or more) or the second (3 or 4 fields), else "".
-    all_digits = _all_digits(buf, f0s, f0e)
-    second = (nf >= 3) & (all_digits | (nf < 5))
-    fourth = (nf >= 5) & ~second
-    ws = np.where(second, f1s, np.where(fourth, f3s, 0))
-    we = np.where(second, f1e, np.where(fourth, f3e, 0))
+    del starts, ends, lead, blank, hashed, slot  # the arrays per line, once used
+    ws, we, last_s, last_e = _token_columns(buf, raw, s, e)
+    del s, e
     words = list(map(sys.intern, _spans(ws, we, buf)))
+    del ws, we
     cells = _cells(buf, last_s, last_e)
+    del last_s, last_e
     if cells is None:
         return None
     chunk_tok, kind, ids = cells
