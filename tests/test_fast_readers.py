@@ -364,3 +364,18 @@ def test_metrics_from_arrays_equal_metrics_from_entities(corpora, singletons) ->
                               if metric == "blanc" else
                               ["recall_num", "recall_den", "precision_num", "precision_den"])
                     assert [got[f] for f in fields] == pytest.approx(list(astuple(c)))
+
+
+def test_a_span_marked_twice_is_refused_as_before() -> None:
+    """A reader that lets one span into two entities (BRAT under fuzzing) must meet the
+    generic path's check, not the integer arrays (found by the fuzz campaign)."""
+    from clusteragree.coref import coref_metrics
+    from clusteragree.coref.model import CorefCorpus, CorefDocument, Mention
+    from clusteragree.errors import ParameterError
+
+    twice = (Mention(((0, 1),), "a"), Mention(((0, 1),), "b"))
+    once = (Mention(((0, 1),), "a"),)
+    corpora = [CorefCorpus({"d": CorefDocument("d", ("w",), ms)}, name)
+               for ms, name in ((twice, "a"), (once, "b"))]
+    with pytest.raises(ParameterError, match="in two key entities"):
+        coref_metrics(corpora)

@@ -606,7 +606,8 @@ def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singl
     documents as integer arrays: a mention's number is its span's, the same in every corpus,
     and an entity's number is never shared by two documents; the entities of one mention
     left out with ``singletons="remove"``. None when a mention has several spans (the numbers
-    come from one span) or the numbers would not fit in 63 bits."""
+    come from one span), a span is marked twice in a document, or the numbers would not fit
+    in 63 bits."""
     rows = []
     for c in corpora:
         docs = [c.documents[n] for n in common]
@@ -623,7 +624,9 @@ def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singl
         d = np.array(doc_of, dtype=np.int64)
         span = np.array(spans, dtype=np.int64).reshape(-1, 2)
         mention = (d * top + span[:, 0]) * top + span[:, 1]
-        e, names = pd.factorize(pd.Series(entity, dtype=object))
+        if len(np.unique(mention)) != len(mention):
+            return None  # a span marked twice in a document: the generic path decides
+        e, names = pd.factorize(pd.Series(entity, dtype=object), use_na_sentinel=False)
         entity_id = d * max(len(names), 1) + e.astype(np.int64)
         if singletons == "remove":
             _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
