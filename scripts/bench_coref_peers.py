@@ -3,7 +3,7 @@
 Generates the pair of CoNLL-2012 files of ``bench_coref.py`` (``--tokens``, default 10^6) and
 runs each tool in a child process of its own, timing the whole process (start-up, reading and
 scoring; best of ``--repeat``) and taking its peak resident memory (``ru_maxrss`` from
-``wait4``):
+``wait4``, through a small launcher process so that the benchmark's own memory is not counted):
 
 * clusteragree: ``read_conll`` of both files and ``coref_metrics`` (MUC, B-cubed, CEAFm, CEAFe,
   BLANC, LEA and mention identification, both directions);
@@ -34,7 +34,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,20 +57,31 @@ SCORCH_NAMES = {"MUC": "muc", "B³": "bcub", "CEAF_m": "ceafm", "CEAF_e": "ceafe
 _PERCENT = re.compile(r"Recall: \(.*?\) ([\d.]+)%\s+Precision: \(.*?\) ([\d.]+)%\s+F1: ([\d.]+)%")
 
 
+# Children are started by this small launcher, which reports their wall time and peak memory:
+# a child forked straight from the benchmark would count the benchmark's own memory at the fork
+# in its ru_maxrss (Linux keeps the high-water mark across exec).
+LAUNCH = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:])
+_, status, usage = os.wait4(child.pid, 0)
+sys.stderr.write(f"\\nLAUNCHED {time.perf_counter() - start} {usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Wall-clock seconds, peak resident memory (MB) and standard output of a child."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
+        done = subprocess.run([sys.executable, "-c", LAUNCH, *command], stdout=out,
+                              stderr=err, env=env, check=False)
         out.seek(0)
         err.seek(0)
-        if child.returncode != 0:
-            raise SystemExit(f"{command[0]} failed ({child.returncode}): "
-                             f"{err.read().decode(errors='replace')[-2000:]}")
-        return seconds, usage.ru_maxrss / 1024, out.read().decode("utf-8", errors="replace")
+        errors = err.read().decode(errors="replace")
+        if done.returncode != 0:
+            raise SystemExit(f"{command[0]} failed ({done.returncode}): {errors[-2000:]}")
+        seconds, rss = errors.rsplit("LAUNCHED ", 1)[1].split()[:2]
+        return float(seconds), int(rss) / 1024, out.read().decode("utf-8", errors="replace")
 
 
 def best_of(command: list[str], repeat: int, env: dict[str, str] | None = None
