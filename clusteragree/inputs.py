@@ -33,7 +33,9 @@ clusteragree.errors.InputError: a.conllu:4: word id '²' is not a whole number (
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
+import gc
 import json
 import math
 import os
@@ -51,6 +53,7 @@ __all__ = [
     "decode",
     "iter_lines",
     "load_json",
+    "objects_in_bulk",
     "parse_float",
     "parse_int",
     "read_bytes",
@@ -63,6 +66,34 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: Integers beyond this many digits are refused before Python converts them.
 MAX_INT_DIGITS = 18
+
+
+@contextlib.contextmanager
+def objects_in_bulk() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a reader makes many objects at once.
+
+    Building hundreds of thousands of small objects (mentions, tokens) triggers full
+    collections that walk every object already made, though none of them forms a cycle that
+    needs collecting; pausing the collector for the duration is what makes such a build linear.
+    Reference counting still frees everything as usual; the collector is restored on exit, even
+    on an error.
+
+    Examples
+    --------
+    >>> import gc
+    >>> with objects_in_bulk():
+    ...     paused = not gc.isenabled()
+    ...     spans = [((i, i + 1),) for i in range(1000)]
+    >>> paused, gc.isenabled()
+    (True, True)
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def check_encoding(encoding: str | None) -> str | None:

@@ -19,7 +19,7 @@ from clusteragree.core import alpha_report, map_chunks, resolve_jobs, usable_cor
 from clusteragree.core.bootstrap import block_stats, bootstrap_alpha
 from clusteragree.core.coincidence_bootstrap import krippendorff_bootstrap
 from clusteragree.core.convert import memberships_table
-from clusteragree.coref import CorefCorpus, CorefDocument, Mention, coref_alpha, coref_metrics
+from clusteragree.coref import CorefCorpus, CorefDocument, Mention, coref_alpha
 from clusteragree.errors import ParameterTypeError
 from clusteragree.trees import TreeCache, read_tree_annotations, tree_alpha, tree_table
 
@@ -158,17 +158,6 @@ def _random_corpus(rng: np.random.Generator, name: str, n_tokens: int, docs: int
 def _corpora(seed: int) -> list[CorefCorpus]:
     rng = np.random.default_rng(seed)
     return [_random_corpus(rng, f"ann{k}", 40, 9) for k in range(3)]
-
-
-def test_coref_metrics_are_the_same_whatever_the_processes(monkeypatch) -> None:
-    import clusteragree.coref.agreement as agreement
-
-    monkeypatch.setattr(agreement, "POOL_TOKENS", 0)  # a pool even for a small corpus
-    monkeypatch.setattr(agreement, "RUNNING_POOL_TOKENS", 0)
-    corpora = _corpora(3)
-    frames = [coref_metrics(corpora, per_document=True, jobs=jobs) for jobs in JOBS]
-    for frame in frames[1:]:
-        assert frame.equals(frames[0])
 
 
 def test_alpha_of_documents_is_the_same_whatever_the_processes(monkeypatch) -> None:

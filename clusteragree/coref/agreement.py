@@ -28,10 +28,10 @@ from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
-from ..core.parallel import map_chunks, pool_running
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
-from .metrics import add, score
+from ..inputs import objects_in_bulk
+from .metrics import add, score_arrays, score_documents
 from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
@@ -497,11 +497,9 @@ def coref_metrics(
     per_document : bool, default=False
         Add a row per document and metric after the pooled rows.
     jobs : int or None, default=1
-        Processes scoring the documents of every ordered pair (None or 0: every core;
-        :func:`~clusteragree.core.parallel.resolve_jobs`) when the corpora hold at least
-        :data:`POOL_TOKENS` tokens (:data:`RUNNING_POOL_TOKENS` once a pool runs); the
-        counts are added in the order of the documents, so the values are those of one
-        process.
+        Accepted as by every measure (:func:`~clusteragree.core.parallel.resolve_jobs`) and
+        not used: the metrics of all documents are counted at once from corpus-wide integer
+        arrays, which takes less time than starting a pool of processes would (docs/parallel.md).
 
     Returns
     -------
@@ -563,46 +561,89 @@ def coref_metrics(
     rows = []
     needed = [m for m in dict.fromkeys([*metrics, *(
         CONLL_AVERAGE if "conll" in metrics else ())]) if m != "conll"]
-    ordered = [(i, j) for i in range(len(corpora)) for j in range(len(corpora)) if i != j]
-    entities = [{n: _entities(c.documents[n], singletons) for n in common} for c in corpora]
-    tasks = [(entities[i][n], entities[j][n], needed) for i, j in ordered for n in common]
-    tokens = sum(len(c.documents[n].tokens) for c in corpora for n in common)
-    enough = RUNNING_POOL_TOKENS if pool_running(jobs) else POOL_TOKENS
-    scored = iter(map_chunks(_score, tasks, jobs if tokens >= enough else 1))
-    for i, j in ordered:
-        total: dict = {}
-        per_doc: dict[str, dict] = {}
-        for n in common:  # added in the order of the documents, whatever the processes
-            per_doc[n] = next(scored)
-            total = add(total, per_doc[n])
-        docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
-        for document, counts_by_metric in docs:
-            for m in metrics:
-                row = {"key": names[i], "response": names[j], "document": document,
-                       "metric": m}
-                if m == "conll":
-                    row.update(recall=None, precision=None, f1=sum(
-                        counts_by_metric[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE))
-                else:
-                    r, p, f = counts_by_metric[m].rpf
-                    row.update(recall=r, precision=p, f1=f, **vars(counts_by_metric[m]))
-                rows.append(row)
+    arrays = _mention_arrays(corpora, common, singletons)
+    entities: list[dict[str, list[list[int]]]] = []
+    if arrays is None:  # discontinuous mentions: numbered one by one
+        # Mentions as small integers, one numbering per document shared by all the corpora:
+        # the metrics compare them many times, and an integer hashes faster than a span.
+        numbering: dict[str, dict] = {n: {} for n in common}
+        with objects_in_bulk():
+            entities = [{n: _numbered(c.documents[n], numbering[n], singletons)
+                         for n in common} for c in corpora]
+    scored: dict[tuple[int, int], list[dict]] = {}
+    for i in range(len(corpora)):
+        for j in range(len(corpora)):
+            if i == j:
+                continue
+            if (j, i) in scored:  # every metric is symmetric: the counts swap key and response
+                counts = [{m: c.swapped() for m, c in doc.items()} for doc in scored[j, i]]
+            elif arrays is not None:
+                counts = score_arrays(arrays[i], arrays[j], len(common), needed)
+            else:
+                with objects_in_bulk():
+                    counts = score_documents([(entities[i][n], entities[j][n])
+                                              for n in common], needed)
+            scored[i, j] = counts
+            total: dict = {}
+            per_doc: dict[str, dict] = {}
+            for n, doc_counts in zip(common, counts, strict=True):
+                per_doc[n] = doc_counts
+                total = add(total, per_doc[n])
+            docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
+            for document, counts_by_metric in docs:
+                for m in metrics:
+                    row = {"key": names[i], "response": names[j], "document": document,
+                           "metric": m}
+                    if m == "conll":
+                        row.update(recall=None, precision=None, f1=sum(
+                            counts_by_metric[x].rpf[2] for x in CONLL_AVERAGE) / len(CONLL_AVERAGE))
+                    else:
+                        r, p, f = counts_by_metric[m].rpf
+                        row.update(recall=r, precision=p, f1=f, **vars(counts_by_metric[m]))
+                    rows.append(row)
     frame = pd.DataFrame(rows)
     return frame if per_document else frame.drop(columns=["document"])
 
 
-#: Corpora of fewer tokens (all annotators together) are scored in this process: a pool would
-#: cost more to start and to feed than it saves; once a pool runs, RUNNING_POOL_TOKENS suffice.
-POOL_TOKENS = 500_000
-RUNNING_POOL_TOKENS = 50_000
+def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singletons: str
+                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    """For each corpus, (document, mention, entity) of every mention of the ``common``
+    documents as integer arrays: a mention's number is its span's, the same in every corpus,
+    and an entity's number is never shared by two documents; the entities of one mention
+    left out with ``singletons="remove"``. None when a mention has several spans (the numbers
+    come from one span), a span is marked twice in a document, or the numbers would not fit
+    in 63 bits."""
+    rows = []
+    for c in corpora:
+        docs = [c.documents[n] for n in common]
+        if any(len(m.spans) != 1 for d in docs for m in d.mentions):
+            return None
+        rows.append(([d for d, doc in enumerate(docs) for _ in doc.mentions],
+                     [m.spans[0] for doc in docs for m in doc.mentions],
+                     [m.entity for doc in docs for m in doc.mentions]))
+    top = 1 + max((e for _, spans, _ in rows for _, e in spans), default=0)
+    if len(common) * top * top >= 2**62:
+        return None
+    out = []
+    for doc_of, spans, entity in rows:
+        d = np.array(doc_of, dtype=np.int64)
+        span = np.array(spans, dtype=np.int64).reshape(-1, 2)
+        mention = (d * top + span[:, 0]) * top + span[:, 1]
+        if len(np.unique(mention)) != len(mention):
+            return None  # a span marked twice in a document: the generic path decides
+        e, names = pd.factorize(pd.Series(entity, dtype=object), use_na_sentinel=False)
+        entity_id = d * max(len(names), 1) + e.astype(np.int64)
+        if singletons == "remove":
+            _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
+            keep = sizes[inverse.ravel()] > 1
+            d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
+        out.append((d, mention, entity_id))
+    return out
 
 
-def _score(task: tuple[list, list, list[str]]) -> dict:
-    """The counts of the metrics of one document and one ordered pair (a worker's share)."""
-    key, response, needed = task
-    return score(key, response, needed)
-
-
-def _entities(doc: CorefDocument, singletons: str) -> list:
-    clusters = doc.clusters()
-    return clusters if singletons == "keep" else [c for c in clusters if len(c) > 1]
+def _numbered(doc: CorefDocument, ids: dict, singletons: str) -> list[list[int]]:
+    """The chains of a document as lists of mention numbers (``ids``: span -> number, shared
+    by the corpora compared, extended here); the entities of one mention left out with
+    ``singletons="remove"``."""
+    chains = [[ids.setdefault(m.spans, len(ids)) for m in ms] for ms in doc.chains.values()]
+    return chains if singletons == "keep" else [c for c in chains if len(set(c)) > 1]

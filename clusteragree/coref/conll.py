@@ -26,7 +26,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..errors import InputError, ParameterTypeError, notify
-from ..inputs import decode, iter_lines, read_bytes
+from ..inputs import decode, iter_lines, objects_in_bulk, read_bytes
+from .conll_fast import fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 
 __all__ = ["parse_conll", "read_conll"]
@@ -278,9 +279,9 @@ def parse_conll(
 
 
 def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
-               encoding: str | None = None) -> CorefCorpus:
+               encoding: str | None = None, fast: bool = True) -> CorefCorpus:
     """Read a CoNLL-2011/2012 or SemEval-2010 coreference file (UTF-8 unless ``encoding``
-    names another), line by line.
+    names another).
 
     Parameters
     ----------
@@ -293,6 +294,11 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
     encoding : str, optional
         The file's encoding (default UTF-8; a byte that does not decode is an error naming its
         line and column).
+    fast : bool, default=True
+        Read a well-formed file with the vectorised reader
+        (:func:`clusteragree.coref.conll_fast.fast_conll`), which gives the same corpus;
+        False reads every file line by line (:func:`parse_conll`). A file with any error or
+        repair is always read line by line, so messages and repairs are the same either way.
 
     Returns
     -------
@@ -341,7 +347,14 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
     text = decode(read_bytes(name), name, encoding=encoding)
     if not _NOT_SPACE.search(text):
         raise InputError("empty file", path=name, line=1)
-    corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
+    # Well-formed files take the vectorised path; anything it does not read exactly (an error,
+    # a repair, an unusual character) is read line by line, which names every line.
+    corpus = None
+    if fast:
+        with objects_in_bulk():
+            corpus = fast_conll(text, name)
+    if corpus is None:
+        corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
     if not corpus.documents:
         raise InputError("no #begin document line: not a CoNLL coreference file", path=name,
                          line=1)

@@ -21,10 +21,11 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
@@ -33,7 +34,7 @@ from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
 from .model import METRICS
 
-__all__ = ["BlancCounts", "Counts", "add", "score"]
+__all__ = ["BlancCounts", "Counts", "add", "score", "score_arrays", "score_documents"]
 
 
 
@@ -95,7 +96,9 @@ class Counts:
     precision_den: float = 0.0
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+        return Counts(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
+                      self.precision_num + other.precision_num,
+                      self.precision_den + other.precision_den)
 
     @property
     def rpf(self) -> tuple[float, float, float]:
@@ -166,8 +169,9 @@ class BlancCounts:
     n_both: float = 0.0
 
     def __add__(self, other: BlancCounts) -> BlancCounts:
-        return BlancCounts(*(getattr(self, f.name) + getattr(other, f.name)
-                             for f in fields(self)))
+        return BlancCounts(self.c_key + other.c_key, self.c_resp + other.c_resp,
+                           self.c_both + other.c_both, self.n_key + other.n_key,
+                           self.n_resp + other.n_resp, self.n_both + other.n_both)
 
     @property
     def rpf(self) -> tuple[float, float, float]:
@@ -214,84 +218,287 @@ def _index(entities: Iterable[Iterable[Hashable]], side: str
     return entity_of, sizes
 
 
-def _table(key: Iterable[Iterable[Hashable]], response: Iterable[Iterable[Hashable]]):
-    key_of, key_sizes = _index(key, "key")
-    resp_of, resp_sizes = _index(response, "response")
-    both = [(key_of[m], resp_of[m]) for m in key_of if m in resp_of]
-    ij = np.array(both, dtype=np.int64).reshape(-1, 2)
-    ki, rj, counts, _ = contingency(ij[:, 0], ij[:, 1], max(len(resp_sizes), 1))
-    return (np.array(key_sizes, dtype=np.float64), np.array(resp_sizes, dtype=np.float64),
-            ki, rj, counts)
+def _tables(pairs: Sequence[tuple[Iterable[Iterable[Hashable]], Iterable[Iterable[Hashable]]]]
+            ) -> _Tables:
+    """One contingency table for many documents: entities numbered across the documents (so
+    no cell joins two documents), with the document of every key entity, response entity and
+    cell."""
+    key_sizes: list[int] = []
+    resp_sizes: list[int] = []
+    key_doc: list[int] = []
+    resp_doc: list[int] = []
+    cell_i: list[int] = []
+    cell_j: list[int] = []
+    for d, (key, response) in enumerate(pairs):
+        key_of, ks = _index(key, "key")
+        resp_of, rs = _index(response, "response")
+        ko, ro = len(key_sizes), len(resp_sizes)
+        for m, i in key_of.items():
+            j = resp_of.get(m)
+            if j is not None:
+                cell_i.append(i + ko)
+                cell_j.append(j + ro)
+        key_sizes += ks
+        resp_sizes += rs
+        key_doc += [d] * len(ks)
+        resp_doc += [d] * len(rs)
+    ki, rj, counts, _ = contingency(np.array(cell_i, dtype=np.int64),
+                                    np.array(cell_j, dtype=np.int64), max(len(resp_sizes), 1))
+    kd = np.array(key_doc, dtype=np.int64)
+    return _Tables(np.array(key_sizes, dtype=np.float64), np.array(resp_sizes, dtype=np.float64),
+                   ki, rj, counts, kd, np.array(resp_doc, dtype=np.int64), kd[ki], len(pairs))
 
 
-def _muc(k, r, ki, rj, n) -> Counts:
+@dataclass(frozen=True)
+class _Tables:
+    k: np.ndarray  # key entity sizes
+    r: np.ndarray  # response entity sizes
+    ki: np.ndarray  # key entity of each cell
+    rj: np.ndarray  # response entity of each cell
+    n: np.ndarray  # mentions in both, per cell
+    kd: np.ndarray  # document of each key entity
+    rd: np.ndarray  # document of each response entity
+    cd: np.ndarray  # document of each cell
+    docs: int
+
+    def per_doc(self, doc: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(doc, weights=weights, minlength=self.docs).astype(np.float64)
+
+
+def _counts(rn: np.ndarray, rd: np.ndarray, pn: np.ndarray, pd: np.ndarray) -> list[Counts]:
+    return [Counts(*x) for x in zip(rn.tolist(), rd.tolist(), pn.tolist(), pd.tolist(),
+                                    strict=True)]
+
+
+def _muc(t: _Tables) -> list[Counts]:
     # Partition of K by the response: one part per intersecting response entity, one per
     # mention of K in no response entity.
-    hit_k = np.bincount(ki, minlength=len(k)).astype(float)  # response entities meeting K
-    inside_k = np.bincount(ki, weights=n, minlength=len(k))  # mentions of K in the response
-    parts_k = hit_k + (k - inside_k)
-    hit_r = np.bincount(rj, minlength=len(r)).astype(float)
-    inside_r = np.bincount(rj, weights=n, minlength=len(r))
-    parts_r = hit_r + (r - inside_r)
-    return Counts(float((k - parts_k).sum()), float((k - 1).clip(0).sum()),
-                  float((r - parts_r).sum()), float((r - 1).clip(0).sum()))
+    def found(sizes, own):
+        hit = np.bincount(own, minlength=len(sizes)).astype(float)  # entities meeting it
+        inside = np.bincount(own, weights=t.n, minlength=len(sizes))  # its mentions met
+        return sizes - (hit + (sizes - inside))
+    return _counts(t.per_doc(t.kd, found(t.k, t.ki)), t.per_doc(t.kd, (t.k - 1).clip(0)),
+                   t.per_doc(t.rd, found(t.r, t.rj)), t.per_doc(t.rd, (t.r - 1).clip(0)))
 
 
-def _bcub(k, r, ki, rj, n) -> Counts:
-    return Counts(float((n * n / k[ki]).sum()), float(k.sum()),
-                  float((n * n / r[rj]).sum()), float(r.sum()))
+def _bcub(t: _Tables) -> list[Counts]:
+    return _counts(t.per_doc(t.cd, t.n * t.n / t.k[t.ki]), t.per_doc(t.kd, t.k),
+                   t.per_doc(t.cd, t.n * t.n / t.r[t.rj]), t.per_doc(t.rd, t.r))
 
 
-def _ceaf(k, r, ki, rj, n, entity: bool) -> Counts:
-    phi = 2 * n / (k[ki] + r[rj]) if entity else n
-    total = 0.0
-    if len(n):
-        graph = coo_matrix((np.ones(len(n)), (ki, len(k) + rj)), shape=(len(k) + len(r),) * 2)
+def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
+    """The best one-to-one alignment's total similarity per document, mention-based (CEAFm)
+    and entity-based (CEAFe). A cell alone in its row and column is its own block; the other
+    cells are cut into connected components (never across documents, as entity ids are), each
+    solved by the Hungarian algorithm."""
+    phi_m, phi_e = t.n, 2 * t.n / (t.k[t.ki] + t.r[t.rj])
+    deg_k = np.bincount(t.ki, minlength=len(t.k))
+    deg_r = np.bincount(t.rj, minlength=len(t.r))
+    alone = (deg_k[t.ki] == 1) & (deg_r[t.rj] == 1)
+    total_m = t.per_doc(t.cd[alone], phi_m[alone])
+    total_e = t.per_doc(t.cd[alone], phi_e[alone])
+    rest = np.flatnonzero(~alone)
+    if len(rest):
+        ki, rj = t.ki[rest], t.rj[rest]
+        rows, ri = np.unique(ki, return_inverse=True)
+        cols, ci = np.unique(rj, return_inverse=True)
+        nr = len(rows)
+        graph = coo_matrix((np.ones(len(rest)), (ri, nr + ci)), shape=(nr + len(cols),) * 2)
         _, comp = connected_components(graph, directed=False)
-        group = comp[ki]
-        order = np.argsort(group, kind="stable")
-        bounds = np.flatnonzero(np.diff(group[order])) + 1
-        for block in np.split(order, bounds):
-            if len(block) == 1:
-                total += float(phi[block[0]])
-                continue
-            rows, ri = np.unique(ki[block], return_inverse=True)
-            cols, ci = np.unique(rj[block], return_inverse=True)
-            w = np.zeros((len(rows), len(cols)))
-            w[ri.ravel(), ci.ravel()] = phi[block]
-            a, b = linear_sum_assignment(w, maximize=True)
-            total += float(w[a, b].sum())
-    if entity:
-        return Counts(total, float(len(k)), total, float(len(r)))
-    return Counts(total, float(k.sum()), total, float(r.sum()))
+        block = comp[ri]
+        order = np.lexsort((ci, ri, block))  # by block, then row and column
+        block, ri, ci = block[order], ri[order], ci[order]
+        pm, pe, doc = phi_m[rest][order], phi_e[rest][order], t.cd[rest][order]
+        starts = np.flatnonzero(np.concatenate([[True], block[1:] != block[:-1]]))
+        ends = np.append(starts[1:], len(block))
+        # Rows and columns of each block numbered from 0: rank among the block's own.
+        local_r = _local_rank(block, ri)
+        local_c = _local_rank(block, ci)
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+            lr, lc = local_r[a:b], local_c[a:b]
+            shape = (int(lr.max()) + 1, int(lc.max()) + 1)
+            d = int(doc[a])
+            for weights, total in ((pm, total_m), (pe, total_e)):
+                w = np.zeros(shape)
+                w[lr, lc] = weights[a:b]
+                x, y = linear_sum_assignment(w, maximize=True)
+                total[d] += float(w[x, y].sum())
+    return total_m, total_e
 
 
-def _blanc(k, r, ki, rj, n) -> BlancCounts:
-    in_k = np.bincount(ki, weights=n, minlength=len(k))  # mentions of K also in the response
-    in_r = np.bincount(rj, weights=n, minlength=len(r))
-    c_key, c_resp = float(_pairs(k).sum()), float(_pairs(r).sum())
-    c_both = float(_pairs(n).sum())
-    mk, mr, mb = float(k.sum()), float(r.sum()), float(n.sum())
+def _local_rank(block: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """For cells sorted by block, the rank of each cell's id among the distinct ids of its
+    block (0 for the smallest)."""
+    width = int(ids.max()) + 1 if len(ids) else 1
+    pairs, rank = np.unique(block * width + ids, return_inverse=True)
+    # The first distinct (block, id) of each cell's block: ranks start there.
+    return rank.ravel() - np.searchsorted(pairs // width, block)
+
+
+def _blanc(t: _Tables) -> list[BlancCounts]:
+    in_k = np.bincount(t.ki, weights=t.n, minlength=len(t.k))  # mentions of K in the response
+    in_r = np.bincount(t.rj, weights=t.n, minlength=len(t.r))
+    c_key, c_resp = t.per_doc(t.kd, _pairs(t.k)), t.per_doc(t.rd, _pairs(t.r))
+    c_both = t.per_doc(t.cd, _pairs(t.n))
+    mk, mr, mb = t.per_doc(t.kd, t.k), t.per_doc(t.rd, t.r), t.per_doc(t.cd, t.n)
     n_key, n_resp = mk * (mk - 1) / 2 - c_key, mr * (mr - 1) / 2 - c_resp
-    n_both = mb * (mb - 1) / 2 - float(_pairs(in_k).sum()) - float(_pairs(in_r).sum()) + c_both
-    return BlancCounts(c_key, c_resp, c_both, n_key, n_resp, n_both)
+    n_both = (mb * (mb - 1) / 2 - t.per_doc(t.kd, _pairs(in_k)) - t.per_doc(t.rd, _pairs(in_r))
+              + c_both)
+    return [BlancCounts(*x) for x in zip(c_key.tolist(), c_resp.tolist(), c_both.tolist(),
+                                         n_key.tolist(), n_resp.tolist(), n_both.tolist(),
+                                         strict=True)]
 
 
-def _lea(k, r, ki, rj, n) -> Counts:
-    def side(sizes, own, other_sizes, other_index):
+def _lea(t: _Tables) -> list[Counts]:
+    def side(sizes, own, other_sizes, other_index, doc):
         links = np.where(sizes > 1, _pairs(sizes), 1.0)
-        found = np.bincount(own, weights=_pairs(n), minlength=len(sizes))
+        found = np.bincount(own, weights=_pairs(t.n), minlength=len(sizes))
         # A singleton is resolved when the other side has it as a singleton too.
-        alone = (sizes == 1)
         single = np.zeros(len(sizes))
         both_single = (sizes[own] == 1) & (other_sizes[other_index] == 1)
         single[own[both_single]] = 1.0
-        found = np.where(alone, single, found)
-        return float((sizes * found / links).sum()), float(sizes.sum())
+        found = np.where(sizes == 1, single, found)
+        return t.per_doc(doc, sizes * found / links), t.per_doc(doc, sizes)
 
-    rn, rd = side(k, ki, r, rj)
-    pn, pd = side(r, rj, k, ki)
-    return Counts(rn, rd, pn, pd)
+    rn, rd = side(t.k, t.ki, t.r, t.rj, t.kd)
+    pn, pd = side(t.r, t.rj, t.k, t.ki, t.rd)
+    return _counts(rn, rd, pn, pd)
+
+
+def score_documents(
+    pairs: Iterable[tuple[Iterable[Iterable[Hashable]], Iterable[Iterable[Hashable]]]],
+    metrics: Iterable[str] = METRICS,
+) -> list[dict[str, Counts | BlancCounts]]:
+    """:func:`score` for many documents at once: the counts of each document, computed over
+    one contingency table of all of them (numpy over every document together instead of a
+    Python loop over documents).
+
+    Parameters
+    ----------
+    pairs : iterable of (key, response)
+        One ``(key, response)`` per document, each as in :func:`score`.
+    metrics : iterable of str, default=METRICS
+        As in :func:`score`.
+
+    Returns
+    -------
+    list of dict of str to Counts or BlancCounts
+        The counts of each document, in the order of ``pairs``: what :func:`score` gives for
+        that document alone.
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric, or a mention in two entities of the same side.
+    ParameterTypeError
+        A key or response that is not a list of collections.
+
+    References
+    ----------
+    Pradhan, S., Luo, X., Recasens, M., Hovy, E., Ng, V., Strube, M. (2014). Scoring
+    coreference partitions of predicted mentions: a reference implementation. Proceedings of
+    ACL 2014 (short papers), pp. 30-35.
+
+    docs/coref.md, "Metrics"; docs/performance.md.
+
+    Examples
+    --------
+    Two documents scored together give what each gives alone:
+
+    >>> docs = [([[1, 2, 3]], [[1, 2], [3]]), ([[4, 5]], [[4, 5]])]
+    >>> together = score_documents(docs, ["muc", "ceafe"])
+    >>> together == [score(k, r, ["muc", "ceafe"]) for k, r in docs]
+    True
+    >>> together[0]["muc"]
+    Counts(recall_num=1.0, recall_den=2.0, precision_num=1.0, precision_den=1.0)
+    """
+    names = list(dict.fromkeys(metrics))
+    for name in names:
+        if name not in METRICS:
+            raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
+    return _score_tables(_tables(list(pairs)), names)
+
+
+def score_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
+                 response: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike], documents: int,
+                 metrics: Iterable[str] = METRICS) -> list[dict[str, Counts | BlancCounts]]:
+    """:func:`score_documents` for mentions given as integer arrays, one row per mention.
+
+    Parameters
+    ----------
+    key, response : (document, mention, entity), each an int array of shape (M,)
+        For every mention of the side: its document (``0 .. documents - 1``), its number
+        (the same number on both sides for the same mention, each mention once per side) and
+        its entity (numbers that no two documents share).
+    documents : int
+        The number of documents.
+    metrics : iterable of str, default=METRICS
+        As in :func:`score`.
+
+    Returns
+    -------
+    list of dict of str to Counts or BlancCounts
+        The counts of each document, as :func:`score_documents` gives them for the same
+        entities.
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric.
+
+    References
+    ----------
+    docs/coref.md, "Metrics"; docs/performance.md.
+
+    Examples
+    --------
+    One document: key {1, 2, 3}, response {1, 2} {3} (mentions numbered 1 to 3):
+
+    >>> key = ([0, 0, 0], [1, 2, 3], [0, 0, 0])
+    >>> response = ([0, 0, 0], [1, 2, 3], [0, 0, 1])
+    >>> score_arrays(key, response, 1, ["muc"])[0]["muc"]
+    Counts(recall_num=1.0, recall_den=2.0, precision_num=1.0, precision_den=1.0)
+    """
+    names = list(dict.fromkeys(metrics))
+    for name in names:
+        if name not in METRICS:
+            raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
+    sides = []
+    for doc, mention, entity in (key, response):
+        d = np.asarray(doc, dtype=np.int64)
+        m = np.asarray(mention, dtype=np.int64)
+        ids, e = np.unique(np.asarray(entity, dtype=np.int64), return_inverse=True)
+        e = e.ravel()
+        entity_doc = np.zeros(len(ids), dtype=np.int64)
+        entity_doc[e] = d
+        sides.append((m, e, np.bincount(e, minlength=len(ids)).astype(np.float64), entity_doc))
+    (km, ke, ks, kd), (rm, re_, rs, rd) = sides
+    _, at_k, at_r = np.intersect1d(km, rm, assume_unique=True, return_indices=True)
+    ki, rj, n, _ = contingency(ke[at_k], re_[at_r], max(len(rs), 1))
+    return _score_tables(_Tables(ks, rs, ki, rj, n, kd, rd, kd[ki], documents), names)
+
+
+def _score_tables(t: _Tables, names: list[str]) -> list[dict[str, Counts | BlancCounts]]:
+    by_metric: dict[str, list] = {}
+    if "muc" in names:
+        by_metric["muc"] = _muc(t)
+    if "bcub" in names:
+        by_metric["bcub"] = _bcub(t)
+    if "ceafm" in names or "ceafe" in names:
+        total_m, total_e = _ceaf(t)
+        ks, rs = t.per_doc(t.kd, t.k), t.per_doc(t.rd, t.r)
+        ne_k = t.per_doc(t.kd, np.ones(len(t.k)))
+        ne_r = t.per_doc(t.rd, np.ones(len(t.r)))
+        by_metric["ceafm"] = _counts(total_m, ks, total_m, rs)
+        by_metric["ceafe"] = _counts(total_e, ne_k, total_e, ne_r)
+    if "blanc" in names:
+        by_metric["blanc"] = _blanc(t)
+    if "lea" in names:
+        by_metric["lea"] = _lea(t)
+    if "mentions" in names:  # mention identification: spans marked by both sides
+        both = t.per_doc(t.cd, t.n)
+        by_metric["mentions"] = _counts(both, t.per_doc(t.kd, t.k), both, t.per_doc(t.rd, t.r))
+    return [{name: by_metric[name][d] for name in names} for d in range(t.docs)]
 
 
 def score(
@@ -387,25 +594,9 @@ def score(
      'ceafe': [0.6, 0.9, 0.72], 'blanc': [0.2159, 1.0, 0.3538], 'lea': [0.3333, 1.0, 0.5],
      'mentions': [0.5, 1.0, 0.6667]}
     """
-    k, r, ki, rj, n = _table(key, response)
-    out: dict[str, Counts | BlancCounts] = {}
-    for name in metrics:
-        if name == "muc":
-            out[name] = _muc(k, r, ki, rj, n)
-        elif name == "bcub":
-            out[name] = _bcub(k, r, ki, rj, n)
-        elif name in ("ceafm", "ceafe"):
-            out[name] = _ceaf(k, r, ki, rj, n, entity=name == "ceafe")
-        elif name == "blanc":
-            out[name] = _blanc(k, r, ki, rj, n)
-        elif name == "lea":
-            out[name] = _lea(k, r, ki, rj, n)
-        elif name == "mentions":  # mention identification: spans marked by both sides
-            both = float(n.sum())
-            out[name] = Counts(both, float(k.sum()), both, float(r.sum()))
-        else:
-            raise ParameterError(f"The metric must be one of {list(METRICS)}. Got {name!r}.")
-    return out
+    return score_documents([(key, response)], metrics)[0]
+
+
 
 
 def add(totals: Mapping[str, Counts | BlancCounts], more: Mapping[str, Counts | BlancCounts]

@@ -32,6 +32,7 @@ import numpy as np
 from ..core.model import CodingTable
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
+from .table_fast import fast_codings
 
 __all__ = ["LongTable", "read_long_table"]
 
@@ -141,6 +142,7 @@ def read_long_table(
     numeric: bool = False,
     path: str | None = None,
     encoding: str | None = None,
+    fast: bool = True,
 ) -> LongTable:
     """Read a long CSV of codings.
 
@@ -168,6 +170,11 @@ def read_long_table(
         Name used in messages (defaults to ``source`` when it is a path).
     encoding : str, optional
         The file's encoding (default UTF-8, with or without a byte-order mark).
+    fast : bool, default=True
+        Read a plain file (no quotes, no blank lines, ...) by columns with pyarrow when it is
+        installed (:func:`clusteragree.labels.table_fast.fast_codings`), which gives the same
+        table; any other file, and every file with ``fast=False``, is read row by row, so
+        errors and notices name the same lines either way.
 
     Returns
     -------
@@ -224,7 +231,8 @@ def read_long_table(
     if not isinstance(sep, str) or not sep:
         raise ParameterError("the label separator must be a non-empty string")
     name = path or (os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<input>")
-    rows_iter = csv_rows(_source_text(source, name, encoding), name)
+    text = _source_text(source, name, encoding)
+    rows_iter = csv_rows(text, name)
     first = next(rows_iter, None)
     if first is None:
         raise InputError("empty file; expected a header coder,unit,labels", path=name, line=1)
@@ -245,6 +253,52 @@ def read_long_table(
                "reads coder, unit, document and one of labels, value, label)",
                path=name, line=header_line)
     coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
+    fast_read = (fast_codings(text, len(header), [idoc, ic, iu, iv], scalar)
+                 if fast and header_line == 1 else None)
+    if fast_read is not None:  # a plain file, read by columns
+        names, arrays = fast_read
+        for coded, distinct in zip((docs, coders, units, fields), names, strict=True):
+            coded.names = distinct
+            coded.ids = {v: k for k, v in enumerate(distinct)}
+        n = len(arrays["line"])
+    else:
+        arrays, n = _read_rows(rows_iter, header, header_line, (idoc, ic, iu, iv), scalar,
+                               (docs, coders, units, fields), name)
+    _refuse_duplicates(arrays, coders, units, name)
+    values, of_field, merged = _parse_values(fields.names, arrays["first"], scalar, numeric,
+                                             sep, name)
+    arrays["value"] = of_field[arrays["value"]]
+    doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
+    tables: dict[Hashable, CodingTable] = {}
+    if len(doc_names) == 1:
+        groups: list[Any] = [slice(None)]
+    else:
+        order = np.argsort(arrays["doc"], kind="stable")
+        groups = np.split(order, np.flatnonzero(np.diff(arrays["doc"][order])) + 1)
+    for rows in groups:
+        doc = doc_names[int(arrays["doc"][rows][0])]
+        c_ids, c_inv = _dense(arrays["coder"], rows, len(coders.names))
+        u_ids, u_inv = _dense(arrays["unit"], rows, len(units.names))
+        v_ids, v_inv = _dense(arrays["value"], rows, len(values))
+        codes = np.full((len(c_ids), len(u_ids)), -1, dtype=np.int64)
+        codes[c_inv, u_inv] = v_inv
+        tables[doc] = CodingTable([coders.names[k] for k in c_ids],
+                                  [units.names[k] for k in u_ids], codes=codes,
+                                  values=[values[k] for k in v_ids.tolist()])
+    repairs = {"cells with a label given twice (counted once)": merged} if merged else {}
+    _check_pairable(tables, name)
+    return LongTable(tables, n, repairs, name)
+
+
+def _read_rows(rows_iter: Any, header: list[str], header_line: int,
+               used: tuple[int | None, int, int, int], scalar: bool,
+               codes: tuple[_Codes, _Codes, _Codes, _Codes], name: str
+               ) -> tuple[dict[str, np.ndarray], int]:
+    """The row-by-row reading of a codings CSV (every file :func:`fast_codings` leaves):
+    integer codes of the used columns, the line of every row and of each distinct field's
+    first appearance."""
+    idoc, ic, iu, iv = used
+    docs, coders, units, fields = codes
     cols: dict[str, array] = {k: array("l" if k == "line" else "i")
                               for k in ("doc", "coder", "unit", "value", "line")}
     for line, row in rows_iter:
@@ -275,30 +329,7 @@ def read_long_table(
     arrays = {k: np.frombuffer(v, dtype=np.int32 if v.typecode == "i" else np.int64)
               for k, v in cols.items()}
     del cols
-    _refuse_duplicates(arrays, coders, units, name)
-    values, of_field, merged = _parse_values(fields.names, arrays["first"], scalar, numeric,
-                                             sep, name)
-    arrays["value"] = of_field[arrays["value"]]
-    doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
-    tables: dict[Hashable, CodingTable] = {}
-    if len(doc_names) == 1:
-        groups: list[Any] = [slice(None)]
-    else:
-        order = np.argsort(arrays["doc"], kind="stable")
-        groups = np.split(order, np.flatnonzero(np.diff(arrays["doc"][order])) + 1)
-    for rows in groups:
-        doc = doc_names[int(arrays["doc"][rows][0])]
-        c_ids, c_inv = _dense(arrays["coder"], rows, len(coders.names))
-        u_ids, u_inv = _dense(arrays["unit"], rows, len(units.names))
-        v_ids, v_inv = _dense(arrays["value"], rows, len(values))
-        codes = np.full((len(c_ids), len(u_ids)), -1, dtype=np.int64)
-        codes[c_inv, u_inv] = v_inv
-        tables[doc] = CodingTable([coders.names[k] for k in c_ids],
-                                  [units.names[k] for k in u_ids], codes=codes,
-                                  values=[values[k] for k in v_ids.tolist()])
-    repairs = {"cells with a label given twice (counted once)": merged} if merged else {}
-    _check_pairable(tables, name)
-    return LongTable(tables, n, repairs, name)
+    return arrays, n
 
 
 def _dense(codes: np.ndarray, rows: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
