@@ -60,8 +60,10 @@ label), built beforehand.""",
 **Data.** Class-derived values as above, with five coders: the first partitions the units,
 each of the four others perturbs that partition on its own (15% of the units moved within
 their document, 2% uncoded); seeded. **Timed.** clusteragree: `from_clusterings` with five
-coders, then MASI alpha. NLTK runs at the smallest size only, as a check of the value: almost
-every value is distinct, and its time grows with the square of the distinct values.
+coders, then MASI alpha with `jobs=None` (every core, the command line's default: the ten
+pairs of coders are counted in threads). NLTK runs at the smallest size only, as a check of
+the value: almost every value is distinct, and its time grows with the square of the distinct
+values.
 krippendorff and simpledorff take scalar labels, not sets, so they cannot compute this alpha.""",
     "coref": """\
 **Data.** The generator of `scripts/bench_coref.py`: two CoNLL-2012 files, documents of 500
