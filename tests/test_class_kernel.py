@@ -78,7 +78,7 @@ def test_classes_past_the_dense_histogram_spill_and_are_counted() -> None:
 
 
 def test_without_the_kernel_the_numpy_route_serves(monkeypatch) -> None:
-    monkeypatch.setattr(class_kernel, "_KERNELS", None)
+    monkeypatch.setattr(class_kernel.KERNELS, "value", None)
     table = CodingTable.from_clusterings({"A": [0, 0, 1], "B": [0, 0, 0]})
     assert round(alpha(table, "masi").alpha, 6) == 0.125  # the worked example of class_stats
     with pytest.raises(ParameterError, match="numba"):

@@ -160,11 +160,6 @@ def _run_table(args: argparse.Namespace) -> int:
     from ..core.model import CodingTable
     from ..labels.parquet import read_parquet_table
     from ..labels.table import read_long_table
-    from ..report import render
-    from ..report import table as render_table
-    from ..report.schema import alpha_records, diagnostic_records, envelope, records
-    from ..report.tables import alpha_text
-    from ..report.text import alpha_headline, diagnostic_sections, text_report
     args.input_format = _input_format(args.file, args.input_format, args.encoding)
     if args.dask is not None and args.input_format != "parquet":
         raise ParameterError("--dask reads Parquet codings (a .parquet file or a directory of "
@@ -227,12 +222,24 @@ def _run_table(args: argparse.Namespace) -> int:
         pooled_table = tables if isinstance(tables, CodingTable) else combine(tables)
         kappas = chance_corrected(pooled_table, chosen, weights=args.weights,
                                   level=args.ci or 0.95)
+    return _print(args, frame, kappas, found, header, [data.path], str(header["signature"]),
+                  {"rows": data.rows, "repairs": data.repairs})
+
+
+def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header: dict,
+           paths: list[str], signature: str, inputs: dict) -> int:
+    """Write alpha's frame, the chance-corrected coefficients and the diagnostics in the format
+    asked for (in memory and on dask alike)."""
+    from ..report import render
+    from ..report import table as render_table
+    from ..report.schema import alpha_records, diagnostic_records, envelope, records
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, diagnostic_sections, text_report
     if args.format == "json":
-        print_json(envelope("table", [data.path], str(header["signature"]),
+        print_json(envelope("table", paths, signature,
                             [*alpha_records(frame),
                              *(records(kappas, "kappa") if kappas is not None else []),
-                             *diagnostic_records(found)],
-                            {"rows": data.rows, "repairs": data.repairs}))
+                             *diagnostic_records(found)], inputs))
     elif args.format == "text" and (found or kappas is not None):
         body, signatures = alpha_text(frame)
         headline = [alpha_headline(frame)]
@@ -260,11 +267,6 @@ def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int
     from ..core.distributed import dask_stats
     from ..core.frames import TOTAL, results_frame
     from ..labels.parquet import parquet_frame
-    from ..report import render
-    from ..report import table as render_table
-    from ..report.schema import alpha_records, envelope, records
-    from ..report.tables import alpha_text
-    from ..report.text import alpha_headline, text_report
     refused = [name for name, on in (("--pairwise", args.pairwise), ("--ci", args.ci),
                                      ("--diagnostics", args.diagnostics)) if on]
     if refused:
@@ -312,27 +314,8 @@ def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int
                   ("values", "scalar" if args.scalar else "sets"), ("engine", "dask")])
     header = {"command": "table", "file": args.file, "rows": stats.rows, "repairs": {},
               "signature": signature}
-    if args.format == "json":
-        print_json(envelope("table", [args.file], signature,
-                            [*alpha_records(table),
-                             *(records(kappas, "kappa") if kappas is not None else [])],
-                            {"rows": stats.rows, "repairs": {}}))
-    elif args.format == "text" and kappas is not None:
-        body, signatures = alpha_text(table)
-        headline = [alpha_headline(table)] + [
-            f"{r.coefficient} {r.value:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
-            for r in kappas.itertuples()]
-        print(text_report("\n".join(headline), [(None, body), (
-            "chance-corrected agreement (identity weights; Gwet's standard errors, "
-            f"{(args.ci or 0.95):.0%} intervals)", kappas)], signatures))
-    elif args.format in ("csv", "latex") and args.table == "kappa":
-        if kappas is None:
-            raise ParameterError("--table kappa: give --metrics fleiss, gwet or "
-                                 "brennan_prediger")
-        print(render_table(kappas, args.format))
-    else:
-        print(render(table, args.format, header=header))
-    return 0
+    return _print(args, table, kappas, [], header, [args.file], signature,
+                  {"rows": stats.rows, "repairs": {}})
 
 
 def _numeric(dtype: Any) -> bool:

@@ -28,13 +28,12 @@ docs/alpha.md, "Linear-time engine for class-derived values"; docs/performance.m
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import PerformanceWarning
+from .jit import Compiled
 
 __all__ = ["DENSE", "by_class", "pair_kernel", "pair_rows"]
 
@@ -43,9 +42,6 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Class pairs whose values both have fewer than this many elements go to the dense histogram.
 DENSE = 64
-
-_KERNELS: Any = False  # not built yet; None when numba cannot serve
-
 
 def pair_kernel() -> Any:
     """The compiled kernels ``(by_class, pair)``, or None where numba cannot serve.
@@ -63,22 +59,7 @@ def pair_kernel() -> Any:
     >>> kernels is None or len(kernels) == 2
     True
     """
-    global _KERNELS
-    if _KERNELS is False:
-        try:
-            _KERNELS = _build()
-        except ImportError:
-            _KERNELS = None
-            warnings.warn(PerformanceWarning(
-                "numba is not installed; the classes engine of alpha counts class pairs with "
-                "numpy, a few times slower on large corpora"), stacklevel=3)
-        except Exception as err:  # a broken numba or llvmlite install, a compiler error, ...
-            _KERNELS = None
-            warnings.warn(PerformanceWarning(
-                f"the compiled class-pair kernel could not be built ({type(err).__name__}: "
-                f"{str(err)[:120]}); the classes engine counts with numpy instead"),
-                stacklevel=3)
-    return _KERNELS
+    return KERNELS.get()
 
 
 def _group(row, n_classes):  # pragma: no cover - compiled
@@ -287,3 +268,11 @@ def pair_rows(grouped: tuple[IntArray, IntArray], rj: IntArray, inv: FloatArray,
     observed = spill[:, 0] == 0
     return (_rows(hist[0], spill[observed, 1:], DENSE),
             _rows(hist[1], spill[~observed, 1:], DENSE))
+
+
+KERNELS = Compiled(
+    _build,
+    missing="numba is not installed; the classes engine of alpha counts class pairs with "
+            "numpy, a few times slower on large corpora",
+    failed="the compiled class-pair kernel could not be built; the classes engine counts with "
+           "numpy instead")

@@ -16,10 +16,8 @@ None and the caller reads the records one by one, which gives the table or the e
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -27,6 +25,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..errors import InputError
+from ..inputs import objects_in_bulk
 
 __all__ = ["is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
            "wide_cells"]
@@ -143,23 +142,6 @@ def factorize_column(column: pd.Series) -> tuple[npt.NDArray[np.intp], Any]:
     return pd.factorize(column, use_na_sentinel=True)
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while many frozensets are made (they form no cycle).
-
-    Each collection walks the young objects, and every so often all of them: with a million new
-    frozensets it took nine tenths of the time. The collector is enabled again afterwards,
-    unless it was disabled before.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _first_repeat(keys: IntArray, cells: int) -> int:
     """The position of the first key seen before, or -1; ``cells`` bounds the keys."""
     if cells <= 8 * len(keys) + 1024:  # count into a table of all cells
@@ -180,7 +162,7 @@ def _scatter(keys: IntArray, shape: tuple[int, int], codes: npt.ArrayLike) -> In
 def _frozen_sets(values: pd.Series, is_set: npt.NDArray[np.bool_]) -> pd.Series:
     """The sets and lists of a value column as frozensets, other values as they are."""
     try:
-        with _collector_paused():
+        with objects_in_bulk():
             frozen = values.map(lambda v: frozenset(v) if isinstance(v, (set, list)) else v)
     except TypeError:  # an unhashable label: name its row
         for row in np.flatnonzero(is_set).tolist():
@@ -331,7 +313,7 @@ def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | N
         present = np.flatnonzero(~pd.isna(raw))
         values = raw.copy()
         try:
-            with _collector_paused():
+            with objects_in_bulk():
                 values[present] = np.fromiter(map(frozenset, raw[present]), dtype=object,
                                               count=len(present))
         except TypeError:  # an unhashable label, or a number among the sets

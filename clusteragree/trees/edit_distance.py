@@ -24,7 +24,6 @@ Examples
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from numbers import Integral
@@ -32,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.jit import Compiled
 from ..core.parallel import map_chunks, pool_running, resolve_jobs
-from ..errors import InputError, ParameterError, ParameterTypeError, PerformanceWarning
+from ..errors import InputError, ParameterError, ParameterTypeError
 from .model import MAX_CELLS, Tree, TreeLike, as_tree
 
 __all__ = ["MAX_CELLS", "TreeCache", "ted"]
@@ -83,25 +83,10 @@ def _postorder(tree: Tree) -> tuple[tuple[str, ...], np.ndarray, tuple[int, ...]
 
 
 def _compiled() -> Any:
-    """The numba kernel, or None when numba is not installed (the ``fast`` extra) or cannot
-    be loaded or compile for any reason: then the pure Python kernel serves, with one
+    """The numba kernel, or None when numba is not installed or cannot be loaded or compile
+    for any reason: then the pure Python kernel serves, with one
     :class:`~clusteragree.errors.PerformanceWarning` per process."""
-    global _KERNEL
-    if _KERNEL is False:
-        try:
-            _KERNEL = _build_kernel()
-        except ImportError:
-            _KERNEL = None
-            warnings.warn(PerformanceWarning(
-                "numba is not installed (a default dependency where it has wheels); the tree "
-                "edit distance uses the pure Python kernel, about 20 times slower"), stacklevel=3)
-        except Exception as err:  # a broken numba install, llvmlite, a compiler error, ...
-            _KERNEL = None
-            warnings.warn(PerformanceWarning(
-                f"the numba tree edit distance kernel could not be loaded ({type(err).__name__}:"
-                f" {str(err)[:120]}); using the pure Python kernel, which is slower"),
-                stacklevel=3)
-    return _KERNEL
+    return KERNEL.get()
 
 
 def _build_kernel() -> Any:
@@ -155,7 +140,12 @@ def _jit(cache: bool) -> Any:
     return kernel
 
 
-_KERNEL: Any = False
+KERNEL = Compiled(
+    _build_kernel,
+    missing="numba is not installed (a default dependency where it has wheels); the tree "
+            "edit distance uses the pure Python kernel, about 20 times slower",
+    failed="the numba tree edit distance kernel could not be loaded; using the pure Python "
+           "kernel, which is slower")
 
 
 
