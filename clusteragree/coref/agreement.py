@@ -31,8 +31,9 @@ from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import objects_in_bulk
-from .metrics import add, score_arrays, score_documents
-from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument
+from .metrics import add, count_arrays, score_documents, swapped, totals
+from .metrics import per_document as by_document
+from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, LazyDocuments
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
 
@@ -136,6 +137,8 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
             + "; ".join(f"{c.path}: {', '.join(list(c.documents)[:3]) or 'none'}"
                         for c in corpora[:3])
             + "); give annotations of the same documents, named alike")
+    if _same_tokens(corpora, common):
+        return common, skipped
     for n in common:
         first = corpora[0].documents[n]
         for other in corpora[1:]:
@@ -570,15 +573,18 @@ def coref_metrics(
         with objects_in_bulk():
             entities = [{n: _numbered(c.documents[n], numbering[n], singletons)
                          for n in common} for c in corpora]
-    scored: dict[tuple[int, int], list[dict]] = {}
+    scored: dict[tuple[int, int], Any] = {}
     for i in range(len(corpora)):
         for j in range(len(corpora)):
             if i == j:
                 continue
+            counts: dict | list
             if (j, i) in scored:  # every metric is symmetric: the counts swap key and response
-                counts = [{m: c.swapped() for m, c in doc.items()} for doc in scored[j, i]]
+                earlier = scored[j, i]
+                counts = (swapped(earlier) if isinstance(earlier, dict) else
+                          [{m: c.swapped() for m, c in doc.items()} for doc in earlier])
             elif arrays is not None:
-                counts = score_arrays(arrays[i], arrays[j], len(common), needed)
+                counts = count_arrays(arrays[i], arrays[j], len(common), needed)
             else:
                 with objects_in_bulk():
                     counts = score_documents([(entities[i][n], entities[j][n])
@@ -586,9 +592,14 @@ def coref_metrics(
             scored[i, j] = counts
             total: dict = {}
             per_doc: dict[str, dict] = {}
-            for n, doc_counts in zip(common, counts, strict=True):
-                per_doc[n] = doc_counts
-                total = add(total, per_doc[n])
+            if isinstance(counts, dict):  # arrays: summed in document order, as add does
+                total = totals(counts)
+                if per_document:
+                    per_doc = dict(zip(common, by_document(counts), strict=True))
+            else:
+                for n, doc_counts in zip(common, counts, strict=True):
+                    per_doc[n] = doc_counts
+                    total = add(total, per_doc[n])
             docs = [(None, total)] + (list(per_doc.items()) if per_document else [])
             for document, counts_by_metric in docs:
                 for m in metrics:
@@ -613,6 +624,9 @@ def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singl
     left out with ``singletons="remove"``. None when a mention has several spans (the numbers
     come from one span), a span is marked twice in a document, or the numbers would not fit
     in 63 bits."""
+    given = [_arrays_of(c, common) for c in corpora]
+    if all(a is not None for a in given):
+        return _arrays_mentions(given, len(common), singletons)
     rows = []
     for c in corpora:
         docs = [c.documents[n] for n in common]
@@ -647,3 +661,48 @@ def _numbered(doc: CorefDocument, ids: dict, singletons: str) -> list[list[int]]
     ``singletons="remove"``."""
     chains = [[ids.setdefault(m.spans, len(ids)) for m in ms] for ms in doc.chains.values()]
     return chains if singletons == "keep" else [c for c in chains if len(set(c)) > 1]
+
+
+def _arrays_of(corpus: CorefCorpus, common: Sequence[str]) -> Any:
+    """The array form of a corpus read by the vectorised CoNLL reader when its documents are
+    exactly ``common`` in that order, else None."""
+    docs = corpus.documents
+    arrays = docs.arrays if isinstance(docs, LazyDocuments) else None
+    return arrays if arrays is not None and arrays.names == list(common) else None
+
+
+def _same_tokens(corpora: Sequence[CorefCorpus], common: Sequence[str]) -> bool:
+    """Whether every corpus has, from its arrays, the very tokens of the first in every
+    document (False when some corpus has no arrays: the documents are compared one by one)."""
+    given = [_arrays_of(c, common) for c in corpora]
+    if any(a is None for a in given):
+        return False
+    first = given[0]
+    return all(np.array_equal(a.doc_first, first.doc_first) and a.words == first.words
+               for a in given[1:])
+
+
+def _arrays_mentions(given: Sequence[Any], documents: int, singletons: str
+                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    """:func:`_mention_arrays` from the reader's arrays (documents in the same order in every
+    corpus): the same numbers, without a mention object."""
+    top = 1 + max((int(a.m_end.max()) for a in given if len(a.m_end)), default=0)
+    if documents * top * top >= 2**62:
+        return None
+    out = []
+    for a in given:
+        d = a.m_doc.astype(np.int64)
+        mention = (d * top + a.m_start) * top + a.m_end
+        if len(np.unique(mention)) != len(mention):
+            return None
+        # Entities numbered in order of first appearance, as pandas.factorize numbers them.
+        ids, first, inverse = np.unique(a.m_entity, return_index=True, return_inverse=True)
+        rank = np.empty(len(ids), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(ids))
+        entity_id = d * max(len(ids), 1) + rank[inverse.ravel()]
+        if singletons == "remove":
+            _, inv, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
+            keep = sizes[inv.ravel()] > 1
+            d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
+        out.append((d, mention, entity_id))
+    return out
