@@ -133,14 +133,15 @@ def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray
             f[3, 0], f[3, 1])
 
 
-def fast_conll(text: str, path: str) -> CorefCorpus | None:
+def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     """The corpus of a well-formed CoNLL coreference text, or None when the text needs the
     line-by-line reader (any error, any repair, or a character this path does not handle).
 
     Parameters
     ----------
-    text : str
-        The whole decoded file.
+    text : str or bytes
+        The whole decoded file, or its UTF-8 bytes (valid UTF-8 without a byte-order mark:
+        what the file decodes to, not held twice).
     path : str
         The name of the file, kept in the corpus and its documents.
 
@@ -163,14 +164,20 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     >>> fast_conll("#begin document d\\nd 0 0 John 1)\\n#end document\\n", "b.conll") is None
     True
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if "\r" in text:
+    if isinstance(text, bytes):
+        raw = text.replace(b"\r\n", b"\n") if b"\r" in text else text
+        if b"\r" in raw:
             return None
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates
-        return None
+    else:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                return None
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates
+            return None
+    del text
     if not raw.endswith(b"\n"):
         raw += b"\n"
     buf = np.frombuffer(raw, dtype=np.uint8)
@@ -178,7 +185,7 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     if any(len(part) != len(part.translate(None, _ODD_BYTES))
            for part in (raw[a:a + size] for a in range(0, len(raw), size))):
         return None  # ASCII whitespace that str.split splits at
-    if not raw.isascii() and _ODD_SPACE.search(text):
+    if not raw.isascii() and _ODD_SPACE.search(raw.decode("utf-8")):
         return None
     ends = _each_block(buf, _LF)
     starts = np.concatenate([[0], ends[:-1] + 1])
@@ -267,6 +274,20 @@ class ConllArrays:
     m_doc, m_start, m_end, m_entity, m_line : int arrays
         Every mention: document, first token and end (exclusive; token positions within the
         document), entity id and line, sorted by document, start and longest first.
+
+    References
+    ----------
+    docs/coref.md, "Performance" (reading keeps the arrays; the documents are made on first
+    use).
+
+    Examples
+    --------
+    >>> text = "#begin document d\\nd 0 0 John (1)\\nd 0 1 saw -\\nd 0 2 him (1)\\n#end document\\n"
+    >>> arrays = fast_conll(text, "a.conll").documents.arrays
+    >>> arrays.m_start.tolist(), arrays.m_entity.tolist(), arrays.m_line.tolist()
+    ([0, 2], [1, 1], [2, 4])
+    >>> arrays.documents("a.conll")["d"].tokens
+    ('John', 'saw', 'him')
     """
 
     names: list[str]

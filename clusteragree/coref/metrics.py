@@ -27,8 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
@@ -302,10 +300,7 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
         ki, rj = t.ki[rest], t.rj[rest]
         rows, ri = np.unique(ki, return_inverse=True)
         cols, ci = np.unique(rj, return_inverse=True)
-        nr = len(rows)
-        graph = coo_matrix((np.ones(len(rest)), (ri, nr + ci)), shape=(nr + len(cols),) * 2)
-        _, comp = connected_components(graph, directed=False)
-        block = comp[ri]
+        block = _components(ri, ci, len(rows), len(cols))
         order = np.lexsort((ci, ri, block))  # by block, then row and column
         block, ri, ci = block[order], ri[order], ci[order]
         pm, pe, doc = phi_m[rest][order], phi_e[rest][order], t.cd[rest][order]
@@ -324,6 +319,24 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
                 x, y = linear_sum_assignment(w, maximize=True)
                 total[d] += float(w[x, y].sum())
     return total_m, total_e
+
+
+def _components(ri: np.ndarray, ci: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The connected component of each edge ``(ri, ci)`` of a bipartite graph, numbered in
+    order of each component's smallest row (as a search from row 0 upwards numbers them): the
+    smallest row of its component is propagated to every row through the columns, with
+    pointer jumping, until nothing changes."""
+    label = np.arange(rows)
+    while True:
+        col = np.full(cols, rows)
+        np.minimum.at(col, ci, label[ri])
+        new = label.copy()
+        np.minimum.at(new, ri, col[ci])
+        new = new[new]  # a row's label is a row of its component with a smaller label
+        if np.array_equal(new, label):
+            break
+        label = new
+    return np.unique(label, return_inverse=True)[1].ravel()[ri]
 
 
 def _local_rank(block: np.ndarray, ids: np.ndarray) -> np.ndarray:

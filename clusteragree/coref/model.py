@@ -7,6 +7,7 @@ the chains are the mentions grouped by entity.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -321,12 +322,15 @@ class LazyDocuments(dict):
                  arrays: Any = None) -> None:
         super().__init__(dict.fromkeys(names))
         self._build: Callable[[], dict[str, CorefDocument]] | None = build
+        self._lock = threading.Lock()
         self.arrays = arrays
 
     def _made(self) -> LazyDocuments:
         if self._build is not None:
-            build, self._build = self._build, None
-            dict.update(self, build())
+            with self._lock:  # threads asking at once: one builds, the others wait for it
+                if self._build is not None:
+                    dict.update(self, self._build())
+                    self._build = None
         return self
 
     def __getitem__(self, name: str) -> CorefDocument:
