@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linear_sum_assignment
 
 from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
@@ -297,6 +296,10 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
     total_e = t.per_doc(t.cd[alone], phi_e[alone])
     rest = np.flatnonzero(~alone)
     if len(rest):
+        # Imported here: scipy.optimize takes a quarter of a second to load, and corpora whose
+        # blocks are all one-to-one (or metrics without CEAF) never need it.
+        from scipy.optimize import linear_sum_assignment
+
         ki, rj = t.ki[rest], t.rj[rest]
         rows, ri = np.unique(ki, return_inverse=True)
         cols, ci = np.unique(rj, return_inverse=True)

@@ -380,7 +380,8 @@ def _arrays_mentions(given: Sequence[Any], documents: int, singletons: str
     for a in given:
         d = a.m_doc.astype(np.int64)
         mention = (d * top + a.m_start) * top + a.m_end
-        if len(np.unique(mention)) != len(mention):
+        # Sorted by document, start and longest first: a span marked twice would be adjacent.
+        if (mention[1:] == mention[:-1]).any():
             return None
         # Entities numbered in order of first appearance, as pandas.factorize numbers them.
         ids, first, inverse = np.unique(a.m_entity, return_index=True, return_inverse=True)
