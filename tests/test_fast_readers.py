@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fuzzing import mutated
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.coref import parse_conll, read_conll
@@ -163,6 +163,64 @@ def test_fixtures_take_the_fast_path() -> None:
         assert fast is None or fast == slow
 
 
+# --- The metrics counted from the vectorised reader's arrays against those of the objects.
+
+def _padded(docs: list[tuple[int, list[str]]], n: list[int]) -> list[tuple[int, list[str]]]:
+    return [(k, cells + ["-"] * (k - len(cells))) for k, (_, cells) in zip(n, docs, strict=True)]
+
+
+@SETTINGS
+@given(documents(), documents(), documents(), st.sampled_from(["tab", "space", "semeval"]))
+def test_metrics_from_the_arrays_equal_those_from_the_documents(one, two, three, style) -> None:
+    """Three annotators of the same documents (tokens padded to equal counts), read by the
+    vectorised reader (the metrics count from its arrays, no document object is made) and line
+    by line (the metrics count from the mention objects): the same frames, to the last bit."""
+    import pandas as pd
+
+    from clusteragree.coref import coref_metrics
+    from clusteragree.coref.model import LazyDocuments
+
+    size = min(len(one), len(two), len(three))
+    one, two, three = one[:size], two[:size], three[:size]
+    n = [max(d[i][0] for d in (one, two, three)) for i in range(size)]
+    texts = [render(_padded(d, n), style, 3, False, True) for d in (one, two, three)]
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, text in enumerate(texts):
+            paths.append(Path(tmp) / f"{i}.conll")
+            paths[-1].write_text(text, encoding="utf-8")
+        try:
+            [read_conll(p, fast=False) for p in paths]
+        except InputError:  # crossing mentions of one entity can pair up into a repeated span
+            assume(False)
+        for singletons in ("keep", "remove"):
+            for per_document in (False, True):
+                fast = [read_conll(p) for p in paths]
+                slow = [read_conll(p, fast=False) for p in paths]
+                got = coref_metrics(fast, singletons=singletons, per_document=per_document)
+                lazy = [c.documents for c in fast if isinstance(c.documents, LazyDocuments)]
+                assert all(d._build is not None for d in lazy)  # never made: the arrays served
+                want = coref_metrics(slow, singletons=singletons, per_document=per_document)
+                pd.testing.assert_frame_equal(got, want, check_exact=True)
+                assert fast == slow
+
+
+def test_lazy_documents_behave_as_a_dict() -> None:
+    text = render([(3, ["(1", "1)", "(2)"]), (2, ["-", "(5)"])], "tab", 0, False, True)
+    fast = fast_conll(text, "x.conll")
+    slow = parse_conll(text.split("\n"), "x.conll")
+    assert fast is not None
+    assert list(fast.documents) == list(slow.documents) and len(fast.documents) == 2
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(fast)) == slow
+    assert dict(fast.documents) == slow.documents == {**fast.documents}
+    assert copy.deepcopy(fast) == slow and fast.documents == slow.documents
+    tokens = [d.tokens for d in slow.documents.values()]
+    assert [d.tokens for d in fast.documents.values()] == tokens
+
+
 # --- The metrics over many documents at once, against their definitions, document by document.
 
 def _partition(draw: st.DrawFn, mentions: list[int]) -> list[set[int]]:
@@ -241,6 +299,26 @@ def test_metrics_of_many_documents_follow_their_definitions(docs) -> None:
             assert (c.recall_num, c.recall_den) == pytest.approx(ab[name])
             assert (c.precision_num, c.precision_den) == pytest.approx(ba[name])
         assert astuple(counts["blanc"]) == pytest.approx(ab["blanc"])
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=80,
+                unique=True))
+def test_ceaf_blocks_are_scipys_connected_components(edges) -> None:
+    """The CEAF blocks (numpy label propagation) against scipy's connected components of the
+    same bipartite graph: the same partition of the edges, numbered in the same order."""
+    import numpy as np
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from clusteragree.coref.metrics import _components
+
+    rows, ri = np.unique([e[0] for e in edges], return_inverse=True)
+    cols, ci = np.unique([e[1] for e in edges], return_inverse=True)
+    nr, nc = len(rows), len(cols)
+    graph = coo_matrix((np.ones(len(edges)), (ri, nr + ci)), shape=(nr + nc,) * 2)
+    _, comp = connected_components(graph, directed=False)
+    assert _components(ri, ci, nr, nc).tolist() == comp[ri].tolist()
 
 
 # --- The long CSV of codings: the column reader against the row-by-row one.

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:
-    from .agreement import coref_alpha, coref_metrics, coref_tables, match_documents
+    from .agreement import coref_alpha, coref_tables
     from .brat import read_brat, read_brat_dir
     from .conll import parse_conll, read_conll
     from .corefud import read_corefud
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .intervals import metric_intervals, reweighted
     from .metrics import BlancCounts, Counts, add, score
     from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
+    from .scoring import coref_metrics, match_documents
     from .unitizing import mention_units, mentions_u_alpha
 
 _WHERE = {
@@ -42,9 +43,9 @@ _WHERE = {
     'Mention': '.model',
     'add': '.metrics',
     'coref_alpha': '.agreement',
-    'coref_metrics': '.agreement',
+    'coref_metrics': '.scoring',
     'coref_tables': '.agreement',
-    'match_documents': '.agreement',
+    'match_documents': '.scoring',
     'mention_units': '.unitizing',
     'mentions_u_alpha': '.unitizing',
     'metric_intervals': '.intervals',

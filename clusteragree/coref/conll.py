@@ -19,6 +19,7 @@ Non-numeric entity ids are never repaired.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import sys
@@ -26,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..errors import InputError, ParameterTypeError, notify
-from ..inputs import decode, iter_lines, objects_in_bulk, read_bytes
+from ..inputs import check_encoding, decode, iter_lines, objects_in_bulk, read_bytes
 from .conll_fast import fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 
@@ -344,15 +345,24 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)
-    text = decode(read_bytes(name), name, encoding=encoding)
+    data = read_bytes(name)
+    text = decode(data, name, encoding=encoding)
     if not _NOT_SPACE.search(text):
         raise InputError("empty file", path=name, line=1)
     # Well-formed files take the vectorised path; anything it does not read exactly (an error,
     # a repair, an unusual character) is read line by line, which names every line.
     corpus = None
     if fast:
+        source: str | bytes = text
+        if check_encoding(encoding) in (None, "utf-8") and not data.startswith(codecs.BOM_UTF8):
+            source = data  # the UTF-8 bytes are the text: not held twice while reading
+            del text
         with objects_in_bulk():
-            corpus = fast_conll(text, name)
+            corpus = fast_conll(source, name)
+        del source
+        if corpus is None:
+            text = decode(data, name, encoding=encoding)
+    del data
     if corpus is None:
         corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
     if not corpus.documents:

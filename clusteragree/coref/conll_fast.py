@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import CorefCorpus, CorefDocument, Mention
+from ..inputs import objects_in_bulk
+from .model import CorefCorpus, CorefDocument, LazyDocuments, Mention
 
-__all__ = ["fast_conll"]
+__all__ = ["ConllArrays", "fast_conll"]
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 _END = re.compile(r"^#\s*end document")
@@ -29,18 +31,17 @@ _END = re.compile(r"^#\s*end document")
 _ODD_SPACE = re.compile(r"[^\S \t\n\r]")
 _TAB, _SPACE, _LF, _HASH = 9, 32, 10, 35
 _OPEN, _CLOSE, _BAR = 40, 41, 124
-_ODD_BYTE = np.zeros(256, dtype=np.bool_)
-_ODD_BYTE[[11, 12, 28, 29, 30, 31]] = True
+_ODD_BYTES = bytes([11, 12, 28, 29, 30, 31])
 _MAX_DIGITS = 15  # entity ids longer than this take the line-by-line path
 _BLOCK = 1 << 16  # lines (or ranges) handled at once
 
 Ints = npt.NDArray[np.int64]
 
 
-def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
-    """The byte ranges ``[starts, ends)`` of ``data`` decoded, as strings (gathered a block
-    of ranges at a time, so the index arrays stay small)."""
-    out: list[str] = []
+def _gather(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> bytes:
+    """The byte ranges ``[starts, ends)`` of ``data``, each followed by a line feed, as one
+    bytes object (gathered a block of ranges at a time, so the index arrays stay small)."""
+    out: list[bytes] = []
     for a in range(0, len(starts), _BLOCK):
         lo, hi = starts[a:a + _BLOCK], ends[a:a + _BLOCK]
         lengths = hi - lo + 1  # each followed by a line feed
@@ -48,8 +49,13 @@ def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
         idx = np.repeat(lo - pos, lengths) + np.arange(int(lengths.sum()))
         gathered = data[np.minimum(idx, len(data) - 1)]
         gathered[np.cumsum(lengths) - 1] = _LF
-        out += gathered.tobytes().decode("utf-8").split("\n")[:-1]
-    return out
+        out.append(gathered.tobytes())
+    return b"".join(out)
+
+
+def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
+    """The byte ranges ``[starts, ends)`` of ``data`` decoded, as strings."""
+    return _gather(starts, ends, data).decode("utf-8").split("\n")[:-1]
 
 
 def _each_block(buf: npt.NDArray[np.uint8], value: int) -> Ints:
@@ -127,14 +133,15 @@ def _fields(buf: npt.NDArray[np.uint8], s: Ints, e: Ints, tab_lines: npt.NDArray
             f[3, 0], f[3, 1])
 
 
-def fast_conll(text: str, path: str) -> CorefCorpus | None:
+def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     """The corpus of a well-formed CoNLL coreference text, or None when the text needs the
     line-by-line reader (any error, any repair, or a character this path does not handle).
 
     Parameters
     ----------
-    text : str
-        The whole decoded file.
+    text : str or bytes
+        The whole decoded file, or its UTF-8 bytes (valid UTF-8 without a byte-order mark:
+        what the file decodes to, not held twice).
     path : str
         The name of the file, kept in the corpus and its documents.
 
@@ -157,20 +164,28 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     >>> fast_conll("#begin document d\\nd 0 0 John 1)\\n#end document\\n", "b.conll") is None
     True
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if "\r" in text:
+    if isinstance(text, bytes):
+        raw = text.replace(b"\r\n", b"\n") if b"\r" in text else text
+        if b"\r" in raw:
             return None
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates
-        return None
+    else:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                return None
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates
+            return None
+    del text
     if not raw.endswith(b"\n"):
         raw += b"\n"
     buf = np.frombuffer(raw, dtype=np.uint8)
-    if any(_ODD_BYTE[buf[a:a + (1 << 24)]].any() for a in range(0, len(buf), 1 << 24)):
+    size = 1 << 22
+    if any(len(part) != len(part.translate(None, _ODD_BYTES))
+           for part in (raw[a:a + size] for a in range(0, len(raw), size))):
         return None  # ASCII whitespace that str.split splits at
-    if not raw.isascii() and _ODD_SPACE.search(text):
+    if not raw.isascii() and _ODD_SPACE.search(raw.decode("utf-8")):
         return None
     ends = _each_block(buf, _LF)
     starts = np.concatenate([[0], ends[:-1] + 1])
@@ -218,10 +233,10 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     del starts, ends, lead, blank, hashed, slot  # the arrays per line, once used
     ws, we, last_s, last_e = _token_columns(buf, raw, s, e)
     del s, e
-    words = list(map(sys.intern, _spans(ws, we, buf)))
+    words = _gather(ws, we, buf)
     del ws, we
     cells = _cells(buf, last_s, last_e)
-    del last_s, last_e
+    del last_s, last_e, buf, raw
     if cells is None:
         return None
     chunk_tok, kind, ids = cells
@@ -231,21 +246,77 @@ def fast_conll(text: str, path: str) -> CorefCorpus | None:
     m_start, m_end, m_ent, m_tok, m_doc = mentions
     # Token positions within their document, lines of tokens and of mentions.
     doc_first = np.searchsorted(tok_doc, np.arange(len(names) + 1))
-    pos = np.arange(len(token_rows)) - doc_first[tok_doc]
-    lines = token_rows + 1
-    m_line = lines[m_tok].tolist()
-    id_text = {v: str(v) for v in set(m_ent.tolist())}
-    made = [Mention(((a, b),), id_text[c], ln) for a, b, c, ln in zip(
-        pos[m_start].tolist(), (pos[m_end - 1] + 1).tolist(), m_ent.tolist(), m_line,
-        strict=True)]
-    m_first = np.searchsorted(m_doc, np.arange(len(names) + 1)).tolist()
-    line_list = lines.tolist()
-    first = doc_first.tolist()
-    docs = {name: CorefDocument(name, tuple(words[first[d]:first[d + 1]]),
-                                tuple(made[m_first[d]:m_first[d + 1]]), path, doc_lines[d],
-                                tuple(line_list[first[d]:first[d + 1]]))
-            for d, name in enumerate(names)}
-    return CorefCorpus(docs, path, {}, "conll")
+    offset = doc_first[m_doc]
+    arrays = ConllArrays(names, doc_lines, doc_first, words, token_rows + 1, m_doc,
+                         m_start - offset, m_end - offset, m_ent, token_rows[m_tok] + 1)
+    return CorefCorpus(LazyDocuments(names, lambda: arrays.documents(path), arrays), path, {},
+                       "conll")
+
+
+@dataclass(frozen=True)
+class ConllArrays:
+    """A CoNLL corpus as arrays: what :func:`fast_conll` reads, from which the documents are
+    made when first asked for and the coreference metrics count directly.
+
+    Attributes
+    ----------
+    names : list of str
+        The documents' names, in file order.
+    doc_lines : list of int
+        The line of each ``#begin document``.
+    doc_first : int array of shape (D + 1,)
+        The first token of each document (tokens numbered through the file), then the number
+        of tokens.
+    words : bytes
+        The tokens in UTF-8, each followed by a line feed.
+    lines : int array
+        The line of each token.
+    m_doc, m_start, m_end, m_entity, m_line : int arrays
+        Every mention: document, first token and end (exclusive; token positions within the
+        document), entity id and line, sorted by document, start and longest first.
+
+    References
+    ----------
+    docs/coref.md, "Performance" (reading keeps the arrays; the documents are made on first
+    use).
+
+    Examples
+    --------
+    >>> text = "#begin document d\\nd 0 0 John (1)\\nd 0 1 saw -\\nd 0 2 him (1)\\n#end document\\n"
+    >>> arrays = fast_conll(text, "a.conll").documents.arrays
+    >>> arrays.m_start.tolist(), arrays.m_entity.tolist(), arrays.m_line.tolist()
+    ([0, 2], [1, 1], [2, 4])
+    >>> arrays.documents("a.conll")["d"].tokens
+    ('John', 'saw', 'him')
+    """
+
+    names: list[str]
+    doc_lines: list[int]
+    doc_first: Ints
+    words: bytes
+    lines: Ints
+    m_doc: Ints
+    m_start: Ints
+    m_end: Ints
+    m_entity: Ints
+    m_line: Ints
+
+    def documents(self, path: str) -> dict[str, CorefDocument]:
+        """The documents by name, made from the arrays (what the line-by-line reader gives)."""
+        with objects_in_bulk():
+            words = list(map(sys.intern, self.words.decode("utf-8").split("\n")[:-1]))
+            id_text = {v: str(v) for v in set(self.m_entity.tolist())}
+            made = [Mention(((a, b),), id_text[c], ln) for a, b, c, ln in zip(
+                self.m_start.tolist(), self.m_end.tolist(), self.m_entity.tolist(),
+                self.m_line.tolist(), strict=True)]
+            m_first = np.searchsorted(self.m_doc, np.arange(len(self.names) + 1)).tolist()
+            line_list = self.lines.tolist()
+            first = self.doc_first.tolist()
+            return {name: CorefDocument(name, tuple(words[first[d]:first[d + 1]]),
+                                        tuple(made[m_first[d]:m_first[d + 1]]), path,
+                                        self.doc_lines[d],
+                                        tuple(line_list[first[d]:first[d + 1]]))
+                    for d, name in enumerate(self.names)}
 
 
 def _strip(start: Ints, end: Ints, raw: bytes) -> tuple[Ints, Ints]:

@@ -44,8 +44,8 @@ import pandas as pd
 
 from ..core.model import unique_labels
 from ..errors import ParameterError
-from .agreement import check_corpora, match_documents
 from .model import CorefCorpus, CorefDocument, Mention, Span
+from .scoring import check_corpora, match_documents
 
 __all__ = ["ERROR_KINDS", "CorefDifference", "coref_differences", "document_errors",
            "error_counts"]
@@ -319,7 +319,7 @@ def coref_differences(corpora: Sequence[CorefCorpus], *, coders: Sequence[Any] |
     coders : sequence, optional
         The annotators' names (default: the corpora's paths, made unique).
     lenient : bool, default=False
-        Leave out documents missing from some corpora (:func:`~.agreement.match_documents`).
+        Leave out documents missing from some corpora (:func:`~.scoring.match_documents`).
     singletons : {"keep", "remove"}, default="keep"
         Compare entities of one mention too, or leave them out on both sides (as the
         CoNLL-2012 evaluation does).
@@ -338,7 +338,7 @@ def coref_differences(corpora: Sequence[CorefCorpus], *, coders: Sequence[Any] |
     ParameterError
         An unknown singletons policy, fewer than two corpora.
     InputError
-        As :func:`~clusteragree.coref.agreement.match_documents`.
+        As :func:`~clusteragree.coref.scoring.match_documents`.
 
     References
     ----------

@@ -26,9 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..core.crosstab import contingency
 from ..errors import ParameterError, ParameterTypeError
@@ -265,12 +262,12 @@ class _Tables:
         return np.bincount(doc, weights=weights, minlength=self.docs).astype(np.float64)
 
 
-def _counts(rn: np.ndarray, rd: np.ndarray, pn: np.ndarray, pd: np.ndarray) -> list[Counts]:
-    return [Counts(*x) for x in zip(rn.tolist(), rd.tolist(), pn.tolist(), pd.tolist(),
-                                    strict=True)]
+def _counts(rn: np.ndarray, rd: np.ndarray, pn: np.ndarray, pd: np.ndarray
+            ) -> list[np.ndarray]:
+    return [rn, rd, pn, pd]
 
 
-def _muc(t: _Tables) -> list[Counts]:
+def _muc(t: _Tables) -> list[np.ndarray]:
     # Partition of K by the response: one part per intersecting response entity, one per
     # mention of K in no response entity.
     def found(sizes, own):
@@ -281,7 +278,7 @@ def _muc(t: _Tables) -> list[Counts]:
                    t.per_doc(t.rd, found(t.r, t.rj)), t.per_doc(t.rd, (t.r - 1).clip(0)))
 
 
-def _bcub(t: _Tables) -> list[Counts]:
+def _bcub(t: _Tables) -> list[np.ndarray]:
     return _counts(t.per_doc(t.cd, t.n * t.n / t.k[t.ki]), t.per_doc(t.kd, t.k),
                    t.per_doc(t.cd, t.n * t.n / t.r[t.rj]), t.per_doc(t.rd, t.r))
 
@@ -299,13 +296,14 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
     total_e = t.per_doc(t.cd[alone], phi_e[alone])
     rest = np.flatnonzero(~alone)
     if len(rest):
+        # Imported here: scipy.optimize takes a quarter of a second to load, and corpora whose
+        # blocks are all one-to-one (or metrics without CEAF) never need it.
+        from scipy.optimize import linear_sum_assignment
+
         ki, rj = t.ki[rest], t.rj[rest]
         rows, ri = np.unique(ki, return_inverse=True)
         cols, ci = np.unique(rj, return_inverse=True)
-        nr = len(rows)
-        graph = coo_matrix((np.ones(len(rest)), (ri, nr + ci)), shape=(nr + len(cols),) * 2)
-        _, comp = connected_components(graph, directed=False)
-        block = comp[ri]
+        block = _components(ri, ci, len(rows), len(cols))
         order = np.lexsort((ci, ri, block))  # by block, then row and column
         block, ri, ci = block[order], ri[order], ci[order]
         pm, pe, doc = phi_m[rest][order], phi_e[rest][order], t.cd[rest][order]
@@ -326,6 +324,24 @@ def _ceaf(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
     return total_m, total_e
 
 
+def _components(ri: np.ndarray, ci: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The connected component of each edge ``(ri, ci)`` of a bipartite graph, numbered in
+    order of each component's smallest row (as a search from row 0 upwards numbers them): the
+    smallest row of its component is propagated to every row through the columns, with
+    pointer jumping, until nothing changes."""
+    label = np.arange(rows)
+    while True:
+        col = np.full(cols, rows)
+        np.minimum.at(col, ci, label[ri])
+        new = label.copy()
+        np.minimum.at(new, ri, col[ci])
+        new = new[new]  # a row's label is a row of its component with a smaller label
+        if np.array_equal(new, label):
+            break
+        label = new
+    return np.unique(label, return_inverse=True)[1].ravel()[ri]
+
+
 def _local_rank(block: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """For cells sorted by block, the rank of each cell's id among the distinct ids of its
     block (0 for the smallest)."""
@@ -335,7 +351,7 @@ def _local_rank(block: np.ndarray, ids: np.ndarray) -> np.ndarray:
     return rank.ravel() - np.searchsorted(pairs // width, block)
 
 
-def _blanc(t: _Tables) -> list[BlancCounts]:
+def _blanc(t: _Tables) -> list[np.ndarray]:
     in_k = np.bincount(t.ki, weights=t.n, minlength=len(t.k))  # mentions of K in the response
     in_r = np.bincount(t.rj, weights=t.n, minlength=len(t.r))
     c_key, c_resp = t.per_doc(t.kd, _pairs(t.k)), t.per_doc(t.rd, _pairs(t.r))
@@ -344,12 +360,10 @@ def _blanc(t: _Tables) -> list[BlancCounts]:
     n_key, n_resp = mk * (mk - 1) / 2 - c_key, mr * (mr - 1) / 2 - c_resp
     n_both = (mb * (mb - 1) / 2 - t.per_doc(t.kd, _pairs(in_k)) - t.per_doc(t.rd, _pairs(in_r))
               + c_both)
-    return [BlancCounts(*x) for x in zip(c_key.tolist(), c_resp.tolist(), c_both.tolist(),
-                                         n_key.tolist(), n_resp.tolist(), n_both.tolist(),
-                                         strict=True)]
+    return [c_key, c_resp, c_both, n_key, n_resp, n_both]
 
 
-def _lea(t: _Tables) -> list[Counts]:
+def _lea(t: _Tables) -> list[np.ndarray]:
     def side(sizes, own, other_sizes, other_index, doc):
         links = np.where(sizes > 1, _pairs(sizes), 1.0)
         found = np.bincount(own, weights=_pairs(t.n), minlength=len(sizes))
@@ -422,14 +436,13 @@ def score_documents(
 def score_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
                  response: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike], documents: int,
                  metrics: Iterable[str] = METRICS) -> list[dict[str, Counts | BlancCounts]]:
-    """:func:`score_documents` for mentions given as integer arrays, one row per mention.
+    """:func:`score_documents` for mentions given as integer arrays, one row per mention
+    (:func:`count_arrays`, made into counts per document).
 
     Parameters
     ----------
     key, response : (document, mention, entity), each an int array of shape (M,)
-        For every mention of the side: its document (``0 .. documents - 1``), its number
-        (the same number on both sides for the same mention, each mention once per side) and
-        its entity (numbers that no two documents share).
+        As in :func:`count_arrays`.
     documents : int
         The number of documents.
     metrics : iterable of str, default=METRICS
@@ -459,6 +472,53 @@ def score_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
     >>> score_arrays(key, response, 1, ["muc"])[0]["muc"]
     Counts(recall_num=1.0, recall_den=2.0, precision_num=1.0, precision_den=1.0)
     """
+    return per_document(count_arrays(key, response, documents, metrics))
+
+
+def count_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
+                 response: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike], documents: int,
+                 metrics: Iterable[str] = METRICS) -> dict[str, list[np.ndarray]]:
+    """The counts of every document as arrays (a value per document for each count field of
+    each metric), from mentions given as integer arrays, one row per mention.
+
+    Parameters
+    ----------
+    key, response : (document, mention, entity), each an int array of shape (M,)
+        For every mention of the side: its document (``0 .. documents - 1``), its number
+        (the same number on both sides for the same mention, each mention once per side) and
+        its entity (numbers that no two documents share).
+    documents : int
+        The number of documents.
+    metrics : iterable of str, default=METRICS
+        As in :func:`score`.
+
+    Returns
+    -------
+    dict of str to list of arrays
+        For each metric, its count fields in the order of :class:`Counts` (or
+        :class:`BlancCounts`), each an array of shape (documents,): :func:`per_document` makes
+        them the counts :func:`score_documents` gives for the same entities, :func:`totals`
+        their sums.
+
+    Raises
+    ------
+    ParameterError
+        An unknown metric.
+
+    References
+    ----------
+    docs/coref.md, "Metrics"; docs/performance.md.
+
+    Examples
+    --------
+    Two documents: key {1, 2, 3} and {4, 5}, response {1, 2} {3} and {4, 5}; MUC recall
+    numerators 1 and 1, denominators 2 and 1:
+
+    >>> key = ([0, 0, 0, 1, 1], [1, 2, 3, 4, 5], [0, 0, 0, 1, 1])
+    >>> response = ([0, 0, 0, 1, 1], [1, 2, 3, 4, 5], [0, 0, 1, 2, 2])
+    >>> [c.tolist() for c in count_arrays(key, response, 2, ["muc"])["muc"][:2]]
+    [[1.0, 1.0], [2.0, 1.0]]
+    """
     names = list(dict.fromkeys(metrics))
     for name in names:
         if name not in METRICS:
@@ -475,10 +535,94 @@ def score_arrays(key: tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike],
     (km, ke, ks, kd), (rm, re_, rs, rd) = sides
     _, at_k, at_r = np.intersect1d(km, rm, assume_unique=True, return_indices=True)
     ki, rj, n, _ = contingency(ke[at_k], re_[at_r], max(len(rs), 1))
-    return _score_tables(_Tables(ks, rs, ki, rj, n, kd, rd, kd[ki], documents), names)
+    return _columns(_Tables(ks, rs, ki, rj, n, kd, rd, kd[ki], documents), names)
 
 
 def _score_tables(t: _Tables, names: list[str]) -> list[dict[str, Counts | BlancCounts]]:
+    return per_document(_columns(t, names))
+
+
+def per_document(columns: Mapping[str, Sequence[np.ndarray]]
+                 ) -> list[dict[str, Counts | BlancCounts]]:
+    """The counts of each document from the arrays of :func:`count_arrays`.
+
+    Parameters
+    ----------
+    columns : mapping of str to sequence of arrays
+        Each metric's count fields, one array (a value per document) per field.
+
+    Returns
+    -------
+    list of dict of str to Counts or BlancCounts
+        The counts of each document by metric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> per_document({"muc": [np.array([1.0, 2.0])] * 4})[1]
+    {'muc': Counts(recall_num=2.0, recall_den=2.0, precision_num=2.0, precision_den=2.0)}
+    """
+    made = {m: [(BlancCounts if m == "blanc" else Counts)(*x)
+                for x in zip(*(c.tolist() for c in cols), strict=True)]
+            for m, cols in columns.items()}
+    docs = len(next(iter(made.values()))) if made else 0
+    return [{m: made[m][d] for m in made} for d in range(docs)]
+
+
+def totals(columns: Mapping[str, Sequence[np.ndarray]]) -> dict[str, Counts | BlancCounts]:
+    """The counts summed over the documents, document after document (what :func:`add` gives
+    folded over :func:`per_document`, to the last bit).
+
+    Parameters
+    ----------
+    columns : mapping of str to sequence of arrays
+        Each metric's count fields, one array (a value per document) per field.
+
+    Returns
+    -------
+    dict of str to Counts or BlancCounts
+        The summed counts by metric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cols = {"muc": [np.array([0.1, 0.2, 0.3])] * 4}
+    >>> totals(cols)["muc"].recall_num == (0.1 + 0.2) + 0.3
+    True
+    """
+    return {m: (BlancCounts if m == "blanc" else Counts)(
+        *(float(np.cumsum(c)[-1]) if len(c) else 0.0 for c in cols))
+        for m, cols in columns.items()}
+
+
+def swapped(columns: Mapping[str, Sequence[np.ndarray]]) -> dict[str, list[np.ndarray]]:
+    """The count arrays of :func:`count_arrays` with key and response exchanged (every metric
+    is symmetric: the fields swap).
+
+    Parameters
+    ----------
+    columns : mapping of str to sequence of arrays
+        Each metric's count fields.
+
+    Returns
+    -------
+    dict of str to list of arrays
+        The fields of the swapped counts, as :meth:`Counts.swapped` orders them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> swapped({"muc": [np.array([1.0]), np.array([2.0]), np.array([3.0]), np.array([4.0])]})
+    {'muc': [array([3.]), array([4.]), array([1.]), array([2.])]}
+    """
+    out = {}
+    for m, c in columns.items():
+        out[m] = ([c[1], c[0], c[2], c[4], c[3], c[5]] if m == "blanc"
+                  else [c[2], c[3], c[0], c[1]])
+    return out
+
+
+def _columns(t: _Tables, names: list[str]) -> dict[str, list[np.ndarray]]:
     by_metric: dict[str, list] = {}
     if "muc" in names:
         by_metric["muc"] = _muc(t)
@@ -498,7 +642,7 @@ def _score_tables(t: _Tables, names: list[str]) -> list[dict[str, Counts | Blanc
     if "mentions" in names:  # mention identification: spans marked by both sides
         both = t.per_doc(t.cd, t.n)
         by_metric["mentions"] = _counts(both, t.per_doc(t.kd, t.k), both, t.per_doc(t.rd, t.r))
-    return [{name: by_metric[name][d] for name in names} for d in range(t.docs)]
+    return {name: by_metric[name] for name in names}
 
 
 def score(

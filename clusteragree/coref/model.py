@@ -7,12 +7,16 @@ the chains are the mentions grouped by entity.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import InputError
 
-__all__ = ["CONLL_AVERAGE", "METRICS", "CorefCorpus", "CorefDocument", "Mention", "unique_mentions"]
+__all__ = ["CONLL_AVERAGE", "METRICS", "CorefCorpus", "CorefDocument", "LazyDocuments", "Mention",
+           "unique_mentions"]
 
 Span = tuple[tuple[int, int], ...]
 
@@ -275,3 +279,118 @@ class CorefCorpus:
     path: str
     repairs: dict[str, int] = field(default_factory=dict)
     format: str = "conll"
+
+
+class LazyDocuments(dict):
+    """The documents of a corpus by name, made on first use: a dict whose names are known at
+    once and whose :class:`CorefDocument` objects are all built by ``build`` the first time a
+    value is asked for (by key, ``values``, ``items``, comparison, copying or pickling).
+
+    A reader that has the whole corpus as arrays hands them on in ``arrays`` (the coreference
+    metrics count from them without making a mention object); everything else sees an
+    ordinary dict.
+
+    Parameters
+    ----------
+    names : list of str
+        The documents' names, in file order.
+    build : callable
+        Returns the documents by name (the same names, in the same order).
+    arrays : object, optional
+        The reader's array form of the corpus (:class:`clusteragree.coref.conll_fast.ConllArrays`).
+
+    References
+    ----------
+    docs/performance.md (coreference: reading builds no object the metrics do not need).
+
+    Examples
+    --------
+    >>> made = []
+    >>> def build():
+    ...     made.append(1)
+    ...     return {"d": CorefDocument("d", ("Mary",), (Mention(((0, 1),), "1"),))}
+    >>> docs = LazyDocuments(["d"], build)
+    >>> list(docs), len(docs), "d" in docs, made
+    (['d'], 1, True, [])
+    >>> docs["d"].tokens, made
+    (('Mary',), [1])
+    >>> docs == {"d": CorefDocument("d", ("Mary",), (Mention(((0, 1),), "1"),))}
+    True
+    """
+
+    def __init__(self, names: list[str], build: Callable[[], dict[str, CorefDocument]],
+                 arrays: Any = None) -> None:
+        super().__init__(dict.fromkeys(names))
+        self._build: Callable[[], dict[str, CorefDocument]] | None = build
+        self._lock = threading.Lock()
+        self.arrays = arrays
+
+    def _made(self) -> LazyDocuments:
+        if self._build is not None:
+            with self._lock:  # threads asking at once: one builds, the others wait for it
+                if self._build is not None:
+                    dict.update(self, self._build())
+                    self._build = None
+        return self
+
+    def __getitem__(self, name: str) -> CorefDocument:
+        return dict.__getitem__(self._made(), name)
+
+    def __iter__(self) -> Iterator[str]:  # overridden so that dict(...) and {**...} ask values
+        return dict.__iter__(self)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict.get(self._made(), name, default)
+
+    def values(self) -> Any:
+        return dict.values(self._made())
+
+    def items(self) -> Any:
+        return dict.items(self._made())
+
+    def copy(self) -> dict[str, CorefDocument]:
+        return dict(self.items())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyDocuments):
+            other._made()
+        return dict.__eq__(self._made(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self._made())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (dict(self.items()),)
+
+    def __or__(self, other: Any) -> Any:
+        return dict(self.items()) | other
+
+    def __ror__(self, other: Any) -> Any:
+        return other | dict(self.items())
+
+    def setdefault(self, *args: Any) -> Any:
+        return dict.setdefault(self._made(), *args)
+
+    def pop(self, *args: Any) -> Any:
+        return dict.pop(self._made(), *args)
+
+    def popitem(self) -> Any:
+        return dict.popitem(self._made())
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self._made(), *args, **kwargs)
+
+    def __setitem__(self, name: str, value: CorefDocument) -> None:
+        dict.__setitem__(self._made(), name, value)
+
+    def __delitem__(self, name: str) -> None:
+        dict.__delitem__(self._made(), name)
+
+    def __ior__(self, other: Any) -> LazyDocuments:
+        self.update(other)
+        return self

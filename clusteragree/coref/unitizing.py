@@ -25,8 +25,8 @@ import pandas as pd
 from ..core.model import unique_labels
 from ..core.unitizing import UnitizingStats, unitizing_stats
 from ..errors import notify
-from .agreement import check_corpora, match_documents
 from .model import CorefCorpus, CorefDocument
+from .scoring import check_corpora, match_documents
 
 __all__ = ["mention_units", "mentions_u_alpha"]
 
@@ -96,7 +96,7 @@ def mentions_u_alpha(corpora: Sequence[CorefCorpus], *,
         The annotators' names (default: the corpora's paths, made unique).
     lenient : bool, default=False
         Leave out documents missing from some corpora
-        (:func:`~clusteragree.coref.agreement.match_documents`).
+        (:func:`~clusteragree.coref.scoring.match_documents`).
     per_document : bool, default=False
         Also a row per document after the pooled row.
 
@@ -110,7 +110,7 @@ def mentions_u_alpha(corpora: Sequence[CorefCorpus], *,
     Raises
     ------
     InputError, ParameterError
-        As :func:`~clusteragree.coref.agreement.match_documents`.
+        As :func:`~clusteragree.coref.scoring.match_documents`.
 
     References
     ----------
