@@ -416,7 +416,7 @@ def byte_lines(text: str) -> tuple[Bytes, Ints, Ints] | None:
     size = 1 << 24
     parts = [np.flatnonzero(buf[a:a + size] == 10) + a for a in range(0, len(buf), size)]
     ends = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)[:len(ends)]
     return buf, starts, ends
 
 

@@ -22,6 +22,8 @@ from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clusteragree.coref import read_corefud
+from clusteragree.coref.corefud_fast import corefud_lines
 from clusteragree.errors import InputError
 from clusteragree.inputs import read_text
 from clusteragree.trees import read_conll_trees
@@ -179,3 +181,119 @@ def test_real_treebanks_read_the_same() -> None:
         assert fast_read == slow_read, path
         taken += fast_conll_trees(read_text(path), str(path), "many") is not None
     assert taken >= len(files) // 2
+
+
+# --- CorefUD coreference
+
+COREF_OPTIONS = [{"lenient": False}, {"lenient": True}]
+COREFUD = ROOT / "corpora_fixtures" / "coref" / "corefud"
+MULTI = ROOT.parent / "shared" / "corpora" / "coref-multi-annotator"
+
+
+@st.composite
+def corefud_documents(draw: st.DrawFn) -> list[tuple[int, list[str]]]:
+    """Documents as (number of tokens, MISC cell of each token): mentions of one or more
+    tokens, nested, with and without heads, now and then discontinuous (two parts) or
+    marked twice."""
+    out = []
+    for _ in range(draw(st.integers(0, 3))):
+        n = draw(st.integers(0, 10))
+        opens: list[list[str]] = [[] for _ in range(n)]
+        closes: list[list[str]] = [[] for _ in range(n)]
+        for _ in range(draw(st.integers(0, 6)) if n else 0):
+            start = draw(st.integers(0, n - 1))
+            end = min(n, start + draw(st.integers(1, 4)))
+            eid = f"e{draw(st.integers(1, 4))}"
+            if draw(st.integers(0, 5)) == 0 and end - start > 2:  # two parts, a gap between
+                for k, (a, b) in enumerate([(start, start + 1), (end - 1, end)], start=1):
+                    part = f"{eid}[{k}/2]"
+                    if a + 1 == b:
+                        opens[a].append(f"({part}-person-1-)")
+                    else:
+                        opens[a].append(f"({part}-person-1-")
+                        closes[b - 1].insert(0, f"{part})")
+                continue
+            head = draw(st.sampled_from(["1", "", str(end - start)]))
+            if end - start == 1:
+                opens[start].append(f"({eid}-person-{head}-)")
+            else:
+                opens[start].append(f"({eid}-person-{head}-")
+                closes[end - 1].insert(0, f"{eid})")
+        cells = []
+        for t in range(n):
+            chunks = "".join(closes[t] + opens[t])
+            cells.append(draw(st.sampled_from(["{}", "SpaceAfter=No|{}", "{}|X=1"])).format(
+                f"Entity={chunks}") if chunks else draw(st.sampled_from(["_", "SpaceAfter=No"])))
+        out.append((n, cells))
+    return out
+
+
+def render_corefud(docs: list[tuple[int, list[str]]], extras: int, crlf: bool,
+                   final_newline: bool) -> str:
+    """CorefUD text; ``extras`` adds tokens before the first document, multiword tokens,
+    empty nodes, and blank lines of spaces (in that order of what it turns on)."""
+    lines = ["# global.Entity = eid-etype-head-other"]
+    if extras > 0:
+        lines.append("1\tBefore\t_\t_\t_\t_\t_\t_\t_\t_")
+    for d, (n, cells) in enumerate(docs):
+        lines.append(f"# newdoc id = doc{d}")
+        for t in range(n):
+            if t % 6 == 0:
+                lines.append(f"# sent_id = {d}-{t}")
+            if extras > 1 and t == 1:
+                lines.append("\t".join(["2-3", "du", *["_"] * 8]))
+            if extras > 2 and t == 2:
+                lines.append("\t".join(["2.1", "_", *["_"] * 7, "_"]))
+            word = ["Mary", "saw", "ÿé", "x y", "12", "a#b"][t % 6]
+            lines.append("\t".join([str(t % 6 + 1), word, "_", "_", "_", "_", "0", "root", "_",
+                                    cells[t]]))
+            if t % 6 == 5:
+                lines.append(" \t" if extras > 3 else "")
+    text = ("\r\n" if crlf else "\n").join(lines)
+    return text + ("\r\n" if crlf else "\n") if final_newline else text
+
+
+@SETTINGS
+@given(corefud_documents(), st.integers(0, 4), st.booleans(), st.booleans())
+def test_well_formed_corefud_takes_the_fast_path_and_reads_the_same(docs, extras, crlf,
+                                                                     end) -> None:
+    text = render_corefud(docs, extras, crlf, end)
+    assert corefud_lines(text) is not None
+    fast_read, slow_read = read_both(text, ".conllu", read_corefud, COREF_OPTIONS)
+    assert fast_read == slow_read
+
+
+COREF_BREAKS = ["\n", "\t", " ", "#", "1", "-", ".", "x", "\r", "\x0c", "\u2028", "\xa0",
+                "\ufeff", "(", ")", "e1)", "(e1-x-", "[1/2]", "Entity=", "|",
+                "# newdoc id = doc0\n", "# global.Entity = eid-head\n",
+                "\n1-2\t_\t_\t_\t_\t_\t_\t_\t_\t_\n", "\u0663"]
+
+
+@SETTINGS
+@given(corefud_documents(), st.integers(0, 4),
+       st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(COREF_BREAKS)), min_size=1,
+                max_size=3))
+def test_broken_corefud_reads_the_same_or_fails_the_same(docs, extras, breaks) -> None:
+    text = render_corefud(docs, extras, False, True)
+    for at, piece in breaks:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at:]
+    fast_read, slow_read = read_both(text, ".conllu", read_corefud, COREF_OPTIONS)
+    assert fast_read == slow_read
+
+
+@SETTINGS
+@given(mutated((COREFUD / "annotator-a.conllu").read_bytes()))
+def test_mutated_corefud_fixture_reads_the_same(data: bytes) -> None:
+    fast_read, slow_read = read_both(data, ".conllu", read_corefud, COREF_OPTIONS)
+    assert fast_read == slow_read
+
+
+def test_corefud_files_take_the_fast_path_and_read_the_same() -> None:
+    """The bundled CorefUD fixtures, and the shared corpora's CoNLL-U files when present."""
+    files = sorted(COREFUD.glob("*.conllu")) + sorted(MULTI.rglob("*.conllu"))
+    for path in files:
+        assert corefud_lines(read_text(path)) is not None, path
+        fast_read, slow_read = read_both(path.read_bytes(), ".conllu", read_corefud,
+                                         COREF_OPTIONS)
+        assert fast_read == slow_read, path
