@@ -355,6 +355,8 @@ def load_json(text: str, path: PathLike | None = None) -> Any:
 # --- Files as arrays of bytes, for the vectorised readers of line formats (CoNLL-U).
 
 Ints = npt.NDArray[np.int64]
+#: Byte positions: 64-bit, or 32-bit where that is enough (:func:`tab_columns`).
+Positions = npt.NDArray[np.integer[Any]]
 Bytes = npt.NDArray[np.uint8]
 #: Lines (or byte ranges) handled at once, so the index arrays stay small.
 BLOCK = 1 << 16
@@ -420,8 +422,11 @@ def byte_lines(text: str) -> tuple[Bytes, Ints, Ints] | None:
     return buf, starts, ends
 
 
-def decode_ranges(buf: Bytes, starts: Ints, ends: Ints) -> list[str]:
-    """The byte ranges ``[starts, ends)`` of ``buf`` (none holding a line feed) as strings.
+def decode_ranges(buf: Bytes, starts: Positions, ends: Positions, *, intern: bool = False
+                  ) -> list[str]:
+    """The byte ranges ``[starts, ends)`` of ``buf`` (none holding a line feed) as strings;
+    with ``intern``, equal strings are one object (``sys.intern``, a block at a time, so the
+    copies never all exist at once).
 
     Examples
     --------
@@ -437,11 +442,13 @@ def decode_ranges(buf: Bytes, starts: Ints, ends: Ints) -> list[str]:
         index = np.arange(int(size.sum())) + np.repeat(lo - (last + 1 - size), size)
         taken = buf[np.minimum(index, len(buf) - 1)]
         taken[last] = 10
-        out += taken.tobytes().decode("utf-8").split("\n")[:-1]
+        block = taken.tobytes().decode("utf-8").split("\n")[:-1]
+        out += map(sys.intern, block) if intern else block
     return out
 
 
-def ascii_naturals(buf: Bytes, starts: Ints, ends: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
+def ascii_naturals(buf: Bytes, starts: Positions, ends: Positions
+                   ) -> tuple[Ints, npt.NDArray[np.bool_]]:
     """The value of each byte range read as a whole number, and whether it is one: 1 to
     :data:`MAX_INT_DIGITS` ASCII digits and nothing else (what :func:`parse_int` reads without
     a sign or spaces). Values of ranges that are not numbers are meaningless.
@@ -453,7 +460,7 @@ def ascii_naturals(buf: Bytes, starts: Ints, ends: Ints) -> tuple[Ints, npt.NDAr
     >>> values[ok].tolist(), ok.tolist()
     ([12, 7], [True, False, True, False])
     """
-    size = ends - starts
+    size = (ends - starts).astype(np.int64)
     ok = (size > 0) & (size <= MAX_INT_DIGITS)
     value = np.zeros(len(starts), dtype=np.int64)
     top = len(buf) - 1
@@ -466,10 +473,10 @@ def ascii_naturals(buf: Bytes, starts: Ints, ends: Ints) -> tuple[Ints, npt.NDAr
 
 
 def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequence[int]
-                ) -> list[tuple[Ints, Ints]] | None:
+                ) -> list[tuple[Positions, Positions]] | None:
     """The byte ranges of columns ``wanted`` (0-based) of lines ``[starts, ends)`` split at
-    every TAB, as ``line.split("\\t")`` splits them; None unless every line has ``count``
-    columns.
+    every TAB, as ``line.split("\\t")`` splits them (32-bit positions when the bytes are
+    fewer than 2**31); None unless every line has ``count`` columns.
 
     Examples
     --------
@@ -480,7 +487,9 @@ def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequen
     >>> tab_columns(buf, np.array([0]), np.array([6]), 2, [0]) is None
     True
     """
-    out = [(np.zeros(len(starts), np.int64), np.zeros(len(starts), np.int64)) for _ in wanted]
+    kind = np.int32 if len(buf) < 2**31 else np.int64  # half the memory for most files
+    out: list[tuple[Positions, Positions]] = [
+        (np.zeros(len(starts), kind), np.zeros(len(starts), kind)) for _ in wanted]
     for a in range(0, len(starts), BLOCK):
         s, e = starts[a:a + BLOCK], ends[a:a + BLOCK]
         lo, hi = int(s[0]), int(e[-1])

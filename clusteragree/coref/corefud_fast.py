@@ -14,7 +14,6 @@ error.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,6 +97,7 @@ def corefud_lines(text: str) -> CorefudLines | None:
     if got is None or len(got[1]) == 0:
         return None
     buf, starts, ends = got
+    del got  # each array goes once used
     head = buf[starts]
     empty = starts == ends
     comment = ~empty & (head == 35)
@@ -125,9 +125,10 @@ def corefud_lines(text: str) -> CorefudLines | None:
             plain[row] = True  # an empty node is a token: zeros corefer
         else:
             return None
-    rows, form_s, form_e, misc_s, misc_e = (a[plain] for a in (rows, form_s, form_e, misc_s,
-                                                                misc_e))
-    words = list(map(sys.intern, decode_ranges(buf, form_s, form_e)))
+    rows = rows[plain]
+    words = decode_ranges(buf, form_s[plain], form_e[plain], intern=True)
+    del form_s, form_e, id_s, id_e
+    misc_s, misc_e = misc_s[plain], misc_e[plain]
     # MISC cells other than "_" are read in Python: the ones with Entity= are kept.
     bare = (misc_e - misc_s == 1) & (buf[misc_s] == 95)
     told = np.flatnonzero(~bare)

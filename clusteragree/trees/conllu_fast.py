@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from collections import Counter
 
 import numpy as np
@@ -77,6 +76,7 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     if got is None:
         return None
     buf, starts, ends = got
+    del got  # each array goes once used
     if len(buf) == 0:
         return [], Counter(), {}
     head_byte = buf[starts]
@@ -109,6 +109,7 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     word = np.flatnonzero(plain)
     rows, group, ids = rows[word], group[word], ids[word]
     heads, number = ascii_naturals(buf, head_s[word], head_e[word])
+    del id_s, id_e, head_s, head_e, plain
     if not number.all():
         return None
     new = np.concatenate([[True], group[1:] != group[:-1]]) if len(word) else np.zeros(0, bool)
@@ -125,14 +126,17 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     if nodes is None:
         return None
     order, subtree = nodes
-    words = list(map(sys.intern, decode_ranges(buf, form_s[word], form_e[word])))
-    rels = list(map(sys.intern, decode_ranges(buf, rel_s[word], rel_e[word])))
+    words = decode_ranges(buf, form_s[word], form_e[word], intern=True)
+    del form_s, form_e
+    rels = decode_ranges(buf, rel_s[word], rel_e[word], intern=True)
+    del rel_s, rel_e, buf
     node_label = np.empty(len(word) + len(first), dtype=object)
     node_label[np.arange(len(word)) + sent + 1] = [r if r != "_" else "" for r in rels]
     node_label[first + np.arange(len(first))] = ""
     labels = node_label[order].tolist()
+    del node_label
     sizes = subtree[order].tolist()
-    del node_label, order, subtree
+    del order, subtree
     heads_list, lines = heads.tolist(), (rows[first] + 1).tolist()
     at, out = [*first.tolist(), len(word)], []
     for j, line in enumerate(lines):
@@ -173,6 +177,7 @@ def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None
         jump = jump[jump]
     if not is_root[jump].all():
         return None  # a cycle: some words never reach the root
+    del jump, is_root
     if int(depth.max(initial=0)) > _DEEPEST:
         return None  # a level at a time would take longer than the line-by-line reader
     # Levels, deepest first: subtree sizes bottom-up, then positions top-down.
@@ -190,10 +195,12 @@ def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None
     ahead -= np.repeat(ahead[starts], np.diff(np.append(np.flatnonzero(starts), words)))
     step = np.zeros(n, dtype=np.int64)
     step[siblings] = ahead + 1
+    del siblings, ahead, starts
     position = np.zeros(n, dtype=np.int64)
     for d in range(1, len(cuts) - 1):
         level = by_depth[cuts[d]:cuts[d + 1]]
         position[level] = position[parent[level]] + step[level]
+    del by_depth, step, depth
     order = np.empty(n, dtype=np.int64)
     owner = np.repeat(root, np.diff(np.append(first, words)) + 1)
     order[owner + position] = np.arange(n)
