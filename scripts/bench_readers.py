@@ -4,7 +4,8 @@ Writes a generated CoNLL-U file of about ``--tokens`` words for each reader (dep
 for :func:`clusteragree.trees.read_conll_trees`, CorefUD coreference for
 :func:`clusteragree.coref.read_corefud`), reads it in a fresh Python process with ``fast=True``
 and with ``fast=False`` (best of ``--repeat`` runs each) and prints the time, the peak resident
-memory of that process (``ru_maxrss``) and the file size.
+memory of that process (``ru_maxrss``), the same before reading (the interpreter with the
+package imported, the baseline) and the file size.
 
 Usage::
 
@@ -92,21 +93,23 @@ warnings.simplefilter("ignore")
 from clusteragree.trees import read_conll_trees
 from clusteragree.coref import read_corefud
 reader = {"trees": read_conll_trees, "corefud": read_corefud}[sys.argv[1]]
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 start = time.perf_counter()
 out = reader(sys.argv[2], fast=sys.argv[3] == "1")
 took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base)
 """
 
 
-def measure(kind: str, path: Path, fast: bool, repeat: int) -> tuple[float, int]:
-    """Best time and the peak memory of the best run, each run a fresh process."""
+def measure(kind: str, path: Path, fast: bool, repeat: int) -> tuple[float, int, int]:
+    """Best time, and the peak memory and the baseline (the interpreter with the package
+    imported) of the best run, each run a fresh process."""
     runs = []
     for _ in range(repeat):
         done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path), str(int(fast))],
                               check=True, capture_output=True, text=True)
-        took, peak = done.stdout.split()
-        runs.append((float(took), int(peak)))
+        took, peak, base = done.stdout.split()
+        runs.append((float(took), int(peak), int(base)))
     return min(runs)
 
 
@@ -116,22 +119,31 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per reader (best kept)")
     parser.add_argument("--readers", default="trees,corefud", help="trees, corefud or both")
     parser.add_argument("--out", type=Path, help="write the figures as JSON to this path")
+    parser.add_argument("--write", nargs=2, metavar=("READER", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rng = np.random.default_rng(0)
+    if args.write:  # a child process writes the file: the reading processes are forked from
+        kind, target = args.write  # a parent that never held it (peak memory is inherited)
+        (write_trees if kind == "trees" else write_corefud)(Path(target), args.tokens,
+                                                            np.random.default_rng(0))
+        return
     figures = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.readers.split(","):
             path = Path(tmp) / f"{kind}.conllu"
-            (write_trees if kind == "trees" else write_corefud)(path, args.tokens, rng)
+            subprocess.run([sys.executable, __file__, "--tokens", str(args.tokens), "--write",
+                            kind, str(path)], check=True)
             size = path.stat().st_size
             for fast in (False, True):
-                took, peak = measure(kind, path, fast, args.repeat)
+                took, peak, base = measure(kind, path, fast, args.repeat)
                 figures.append({"reader": kind, "fast": fast, "tokens": args.tokens,
                                 "file_mb": round(size / 2**20, 1), "seconds": round(took, 2),
                                 "peak_mb": round(peak / 2**20, 1),
-                                "peak_over_file": round(peak / size, 2)})
+                                "baseline_mb": round(base / 2**20, 1),
+                                "peak_over_file": round(peak / size, 2),
+                                "above_baseline_over_file": round((peak - base) / size, 2)})
                 print(f"{kind:8} {'new' if fast else 'old'}  {size / 2**20:7.1f} MB file  "
-                      f"{took:7.2f} s  peak {peak / 2**20:7.1f} MB ({peak / size:.1f}x file)")
+                      f"{took:7.2f} s  peak {peak / 2**20:7.1f} MB ({peak / size:.1f}x file; "
+                      f"{(peak - base) / size:.1f}x above the {base / 2**20:.0f} MB baseline)")
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 

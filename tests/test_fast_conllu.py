@@ -59,6 +59,14 @@ def read_both(data: str | bytes, suffix: str, read: Callable[..., Any],
     return out[True], out[False]
 
 
+def inserted(text: str, pieces: list[tuple[int, str]]) -> str:
+    """``text`` with each piece inserted at its offset (taken modulo the length)."""
+    for at, piece in pieces:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at:]
+    return text
+
+
 # --- Dependency trees
 
 TREE_OPTIONS = [{"roots": r, "cycles": c} for r in ("one", "many") for c in ("error", "drop")]
@@ -135,18 +143,8 @@ def test_broken_treebanks_read_the_same_or_fail_the_same(sentences, extras, brea
     """Pieces that break the format anywhere (cycles, heads outside, bad ids, odd spaces,
     wrong columns): both paths agree on the sentences, or on the error (file, line and
     message), and on every warning."""
-    text = render_trees(sentences, extras, False, True)
-    for at, piece in breaks:
-        at %= len(text) + 1
-        text = text[:at] + piece + text[at:]
+    text = inserted(render_trees(sentences, extras, False, True), breaks)
     fast_read, slow_read = read_both(text, ".conllu", read_conll_trees, TREE_OPTIONS)
-    assert fast_read == slow_read
-
-
-@SETTINGS
-@given(mutated((TREES / "annotator-a.conllu").read_bytes()))
-def test_mutated_tree_fixture_reads_the_same(data: bytes) -> None:
-    fast_read, slow_read = read_both(data, ".conllu", read_conll_trees, TREE_OPTIONS)
     assert fast_read == slow_read
 
 
@@ -274,18 +272,20 @@ COREF_BREAKS = ["\n", "\t", " ", "#", "1", "-", ".", "x", "\r", "\x0c", "\u2028"
        st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(COREF_BREAKS)), min_size=1,
                 max_size=3))
 def test_broken_corefud_reads_the_same_or_fails_the_same(docs, extras, breaks) -> None:
-    text = render_corefud(docs, extras, False, True)
-    for at, piece in breaks:
-        at %= len(text) + 1
-        text = text[:at] + piece + text[at:]
+    text = inserted(render_corefud(docs, extras, False, True), breaks)
     fast_read, slow_read = read_both(text, ".conllu", read_corefud, COREF_OPTIONS)
     assert fast_read == slow_read
 
 
+@pytest.mark.parametrize("which", ["trees", "corefud"])
 @SETTINGS
-@given(mutated((COREFUD / "annotator-a.conllu").read_bytes()))
-def test_mutated_corefud_fixture_reads_the_same(data: bytes) -> None:
-    fast_read, slow_read = read_both(data, ".conllu", read_corefud, COREF_OPTIONS)
+@given(data=st.data())
+def test_mutated_fixtures_read_the_same(which: str, data: st.DataObject) -> None:
+    """Byte mutations of a real fixture (the fuzz campaign's mutations), read both ways."""
+    seed, read, options = {"trees": (TREES, read_conll_trees, TREE_OPTIONS),
+                           "corefud": (COREFUD, read_corefud, COREF_OPTIONS)}[which]
+    mutant = data.draw(mutated((seed / "annotator-a.conllu").read_bytes()))
+    fast_read, slow_read = read_both(mutant, ".conllu", read, options)
     assert fast_read == slow_read
 
 

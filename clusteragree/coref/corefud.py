@@ -140,6 +140,7 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     state = _Reading(name, lenient)
     scanned = corefud_lines(text) if fast else None
     if scanned is not None:
+        del text  # what the reading needs is scanned
         _assemble(state, scanned)
     else:
         _read_lines(state, text)

@@ -132,10 +132,12 @@ def corefud_lines(text: str) -> CorefudLines | None:
     # MISC cells other than "_" are read in Python: the ones with Entity= are kept.
     bare = (misc_e - misc_s == 1) & (buf[misc_s] == 95)
     told = np.flatnonzero(~bare)
+    cells = decode_ranges(buf, misc_s[told], misc_e[told])
+    del buf, misc_s, misc_e, bare  # the bytes, once read
     entities: list[tuple[int, str]] = []
-    for k, misc in zip(told.tolist(), decode_ranges(buf, misc_s[told], misc_e[told]),
-                       strict=True):
+    for k, misc in zip(told.tolist(), cells, strict=True):
         found = entity_value(misc) if "Entity=" in misc else None
         if found:
             entities.append((k, found))
+    del cells
     return CorefudLines(comments, (rows + 1).tolist(), words, entities, last)

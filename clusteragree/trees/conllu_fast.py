@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..inputs import Ints, ascii_naturals, byte_lines, decode_ranges, tab_columns
+from ..inputs import Ints, Positions, ascii_naturals, byte_lines, decode_ranges, tab_columns
 from .model import Sentence, Tree
 
 __all__ = ["fast_conll_trees"]
@@ -122,14 +122,14 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     several = np.flatnonzero(root_count > 1)
     if (root_count == 0).any() or (len(several) and roots == "one"):
         return None
+    words = decode_ranges(buf, form_s[word], form_e[word], intern=True)
+    del form_s, form_e
+    rels = decode_ranges(buf, rel_s[word], rel_e[word], intern=True)
+    del rel_s, rel_e, buf  # the bytes, once read, before the trees are built
     nodes = _pre_order(heads, sent, first)
     if nodes is None:
         return None
     order, subtree = nodes
-    words = decode_ranges(buf, form_s[word], form_e[word], intern=True)
-    del form_s, form_e
-    rels = decode_ranges(buf, rel_s[word], rel_e[word], intern=True)
-    del rel_s, rel_e, buf
     node_label = np.empty(len(word) + len(first), dtype=object)
     node_label[np.arange(len(word)) + sent + 1] = [r if r != "_" else "" for r in rels]
     node_label[first + np.arange(len(first))] = ""
@@ -153,7 +153,7 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     return out, skipped, first_lines
 
 
-def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None:
+def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Positions, Positions] | None:
     """The nodes of every sentence's tree (the artificial root, then its words, numbered
     across sentences) in pre-order, children in surface order, and each node's subtree size;
     None when the heads of a sentence form a cycle."""
@@ -163,13 +163,14 @@ def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None
     n = words + count
     root = first + np.arange(count)  # the node of each sentence's artificial root
     node = np.arange(words) + sent + 1  # the node of each word
-    parent = np.empty(n, dtype=np.int64)
+    kind = np.int32 if n < 2**31 else np.int64  # half the memory for any real file
+    parent = np.empty(n, dtype=kind)
     parent[root] = root
     parent[node] = root[sent] + heads
     is_root = np.zeros(n, dtype=np.bool_)
     is_root[root] = True
     # Depths by pointer jumping: after k rounds every node has jumped 2^k levels up.
-    depth = (~is_root).astype(np.int64)
+    depth = (~is_root).astype(kind)
     jump = parent.copy()
     longest = int(np.diff(np.append(first, words)).max(initial=0))
     for _ in range(math.ceil(math.log2(longest + 2)) + 1):
@@ -183,7 +184,7 @@ def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None
     # Levels, deepest first: subtree sizes bottom-up, then positions top-down.
     by_depth = np.argsort(depth, kind="stable")
     cuts = np.searchsorted(depth[by_depth], np.arange(int(depth.max(initial=0)) + 2))
-    subtree = np.ones(n, dtype=np.int64)
+    subtree = np.ones(n, dtype=kind)
     for d in range(len(cuts) - 2, 0, -1):
         level = by_depth[cuts[d]:cuts[d + 1]]
         np.add.at(subtree, parent[level], subtree[level])
@@ -193,15 +194,15 @@ def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Ints, Ints] | None
     ahead = np.cumsum(subtree[siblings]) - subtree[siblings]
     starts = np.concatenate([[True], parent[siblings][1:] != parent[siblings][:-1]])
     ahead -= np.repeat(ahead[starts], np.diff(np.append(np.flatnonzero(starts), words)))
-    step = np.zeros(n, dtype=np.int64)
+    step = np.zeros(n, dtype=kind)
     step[siblings] = ahead + 1
     del siblings, ahead, starts
-    position = np.zeros(n, dtype=np.int64)
+    position = np.zeros(n, dtype=kind)
     for d in range(1, len(cuts) - 1):
         level = by_depth[cuts[d]:cuts[d + 1]]
         position[level] = position[parent[level]] + step[level]
     del by_depth, step, depth
-    order = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=kind)
     owner = np.repeat(root, np.diff(np.append(first, words)) + 1)
     order[owner + position] = np.arange(n)
     return order, subtree
