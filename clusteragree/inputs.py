@@ -41,16 +41,22 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from .errors import InputError, ParameterError
 
 __all__ = [
+    "ascii_naturals",
+    "byte_lines",
     "check_encoding",
     "csv_rows",
     "decode",
+    "decode_ranges",
     "iter_lines",
     "load_json",
     "objects_in_bulk",
@@ -58,6 +64,7 @@ __all__ = [
     "parse_int",
     "read_bytes",
     "read_text",
+    "tab_columns",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -343,3 +350,155 @@ def load_json(text: str, path: PathLike | None = None) -> Any:
                          col=err.colno) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", path=path) from None
+
+
+# --- Files as arrays of bytes, for the vectorised readers of line formats (CoNLL-U).
+
+Ints = npt.NDArray[np.int64]
+#: Byte positions: 64-bit, or 32-bit where that is enough (:func:`tab_columns`).
+Positions = npt.NDArray[np.integer[Any]]
+Bytes = npt.NDArray[np.uint8]
+#: Lines (or byte ranges) handled at once, so the index arrays stay small.
+BLOCK = 1 << 16
+#: The characters other than space, TAB and line feed that ``str.split``, ``str.strip`` or
+#: ``str.splitlines`` treat as whitespace or line ends: a file with any takes the line-by-line
+#: path of a reader (the vectorised one knows only those three).
+OTHER_SPACE = ("\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+               "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+# Their UTF-8 forms: bytes 11-13 and 28-31; two-byte and three-byte characters with first
+# bytes 0xC2, 0xE1, 0xE2, 0xE3, as the numbers their first two or three bytes make.
+_ODD_TWO = np.array([int.from_bytes(c.encode(), "big") for c in OTHER_SPACE
+                     if len(c.encode()) == 2], dtype=np.int64)
+_ODD_THREE = np.array([int.from_bytes(c.encode(), "big") for c in OTHER_SPACE
+                       if len(c.encode()) == 3], dtype=np.int64)
+
+
+def _other_space(buf: Bytes) -> bool:
+    """Whether the UTF-8 bytes hold a character of :data:`OTHER_SPACE` (a block at a time)."""
+    size = 1 << 24
+    for a in range(0, len(buf), size):
+        part = buf[a:a + size]
+        if ((part - np.uint8(11)) < 3).any() or ((part - np.uint8(28)) < 4).any():
+            return True
+        lead = np.flatnonzero((part == 0xC2) | ((part - np.uint8(0xE1)) < 3)) + a
+        if len(lead):
+            b = [buf[np.minimum(lead + k, len(buf) - 1)].astype(np.int64) for k in range(3)]
+            if np.isin(b[0] * 256 + b[1], _ODD_TWO).any():
+                return True
+            if np.isin((b[0] * 256 + b[1]) * 256 + b[2], _ODD_THREE).any():
+                return True
+    return False
+
+
+def byte_lines(text: str) -> tuple[Bytes, Ints, Ints] | None:
+    """The UTF-8 bytes of ``text`` with the start and the end (its line feed) of every line, as
+    :func:`iter_lines` numbers them; None when the text has a carriage return that does not end
+    a line, whitespace other than space, TAB and line feed, or a lone surrogate (such files are
+    for the line-by-line readers).
+
+    Examples
+    --------
+    >>> buf, starts, ends = byte_lines("a\\tb\\r\\n\\nc")
+    >>> bytes(buf), starts.tolist(), ends.tolist()
+    (b'a\\tb\\n\\nc\\n', [0, 4, 5], [3, 4, 6])
+    >>> byte_lines("a\\x0cb") is None
+    True
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    if raw and not raw.endswith(b"\n"):
+        raw += b"\n"
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    if _other_space(buf):
+        return None
+    size = 1 << 24
+    parts = [np.flatnonzero(buf[a:a + size] == 10) + a for a in range(0, len(buf), size)]
+    ends = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)[:len(ends)]
+    return buf, starts, ends
+
+
+def decode_ranges(buf: Bytes, starts: Positions, ends: Positions, *, intern: bool = False
+                  ) -> list[str]:
+    """The byte ranges ``[starts, ends)`` of ``buf`` (none holding a line feed) as strings;
+    with ``intern``, equal strings are one object (``sys.intern``, a block at a time, so the
+    copies never all exist at once).
+
+    Examples
+    --------
+    >>> buf = np.frombuffer("ab\\tcé\\n".encode(), dtype=np.uint8)
+    >>> decode_ranges(buf, np.array([0, 3, 2]), np.array([2, 6, 2]))
+    ['ab', 'cé', '']
+    """
+    out: list[str] = []
+    for a in range(0, len(starts), BLOCK):
+        lo, hi = starts[a:a + BLOCK], ends[a:a + BLOCK]
+        size = hi - lo + 1  # each range and a line feed after it
+        last = np.cumsum(size) - 1
+        index = np.arange(int(size.sum())) + np.repeat(lo - (last + 1 - size), size)
+        taken = buf[np.minimum(index, len(buf) - 1)]
+        taken[last] = 10
+        block = taken.tobytes().decode("utf-8").split("\n")[:-1]
+        out += map(sys.intern, block) if intern else block
+    return out
+
+
+def ascii_naturals(buf: Bytes, starts: Positions, ends: Positions
+                   ) -> tuple[Ints, npt.NDArray[np.bool_]]:
+    """The value of each byte range read as a whole number, and whether it is one: 1 to
+    :data:`MAX_INT_DIGITS` ASCII digits and nothing else (what :func:`parse_int` reads without
+    a sign or spaces). Values of ranges that are not numbers are meaningless.
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"12 x 007 ", dtype=np.uint8)
+    >>> values, ok = ascii_naturals(buf, np.array([0, 3, 5, 8]), np.array([2, 4, 8, 8]))
+    >>> values[ok].tolist(), ok.tolist()
+    ([12, 7], [True, False, True, False])
+    """
+    size = (ends - starts).astype(np.int64)
+    ok = (size > 0) & (size <= MAX_INT_DIGITS)
+    value = np.zeros(len(starts), dtype=np.int64)
+    top = len(buf) - 1
+    for j in range(int(size.max(initial=0)) if ok.any() else 0):
+        here = ok & (size > j)
+        digit = buf[np.minimum(starts + j, top)].astype(np.int64) - 48
+        ok &= ~here | ((digit >= 0) & (digit <= 9))
+        value = np.where(here, value * 10 + digit, value)
+    return value, ok
+
+
+def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequence[int]
+                ) -> list[tuple[Positions, Positions]] | None:
+    """The byte ranges of columns ``wanted`` (0-based) of lines ``[starts, ends)`` split at
+    every TAB, as ``line.split("\\t")`` splits them (32-bit positions when the bytes are
+    fewer than 2**31); None unless every line has ``count`` columns.
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"a\\tbc\\tx\\n1\\t\\t2\\n", dtype=np.uint8)
+    >>> cols = tab_columns(buf, np.array([0, 7]), np.array([6, 11]), 3, [1, 2])
+    >>> [(s.tolist(), e.tolist()) for s, e in cols]
+    [([2, 9], [4, 9]), ([5, 10], [6, 11])]
+    >>> tab_columns(buf, np.array([0]), np.array([6]), 2, [0]) is None
+    True
+    """
+    kind = np.int32 if len(buf) < 2**31 else np.int64  # half the memory for most files
+    out: list[tuple[Positions, Positions]] = [
+        (np.zeros(len(starts), kind), np.zeros(len(starts), kind)) for _ in wanted]
+    for a in range(0, len(starts), BLOCK):
+        s, e = starts[a:a + BLOCK], ends[a:a + BLOCK]
+        lo, hi = int(s[0]), int(e[-1])
+        tabs = np.flatnonzero(buf[lo:hi] == 9) + lo
+        first = np.searchsorted(tabs, s)
+        if (np.searchsorted(tabs, e) - first != count - 1).any():
+            return None
+        edges = np.concatenate([tabs, [hi]])
+        for k, col in enumerate(wanted):
+            out[k][0][a:a + len(s)] = s if col == 0 else edges[first + col - 1] + 1
+            out[k][1][a:a + len(s)] = e if col == count - 1 else edges[first + col]
+    return out

@@ -15,14 +15,17 @@ non-integer head, a chunk that cannot be read, a line that is not ten TAB-separa
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError, ParameterTypeError, notify
 from ..inputs import decode, iter_lines, parse_int, read_bytes
+from .corefud_fast import CorefudLines, corefud_lines, entity_value
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 
 __all__ = ["read_corefud"]
@@ -46,10 +49,11 @@ class _Doc:
         self.expected: dict[str, int] = {}
         self.mentions: list[Mention] = []
         self.has_entities = False
+        self.first = 0  # its first token among the file's (the vectorised path)
 
 
 def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
-                 encoding: str | None = None) -> CorefCorpus:
+                 encoding: str | None = None, fast: bool = True) -> CorefCorpus:
     """Read a CorefUD CoNLL-U file (see the module docstring).
 
     With ``lenient``, a mention marked twice keeps its first occurrence (counted in
@@ -69,6 +73,12 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
         raising.
     encoding : str, optional
         The file's encoding (default UTF-8).
+    fast : bool, default=True
+        Scan a well-formed file with the vectorised reader
+        (:func:`clusteragree.coref.corefud_fast.corefud_lines`), which finds the same tokens,
+        comments and ``Entity=`` values; any other file, and every file with ``fast=False``,
+        is read line by line. Both paths read the comments and ``Entity=`` values with the
+        same code, so errors and repairs are the same.
 
     Returns
     -------
@@ -127,81 +137,96 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
-    docs: dict[str, CorefDocument] = {}
-    doc_lines: dict[str, int] = {}
-    repairs: Counter[str] = Counter()
-    doc: _Doc | None = None
-    global_fields: list[str] | None = None
+    state = _Reading(name, lenient)
+    scanned = corefud_lines(text) if fast else None
+    if scanned is not None:
+        del text  # what the reading needs is scanned
+        _assemble(state, scanned)
+    else:
+        _read_lines(state, text)
+    if not state.docs:
+        raise InputError("no token lines: not a CoNLL-U file", path=name, line=1)
+    for what, n in state.repairs.items():
+        notify("repaired", what, path=name, count=n)
+    return CorefCorpus(state.docs, name, dict(state.repairs), "corefud")
 
-    def fail(message: str, line: int) -> InputError:
-        return InputError(message, path=name, line=line)
 
-    def finish(d: _Doc, line: int) -> None:
+class _Reading:
+    """What a reading of one file has found so far; both paths feed it, in file order."""
+
+    def __init__(self, name: str, lenient: bool) -> None:
+        self.name, self.lenient = name, lenient
+        self.docs: dict[str, CorefDocument] = {}
+        self.doc_lines: dict[str, int] = {}
+        self.repairs: Counter[str] = Counter()
+        self.doc: _Doc | None = None
+        self.global_fields: list[str] | None = None
+        # Gives a document its tokens before it is finished (the vectorised path).
+        self.fill: Callable[[_Doc, int], None] | None = None
+
+    def fail(self, message: str, line: int) -> InputError:
+        return InputError(message, path=self.name, line=line)
+
+    def comment(self, line: str, number: int) -> bool:
+        """Read a comment line; True when it starts a document."""
+        m = re.match(r"#\s*newdoc\s+id\s*=\s*(.*?)\s*$", line)
+        if m:
+            if self.doc is not None:
+                self.finish(number)
+            if m.group(1) in self.doc_lines:
+                raise self.fail(f"# newdoc id = {m.group(1)} again (first at line "
+                                f"{self.doc_lines[m.group(1)]}); give each document its own id",
+                                number)
+            self.doc_lines[m.group(1)] = number
+            self.doc = _Doc(m.group(1), number)
+            self.doc.fields = self.global_fields
+            return True
+        g = re.match(r"#\s*global\.Entity\s*=\s*(\S+)", line)
+        if g:
+            self.global_fields = g.group(1).split("-")
+            if self.doc is not None:
+                self.doc.fields = self.global_fields
+        return False
+
+    def unnamed(self, number: int) -> _Doc:
+        """The document of tokens before any ``# newdoc id``, named after the file."""
+        self.doc = _Doc(Path(self.name).stem, number)
+        self.doc.fields = self.global_fields
+        return self.doc
+
+    def finish(self, line: int) -> None:
+        d = self.doc
+        assert d is not None
+        if self.fill is not None:
+            self.fill(d, line)
         still = [(e, ln) for e, stack in d.open.items() for _, ln, _, _ in stack]
         if still:
-            raise fail(f"document {d.name}: mention of {still[0][0]} opened at line "
-                       f"{still[0][1]} is not closed", line)
+            raise self.fail(f"document {d.name}: mention of {still[0][0]} opened at line "
+                            f"{still[0][1]} is not closed", line)
         for eid, parts in d.parts.items():
             if len(parts) != d.expected[eid]:
-                raise fail(f"document {d.name}: discontinuous mention {eid} has {len(parts)} of "
-                           f"{d.expected[eid]} parts", parts[0][1])
+                raise self.fail(f"document {d.name}: discontinuous mention {eid} has "
+                                f"{len(parts)} of {d.expected[eid]} parts", parts[0][1])
             spans = tuple(sorted(p[0] for p in parts))
             head = next((h for _, _, h in parts if h is not None), None)
             d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
-        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=name,
-                               line=d.line)
-        docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, name, d.line,
-                                     tuple(d.token_lines))
+        kept = unique_mentions(d.name, ordered, lenient=self.lenient, repairs=self.repairs,
+                               path=self.name, line=d.line)
+        self.docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, self.name, d.line,
+                                          tuple(d.token_lines))
 
-    last = 0
-    for number, line in iter_lines(text):
-        last = number
-        if line.startswith("#"):
-            m = re.match(r"#\s*newdoc\s+id\s*=\s*(.*?)\s*$", line)
-            if m:
-                if doc is not None:
-                    finish(doc, number)
-                if m.group(1) in doc_lines:
-                    raise fail(f"# newdoc id = {m.group(1)} again (first at line "
-                               f"{doc_lines[m.group(1)]}); give each document its own id",
-                               number)
-                doc_lines[m.group(1)] = number
-                doc = _Doc(m.group(1), number)
-                doc.fields = global_fields
-                continue
-            g = re.match(r"#\s*global\.Entity\s*=\s*(\S+)", line)
-            if g:
-                global_fields = g.group(1).split("-")
-                if doc is not None:
-                    doc.fields = global_fields
-            continue
-        if not line.strip():
-            continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            raise fail(f"{len(cols)} columns, expected the 10 TAB-separated columns of CoNLL-U",
-                       number)
-        if _RANGE.fullmatch(cols[0]):
-            continue  # a multiword token: its words follow
-        if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
-            parse_int(cols[0], what="word id", path=name, line=number, lo=0)
-        if doc is None:
-            doc = _Doc(Path(name).stem, number)
-            doc.fields = global_fields
-        token = len(doc.tokens)
-        doc.tokens.append(sys.intern(cols[1]))
-        doc.token_lines.append(number)
-        entity = next((a[len("Entity="):] for a in cols[9].split("|")
-                       if a.startswith("Entity=")), None)
-        if not entity:
-            continue
+    def entity(self, entity: str, token: int, number: int) -> None:
+        """Read the value of ``Entity=`` of token ``token`` (of the current document)."""
+        doc = self.doc
+        assert doc is not None
         if doc.fields is None:
-            raise fail("Entity= annotations but no # global.Entity header declaring their "
-                       "fields (for example # global.Entity = eid-etype-head-other)", number)
+            raise self.fail("Entity= annotations but no # global.Entity header declaring "
+                            "their fields (for example # global.Entity = eid-etype-head-other)",
+                            number)
         chunks = _CHUNK.findall(entity)
         if "".join(chunks) != entity:
-            raise fail(f"cannot read Entity={entity!r}", number)
+            raise self.fail(f"cannot read Entity={entity!r}", number)
         for chunk in chunks:
             if chunk.startswith("("):
                 body = chunk[1:-1] if chunk.endswith(")") else chunk[1:]
@@ -211,8 +236,8 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
                 head = info.get("head")
                 head_n = None
                 if head:
-                    head_n = parse_int(head, what=f"head of {eid}", path=name, line=number,
-                                       lo=1)
+                    head_n = parse_int(head, what=f"head of {eid}", path=self.name,
+                                       line=number, lo=1)
                 doc.counter += 1
                 if chunk.endswith(")"):
                     _close(doc, eid, token, number, head_n, token, doc.counter)
@@ -222,16 +247,73 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
                 eid = chunk[:-1]
                 stack = doc.open.get(eid)
                 if not stack:
-                    raise fail(f"mention {eid} closes here but was not opened", number)
+                    raise self.fail(f"mention {eid} closes here but was not opened", number)
                 start, opened_at, head_n, order = stack.pop()
                 _close(doc, eid, start, opened_at, head_n, token, order)
-    if doc is not None:
-        finish(doc, last)
-    if not docs:
-        raise InputError("no token lines: not a CoNLL-U file", path=name, line=1)
-    for what, n in repairs.items():
-        notify("repaired", what, path=name, count=n)
-    return CorefCorpus(docs, name, dict(repairs), "corefud")
+
+
+def _read_lines(state: _Reading, text: str) -> None:
+    """The line-by-line reading: every line in turn, errors as they come."""
+    last = 0
+    for number, line in iter_lines(text):
+        last = number
+        if line.startswith("#"):
+            state.comment(line, number)
+            continue
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise state.fail(f"{len(cols)} columns, expected the 10 TAB-separated columns of "
+                             "CoNLL-U", number)
+        if _RANGE.fullmatch(cols[0]):
+            continue  # a multiword token: its words follow
+        if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
+            parse_int(cols[0], what="word id", path=state.name, line=number, lo=0)
+        doc = state.doc or state.unnamed(number)
+        token = len(doc.tokens)
+        doc.tokens.append(sys.intern(cols[1]))
+        doc.token_lines.append(number)
+        entity = entity_value(cols[9])
+        if entity:
+            state.entity(entity, token, number)
+    if state.doc is not None:
+        state.finish(last)
+
+
+def _assemble(state: _Reading, lines: CorefudLines) -> None:
+    """The reading of a file scanned by :func:`corefud_lines`: comment lines and tokens with
+    ``Entity=`` in file order, the other tokens taken in bulk (a document's tokens are those
+    from its start to the line where it is finished)."""
+    token_lines = lines.token_lines
+
+    def fill(doc: _Doc, line: int) -> None:
+        end = bisect.bisect_right(token_lines, line)
+        doc.tokens, doc.token_lines = lines.words[doc.first:end], token_lines[doc.first:end]
+
+    state.fill = fill
+    # The comments, the first token (which opens a document named after the file when no
+    # # newdoc id came before it) and the Entity= values, merged in file order.
+    comments = [*lines.comments, (sys.maxsize, "")]
+    first_token = token_lines[0] if token_lines else sys.maxsize
+    at = 0
+    for k, value in [*lines.entities, (-1, "")]:
+        number = token_lines[k] if k >= 0 else sys.maxsize - 1  # the end, after every line
+        while min(comments[at][0], first_token) <= number:
+            if comments[at][0] < first_token:
+                if state.comment(comments[at][1], comments[at][0]):
+                    assert state.doc is not None
+                    state.doc.first = bisect.bisect_left(token_lines, comments[at][0])
+                at += 1
+            else:
+                first_token = sys.maxsize
+                if state.doc is None:
+                    state.unnamed(token_lines[0])
+        if k >= 0:
+            assert state.doc is not None
+            state.entity(value, k - state.doc.first, number)
+    if state.doc is not None:
+        state.finish(lines.last)
 
 
 def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: int,

@@ -126,6 +126,15 @@ class Tree:
 
     # ---------------------------------------------------------------- builders
     @classmethod
+    def _known(cls, labels: tuple[str, ...], sizes: tuple[int, ...]) -> Tree:
+        """A tree from pre-order labels and subtree sizes that a reader has built from a
+        tree it checked (no second check, which would cost more than the reading)."""
+        tree = cls.__new__(cls)
+        tree.labels, tree.sizes = labels, sizes
+        tree._hash = hash((labels, sizes))
+        return tree
+
+    @classmethod
     def from_children(cls, labels: Sequence[str], children: Sequence[Sequence[int]],
                       root: int = 0) -> Tree:
         """A tree from node ``labels`` and each node's ``children`` (node ids, in order).

@@ -27,6 +27,7 @@ from typing import Any
 from ..core.model import unique_labels
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import iter_lines, parse_int, read_text
+from .conllu_fast import fast_conll_trees
 from .model import Sentence, Tree, TreeAnnotations, TreeFile, check_paired
 
 __all__ = ["TREE_FORMATS", "parse_brackets", "read_conll_trees", "read_tree_annotations",
@@ -106,7 +107,8 @@ _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 
 
 def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
-                     cycles: str = "error", encoding: str | None = None) -> TreeFile:
+                     cycles: str = "error", encoding: str | None = None,
+                     fast: bool = True) -> TreeFile:
     """Dependency trees from a CoNLL-X or CoNLL-U file (``#`` comment lines are skipped).
 
     ``roots="one"`` (default) refuses a sentence with several words headed by 0; ``"many"``
@@ -130,6 +132,11 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
     encoding : str, optional
         The file's encoding; default UTF-8 (a byte that is not is reported with its line and
         column).
+    fast : bool, default=True
+        Read a well-formed file with the vectorised reader
+        (:func:`clusteragree.trees.conllu_fast.fast_conll_trees`), which gives the same
+        sentences and counts; any other file, and every file with ``fast=False``, is read line
+        by line, so errors name their line as before.
 
     Returns
     -------
@@ -207,6 +214,10 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
         raise ParameterError(f"cycles must be 'error' or 'drop'. Got {cycles!r}.")
     name = _path(path)
     text = read_text(name, encoding=encoding)
+    done = fast_conll_trees(text, name, roots) if fast else None
+    if done is not None:
+        _report(name, done[1], done[2])
+        return TreeFile(tuple(done[0]), name, "dependency", dict(done[1]))
     skipped: Counter[str] = Counter()
     first_lines: dict[str, int] = {}
 
