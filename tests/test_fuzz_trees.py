@@ -133,8 +133,8 @@ def test_numba_failing_for_any_reason_falls_back_with_one_warning(monkeypatch) -
     def broken() -> None:
         raise RuntimeError("llvmlite could not be loaded")
 
-    monkeypatch.setattr(ted_module, "_KERNEL", False)
-    monkeypatch.setattr(ted_module, "_build_kernel", broken)
+    monkeypatch.setattr(ted_module.KERNEL, "value", False)  # not built yet
+    monkeypatch.setattr(ted_module.KERNEL, "build", broken)
     t1, t2 = ("", (("a", ()), ("b", ()))), ("", (("a", ()),))
     with pytest.warns(PerformanceWarning, match="RuntimeError: llvmlite"):
         assert ted(t1, t2) == ted(t1, t2, kernel="python") == 1.0
