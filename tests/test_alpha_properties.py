@@ -222,8 +222,10 @@ def test_both_ways_of_counting_coincidences_agree(cells) -> None:
 
     assume(cells)
     table = CodingTable.from_records((c, u, v) for (c, u), v in cells.items())
-    saved = generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK
+    saved = (generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK,
+             generic.PATTERNS_PER_UNIT)
     try:
+        generic.PATTERNS_PER_UNIT = -1e18  # never by unit patterns...
         generic.FEW_CODERS = 10**6
         by_pairs = value_stats(table)
         generic.FEW_CODERS = 0
@@ -231,8 +233,11 @@ def test_both_ways_of_counting_coincidences_agree(cells) -> None:
         for dense, block in [(4, 1 << 22), (4, 3), (0, 1 << 22)]:  # dense, small blocks, sparse
             generic.DENSE_COUNTS, generic.DENSE_BLOCK = dense, block
             ways.append(value_stats(table))
+        generic.PATTERNS_PER_UNIT = 1e18  # ...and always
+        ways.append(value_stats(table))
     finally:
-        generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK = saved
+        (generic.FEW_CODERS, generic.DENSE_COUNTS, generic.DENSE_BLOCK,
+         generic.PATTERNS_PER_UNIT) = saved
     for by_counts in ways:
         assert by_counts.values == by_pairs.values
         np.testing.assert_array_equal(by_counts.counts, by_pairs.counts)
@@ -252,18 +257,22 @@ def test_dense_and_grouped_pair_counts_agree(n_coders: int, n_units: int, n_valu
                       for _ in range(n_coders)], dtype=np.int64).reshape(n_coders, n_units)
     table = CodingTable([f"c{i}" for i in range(n_coders)], list(range(n_units)), codes=codes,
                         values=[f"v{k}" for k in range(n_values)])
-    saved = generic.FEW_CODERS, generic.DENSE_PAIRS
+    saved = generic.FEW_CODERS, generic.DENSE_PAIRS, generic.PATTERNS_PER_UNIT
     try:
+        generic.PATTERNS_PER_UNIT = -1e18  # never by unit patterns...
         generic.FEW_CODERS = 10**6
         dense = value_stats(table)
         generic.DENSE_PAIRS = 0
         grouped = value_stats(table)
         generic.FEW_CODERS = 0
         by_units = value_stats(table)
+        generic.PATTERNS_PER_UNIT = 1e18  # ...and always
+        by_patterns = value_stats(table)
     finally:
-        generic.FEW_CODERS, generic.DENSE_PAIRS = saved
-    for other in (grouped, by_units):
+        generic.FEW_CODERS, generic.DENSE_PAIRS, generic.PATTERNS_PER_UNIT = saved
+    for other in (grouped, by_units, by_patterns):
         assert other.values == dense.values and other.units == dense.units
+        assert other.coders == dense.coders
         np.testing.assert_array_equal(other.counts, dense.counts)
         np.testing.assert_array_equal(other.pairs, dense.pairs)
         np.testing.assert_allclose(other.weights, dense.weights, rtol=1e-12)

@@ -523,6 +523,12 @@ def value_stats(table: Any) -> ValueStats:
     (0.8, 0.6, -0.333333)
     """
     codes = table.codes
+    patterns = _pattern_stats(codes, len(table.values))
+    if patterns is not None:  # few coders and few values: count each unit's pattern once
+        type_codes, counts, pairs, weights, units, coders = patterns
+        values = tuple(table.values[k] for k in type_codes.tolist())
+        return ValueStats(values, counts, pairs, weights, units, coders,
+                          dict(getattr(table, "meta", {})))
     present = codes >= 0
     m = present.sum(axis=0)
     pairable = m >= 2
@@ -545,3 +551,59 @@ def value_stats(table: Any) -> ValueStats:
     values = tuple(table.values[k] for k in type_codes.tolist())
     return ValueStats(values, counts, pairs, weights, int(pairable.sum()), coders,
                       dict(getattr(table, "meta", {})))
+
+
+#: A table is counted by unit patterns when there are at most this many possible patterns
+#: ((values + 1) ** coders) per unit of the table (plus 4,096).
+PATTERNS_PER_UNIT = 0.5
+
+
+def _pattern_stats(codes: IntArray, n_values: int) -> tuple[Any, ...] | None:
+    """Alpha's statistics from how many units show each pattern (the tuple of the coders'
+    value codes, missing included), when the patterns are few: each unit is read once, into
+    one integer, and the coincidences are summed over the distinct patterns, each weighing
+    ``count / (m - 1)``. None when the possible patterns outnumber the units
+    (:data:`PATTERNS_PER_UNIT`).
+
+    Returns ``(type_codes, counts, pairs, weights, units, coders)`` as :func:`value_stats`
+    builds them: the value codes of the pairable values and their counts, the coincidences
+    ``o_vw`` as pairs of type numbers and weights, the pairable units and the coders with a
+    value.
+    """
+    n_coders, n_units = codes.shape
+    side = n_values + 1
+    if n_coders < 2 or side ** n_coders > PATTERNS_PER_UNIT * n_units + 4096:
+        return None
+    key = codes[0] + 1
+    for c in range(1, n_coders):
+        key *= side
+        key += codes[c] + 1
+    seen = np.bincount(key, minlength=side ** n_coders)
+    found = np.flatnonzero(seen)
+    count = seen[found].astype(np.float64)
+    digits = np.empty((n_coders, len(found)), dtype=np.int64)  # the patterns' codes, + 1
+    rest = found
+    for c in range(n_coders - 1, -1, -1):
+        rest, digits[c] = np.divmod(rest, side)
+    coders = int((digits > 0).any(axis=1).sum())
+    m = (digits > 0).sum(axis=0)
+    pairable = m >= 2
+    digits, count, m = digits[:, pairable], count[pairable], m[pairable]
+    units = int(count.sum())
+    per_value = np.zeros(side)
+    for c in range(n_coders):
+        per_value += np.bincount(digits[c], weights=count, minlength=side)
+    type_codes = np.flatnonzero(per_value[1:])
+    n_types = len(type_codes)
+    to_type = np.full(side, -1, dtype=np.int64)
+    to_type[type_codes + 1] = np.arange(n_types)
+    weight = count / (m - 1.0)
+    table = np.zeros(n_types * n_types)
+    for a in range(n_coders):
+        for b in range(a + 1, n_coders):
+            both = (digits[a] > 0) & (digits[b] > 0)
+            keys = to_type[digits[a, both]] * n_types + to_type[digits[b, both]]
+            table += np.bincount(keys, weights=weight[both], minlength=n_types * n_types)
+    half = table.reshape(n_types, n_types)
+    pairs, weights = _pairs_of(half + half.T)
+    return type_codes, per_value[type_codes + 1], pairs, weights, units, coders

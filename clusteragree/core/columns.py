@@ -566,37 +566,55 @@ def numeric_cells(arr: npt.NDArray[Any]) -> tuple[IntArray, list[Any]]:
     """
     kind = arr.dtype.kind
     flat = arr.reshape(-1)
+    codes_of = _dense_codes(flat, kind)
+    if codes_of is not None:
+        codes, values = codes_of
+        return codes.reshape(arr.shape), values
     missing = np.isnan(flat) if kind == "f" else None
     present = flat if missing is None else flat[~missing]
     codes = np.full(flat.shape, -1, dtype=np.int64)
     if not present.size:
         return codes.reshape(arr.shape), []
-    if kind == "b":
-        ints = present.astype(np.int64)
-        lo, hi = 0, 1
-    else:
-        lo_v, hi_v = present.min(), present.max()
-        whole = kind in "iu" or (
-            bool(np.isfinite(lo_v) and np.isfinite(hi_v))
-            and abs(float(lo_v)) < 2.0**53 and abs(float(hi_v)) < 2.0**53
-            and bool(np.array_equal(present, np.floor(present))))
-        if whole and int(hi_v) - int(lo_v) < DENSE_VALUE_SPAN:
-            lo, hi = int(lo_v), int(hi_v)
-            ints = present.astype(np.int64) - lo if kind == "i" else (
-                present - lo_v).astype(np.int64)
-        else:
-            distinct, inverse = np.unique(present, return_inverse=True)
-            if missing is None:
-                codes[:] = inverse.reshape(-1)
-            else:
-                codes[~missing] = inverse.reshape(-1)
-            return codes.reshape(arr.shape), distinct.tolist()
-    seen = np.bincount(ints, minlength=hi - lo + 1) > 0
-    remap = np.cumsum(seen) - 1
+    distinct, inverse = np.unique(present, return_inverse=True)
     if missing is None:
-        codes[:] = remap[ints]
+        codes[:] = inverse.reshape(-1)
     else:
-        codes[~missing] = remap[ints]
+        codes[~missing] = inverse.reshape(-1)
+    return codes.reshape(arr.shape), distinct.tolist()
+
+
+def _dense_codes(flat: npt.NDArray[Any], kind: str) -> tuple[IntArray, list[Any]] | None:
+    """Codes through a lookup table when the values are whole numbers of a small span (NaN
+    missing), in a few passes over the cells; None otherwise."""
+    if not flat.size:
+        return None
+    if kind == "b":
+        lo, hi = 0, 1
+    elif kind in "iu":
+        lo, hi = int(flat.min()), int(flat.max())
+    else:
+        lo_v, hi_v = np.fmin.reduce(flat), np.fmax.reduce(flat)  # NaN left out
+        if not (np.isfinite(lo_v) and np.isfinite(hi_v)) or max(abs(lo_v), abs(hi_v)) >= 2**53:
+            return None
+        lo, hi = int(np.floor(lo_v)), int(np.floor(hi_v))
+    span = hi - lo + 1
+    if span > DENSE_VALUE_SPAN:
+        return None
+    if kind == "f":
+        shifted = flat - float(lo)
+        np.copyto(shifted, float(span), where=np.isnan(shifted))  # missing: the last slot
+        ints = shifted.astype(np.int64)
+        if not np.array_equal(ints, shifted):  # a value that is not a whole number
+            return None
+    elif kind in "ib":
+        ints = flat.astype(np.int64) - lo
+    else:
+        ints = (flat - flat.dtype.type(lo)).astype(np.int64)
+    seen = np.bincount(ints, minlength=span + 1)[:span] > 0
+    table = np.empty(span + 1, dtype=np.int64)
+    np.cumsum(seen, out=table[:span])
+    table[:span] -= 1
+    table[span] = -1
     found = np.flatnonzero(seen)
     if kind == "b":
         values: list[Any] = [bool(v) for v in found]
@@ -604,4 +622,4 @@ def numeric_cells(arr: npt.NDArray[Any]) -> tuple[IntArray, list[Any]]:
         values = (found.astype(np.float64) + float(lo)).tolist()
     else:
         values = [lo + int(v) for v in found]
-    return codes.reshape(arr.shape), values
+    return table[ints], values
