@@ -334,12 +334,18 @@ def _mention_arrays(corpora: Sequence[CorefCorpus], common: Sequence[str], singl
             return None  # a span marked twice in a document: the generic path decides
         e, names = pd.factorize(pd.Series(entity, dtype=object), use_na_sentinel=False)
         entity_id = d * max(len(names), 1) + e.astype(np.int64)
-        if singletons == "remove":
-            _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
-            keep = sizes[inverse.ravel()] > 1
-            d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
-        out.append((d, mention, entity_id))
+        out.append(_kept(d, mention, entity_id, singletons))
     return out
+
+
+def _kept(d: np.ndarray, mention: np.ndarray, entity_id: np.ndarray, singletons: str
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mention rows, without the entities of one mention when ``singletons="remove"``."""
+    if singletons == "remove":
+        _, inverse, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
+        keep = sizes[inverse.ravel()] > 1
+        d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
+    return d, mention, entity_id
 
 
 def _numbered(doc: CorefDocument, ids: dict, singletons: str) -> list[list[int]]:
@@ -388,9 +394,5 @@ def _arrays_mentions(given: Sequence[Any], documents: int, singletons: str
         rank = np.empty(len(ids), dtype=np.int64)
         rank[np.argsort(first, kind="stable")] = np.arange(len(ids))
         entity_id = d * max(len(ids), 1) + rank[inverse.ravel()]
-        if singletons == "remove":
-            _, inv, sizes = np.unique(entity_id, return_inverse=True, return_counts=True)
-            keep = sizes[inv.ravel()] > 1
-            d, mention, entity_id = d[keep], mention[keep], entity_id[keep]
-        out.append((d, mention, entity_id))
+        out.append(_kept(d, mention, entity_id, singletons))
     return out
