@@ -390,11 +390,13 @@ def _other_space(buf: Bytes) -> bool:
     return False
 
 
-def byte_lines(text: str) -> tuple[Bytes, Ints, Ints] | None:
+def byte_lines(text: str | bytes) -> tuple[Bytes, Ints, Ints] | None:
     """The UTF-8 bytes of ``text`` with the start and the end (its line feed) of every line, as
     :func:`iter_lines` numbers them; None when the text has a carriage return that does not end
     a line, whitespace other than space, TAB and line feed, or a lone surrogate (such files are
-    for the line-by-line readers).
+    for the line-by-line readers). ``text`` may be given as its UTF-8 bytes (valid UTF-8
+    without a byte-order mark), so that a file is not held twice; ``buf.base`` is the bytes the
+    array views, a line feed added at the end where there was none.
 
     Examples
     --------
@@ -404,12 +406,16 @@ def byte_lines(text: str) -> tuple[Bytes, Ints, Ints] | None:
     >>> byte_lines("a\\x0cb") is None
     True
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
+    if isinstance(text, bytes):
+        raw = text.replace(b"\r\n", b"\n") if b"\r" in text else text
+    else:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    del text
     if raw and not raw.endswith(b"\n"):
         raw += b"\n"
     buf = np.frombuffer(raw, dtype=np.uint8)
@@ -436,15 +442,32 @@ def decode_ranges(buf: Bytes, starts: Positions, ends: Positions, *, intern: boo
     """
     out: list[str] = []
     for a in range(0, len(starts), BLOCK):
+        block = gather_ranges(buf, starts[a:a + BLOCK], ends[a:a + BLOCK]).decode(
+            "utf-8").split("\n")[:-1]
+        out += map(sys.intern, block) if intern else block
+    return out
+
+
+def gather_ranges(buf: Bytes, starts: Positions, ends: Positions) -> bytes:
+    """The byte ranges ``[starts, ends)`` of ``buf``, each followed by a line feed, as one
+    bytes object (a block of ranges at a time, so the index arrays stay small).
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"ab cd", dtype=np.uint8)
+    >>> gather_ranges(buf, np.array([0, 3]), np.array([2, 5]))
+    b'ab\\ncd\\n'
+    """
+    out: list[bytes] = []
+    for a in range(0, len(starts), BLOCK):
         lo, hi = starts[a:a + BLOCK], ends[a:a + BLOCK]
         size = hi - lo + 1  # each range and a line feed after it
         last = np.cumsum(size) - 1
         index = np.arange(int(size.sum())) + np.repeat(lo - (last + 1 - size), size)
         taken = buf[np.minimum(index, len(buf) - 1)]
         taken[last] = 10
-        block = taken.tobytes().decode("utf-8").split("\n")[:-1]
-        out += map(sys.intern, block) if intern else block
-    return out
+        out.append(taken.tobytes())
+    return b"".join(out)
 
 
 def ascii_naturals(buf: Bytes, starts: Positions, ends: Positions

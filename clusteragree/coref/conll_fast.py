@@ -19,51 +19,19 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..inputs import objects_in_bulk
+from ..inputs import byte_lines, decode_ranges, gather_ranges, objects_in_bulk
 from .model import CorefCorpus, CorefDocument, LazyDocuments, Mention
 
 __all__ = ["ConllArrays", "fast_conll"]
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
 _END = re.compile(r"^#\s*end document")
-# Whitespace other than space, TAB and line feed (and CR, handled first): the line-by-line
-# reader's str.split and str.strip treat these as spaces, so such files take its path.
-_ODD_SPACE = re.compile(r"[^\S \t\n\r]")
 _TAB, _SPACE, _LF, _HASH = 9, 32, 10, 35
 _OPEN, _CLOSE, _BAR = 40, 41, 124
-_ODD_BYTES = bytes([11, 12, 28, 29, 30, 31])
 _MAX_DIGITS = 15  # entity ids longer than this take the line-by-line path
 _BLOCK = 1 << 16  # lines (or ranges) handled at once
 
 Ints = npt.NDArray[np.int64]
-
-
-def _gather(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> bytes:
-    """The byte ranges ``[starts, ends)`` of ``data``, each followed by a line feed, as one
-    bytes object (gathered a block of ranges at a time, so the index arrays stay small)."""
-    out: list[bytes] = []
-    for a in range(0, len(starts), _BLOCK):
-        lo, hi = starts[a:a + _BLOCK], ends[a:a + _BLOCK]
-        lengths = hi - lo + 1  # each followed by a line feed
-        pos = np.cumsum(lengths) - lengths
-        idx = np.repeat(lo - pos, lengths) + np.arange(int(lengths.sum()))
-        gathered = data[np.minimum(idx, len(data) - 1)]
-        gathered[np.cumsum(lengths) - 1] = _LF
-        out.append(gathered.tobytes())
-    return b"".join(out)
-
-
-def _spans(starts: Ints, ends: Ints, data: npt.NDArray[np.uint8]) -> list[str]:
-    """The byte ranges ``[starts, ends)`` of ``data`` decoded, as strings."""
-    return _gather(starts, ends, data).decode("utf-8").split("\n")[:-1]
-
-
-def _each_block(buf: npt.NDArray[np.uint8], value: int) -> Ints:
-    """The positions of a byte value in ``buf``, found a block of bytes at a time (a mask of
-    the whole file would be as large as the file)."""
-    size = 1 << 24
-    parts = [np.flatnonzero(buf[a:a + size] == value) + a for a in range(0, len(buf), size)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _token_columns(buf: npt.NDArray[np.uint8], raw: bytes, s: Ints, e: Ints
@@ -164,31 +132,14 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     >>> fast_conll("#begin document d\\nd 0 0 John 1)\\n#end document\\n", "b.conll") is None
     True
     """
-    if isinstance(text, bytes):
-        raw = text.replace(b"\r\n", b"\n") if b"\r" in text else text
-        if b"\r" in raw:
-            return None
-    else:
-        if "\r" in text:
-            text = text.replace("\r\n", "\n")
-            if "\r" in text:
-                return None
-        try:
-            raw = text.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates
-            return None
+    got = byte_lines(text)  # None for a lone CR, odd whitespace or a lone surrogate
     del text
-    if not raw.endswith(b"\n"):
-        raw += b"\n"
-    buf = np.frombuffer(raw, dtype=np.uint8)
-    size = 1 << 22
-    if any(len(part) != len(part.translate(None, _ODD_BYTES))
-           for part in (raw[a:a + size] for a in range(0, len(raw), size))):
-        return None  # ASCII whitespace that str.split splits at
-    if not raw.isascii() and _ODD_SPACE.search(raw.decode("utf-8")):
+    if got is None:
         return None
-    ends = _each_block(buf, _LF)
-    starts = np.concatenate([[0], ends[:-1] + 1])
+    buf, starts, ends = got
+    del got
+    raw = buf.base  # the bytes the array views
+    assert isinstance(raw, bytes)
     # The first byte of each line that is neither space nor TAB (the line end if none).
     lead = starts.copy()
     first_byte = buf[starts]
@@ -200,7 +151,7 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     hashed = ~blank & (buf[lead] == _HASH)
     # Comment lines are few: read them in Python, as the line-by-line reader does.
     comment_rows = np.flatnonzero(hashed)
-    comments = _spans(starts[comment_rows], ends[comment_rows], buf)
+    comments = decode_ranges(buf, starts[comment_rows], ends[comment_rows])
     names: list[str] = []
     doc_lines: list[int] = []
     bounds: list[int] = []  # row of each #begin and #end, alternating
@@ -233,7 +184,7 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     del starts, ends, lead, blank, hashed, slot  # the arrays per line, once used
     ws, we, last_s, last_e = _token_columns(buf, raw, s, e)
     del s, e
-    words = _gather(ws, we, buf)
+    words = gather_ranges(buf, ws, we)
     del ws, we
     cells = _cells(buf, last_s, last_e)
     del last_s, last_e, buf, raw
