@@ -506,13 +506,12 @@ def wide_cells(df: pd.DataFrame) -> Cells | None:
 DENSE_VALUE_SPAN = 1 << 22
 
 
-def numeric_matrix(data: Any, exact_floats: bool = True) -> npt.NDArray[Any] | None:
+def numeric_matrix(data: Any) -> npt.NDArray[Any] | None:
     """Reliability data as a 2-D numeric array, or None when it is not plainly numeric.
 
     A numpy array of booleans, integers or floats is taken as it is. A list of rows is
-    converted by numpy and kept when every cell became a number (no None, sets or strings);
-    with ``exact_floats`` a float result is refused when a magnitude reaches 2**53, where a
-    Python int could have been rounded on the way in.
+    converted by numpy and kept when every cell became a number (no None, sets or strings)
+    and, for floats, no magnitude reaches 2**53, where a Python int could have been rounded.
     """
     if isinstance(data, np.ndarray):
         return data if data.ndim == 2 and data.dtype.kind in "biuf" else None
@@ -522,7 +521,7 @@ def numeric_matrix(data: Any, exact_floats: bool = True) -> npt.NDArray[Any] | N
         return None
     if arr.ndim != 2 or arr.dtype.kind not in "biuf":
         return None
-    if exact_floats and arr.dtype.kind == "f" and arr.size:
+    if arr.dtype.kind == "f" and arr.size:
         with np.errstate(invalid="ignore"):
             if float(np.nanmax(np.abs(arr), initial=0.0)) >= 2.0**53:
                 return None
