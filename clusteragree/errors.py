@@ -47,8 +47,11 @@ __all__ = [
     "ParameterTypeError",
     "PerformanceWarning",
     "Tally",
+    "UsageError",
     "is_strict",
     "notify",
+    "option",
+    "spelling",
     "strict",
 ]
 
@@ -96,11 +99,21 @@ class ClusterAgreeError(ValueError):
 class ParameterError(ClusterAgreeError):
     """A parameter of a function or a command has a value it cannot take.
 
-    The message names the parameter, the values it can take and the value received.
+    The message names the parameter, the values it can take and the value received, in the
+    spelling of the interface in use (:func:`option`). ``params`` names the parameters the
+    error is about: on the command line, an error about a parameter the user set through an
+    option is bad input (exit 1); one about no option of the command is a bug (exit 70).
+
+    Parameters
+    ----------
+    message : str
+        What is wrong and what to give instead.
+    params : sequence of str, optional
+        The library names of the parameters concerned (``"distance"``, ``"roots"``).
 
     References
     ----------
-    docs/cli.md, "Exit status" (a value an option cannot take: exit status 2).
+    docs/cli.md, "Exit status".
 
     Examples
     --------
@@ -109,6 +122,29 @@ class ParameterError(ClusterAgreeError):
     Traceback (most recent call last):
     ...
     clusteragree.errors.ParameterError: The distance must be one of ... Got 'jacard'.
+    """
+
+    def __init__(self, message: str = "", *, params: tuple[str, ...] | list[str] = ()) -> None:
+        self.params = tuple(params)
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # params survive a process pool
+        return (_rebuild, (type(self), str(self), self.params))
+
+
+def _rebuild(cls: type[ParameterError], message: str, params: tuple[str, ...]
+             ) -> ParameterError:
+    return cls(message, params=params)
+
+
+class UsageError(ParameterError):
+    """The options of a command do not go together (the command line's own check, after
+    argument parsing): exit status 2 with the usage line.
+
+    Examples
+    --------
+    >>> isinstance(UsageError("give paired files or --dirs, not both"), ParameterError)
+    True
     """
 
 
@@ -296,6 +332,56 @@ class InputWarning(UserWarning):
         super().__init__(str(self.notice))
 
 
+_SPELLING: ContextVar[dict[str, str] | None] = ContextVar("clusteragree_spelling",
+                                                         default=None)
+_UNSET: Any = object()
+
+
+@contextlib.contextmanager
+def spelling(options: dict[str, str]) -> Iterator[None]:
+    """Within this block, :func:`option` spells parameters as command-line options.
+
+    Parameters
+    ----------
+    options : dict
+        Library parameter name -> option string (``{"roots": "--roots"}``); a parameter not
+        in it is spelt ``--name-with-dashes``.
+
+    Examples
+    --------
+    >>> with spelling({"size_by": "--size"}):
+    ...     option("roots", "many"), option("size_by", "tokens"), option("strict", True)
+    ('--roots many', '--size tokens', '--strict')
+    """
+    token = _SPELLING.set(dict(options))
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)
+
+
+def option(name: str, value: Any = _UNSET) -> str:
+    """A parameter (with a value) as the interface in use spells it, for messages.
+
+    In the library ``roots='many'``; on the command line (within :func:`spelling`)
+    ``--roots many``. True is the bare flag on the command line.
+
+    Examples
+    --------
+    >>> option("roots", "many"), option("cycles")
+    ("roots='many'", 'cycles')
+    """
+    options = _SPELLING.get()
+    if options is None:
+        return name if value is _UNSET else f"{name}={value!r}"
+    flag = options.get(name, "--" + name.replace("_", "-"))
+    if value is _UNSET or value is True:
+        return flag
+    if isinstance(value, (list, tuple)):
+        value = ",".join(map(str, value))
+    return f"{flag} {value}"
+
+
 _STRICT: ContextVar[bool] = ContextVar("clusteragree_strict", default=False)
 _LEDGER: ContextVar[Ledger | None] = ContextVar("clusteragree_ledger", default=None)
 
@@ -366,7 +452,8 @@ def notify(
     if _STRICT.get() and notice.refused_by_strict:
         times = f", {count} times" if count > 1 else ""
         raise InputError(f"{message} ({kind}{times}; strict reading refuses it: correct the "
-                         "input, or read it without strict to accept the repair)", file, line)
+                         f"input, or read it without {option('strict')} to accept the "
+                         "repair)", file, line)
     warnings.warn(InputWarning(notice), stacklevel=stacklevel + 1)
 
 
@@ -483,7 +570,24 @@ class Tally:
         return bool(self._seen)
 
     def report(self) -> None:
-        """:func:`notify` every entry (raises under strict reading for input kinds)."""
+        """:func:`notify` every entry. Under strict reading every entry reaches the ledger
+        first, then the first one strict reading refuses is raised (with the number of the
+        others), so that one run names every problem of the file."""
+        refused: list[tuple[str, str, int | None, int]] = []
         for (kind, message), (line, count) in self._seen.items():
+            if is_strict() and KINDS.get(kind, (False, ""))[0]:
+                refused.append((kind, message, line, int(count or 0)))
+                ledger = Ledger.current()
+                if ledger is not None:
+                    ledger.add(Notice(kind, message, self.path, line, int(count or 0)))
+                continue
             notify(kind, message, path=self.path, line=line, count=int(count or 0),
                    stacklevel=3)
+        if refused:
+            kind, message, line, count = refused[0]
+            more = len(refused) - 1
+            also = f"; {more} other problem(s) of this file are in the warnings" if more else ""
+            times = f", {count} times" if count > 1 else ""
+            raise InputError(f"{message} ({kind}{times}; strict reading refuses it: correct the "
+                             f"input, or read it without {option('strict')} to accept the "
+                             f"repair{also})", self.path, line)

@@ -4,9 +4,12 @@ Results go to stdout; warnings and errors to stderr. Every run is read into a wa
 (:class:`~clusteragree.errors.Ledger`): text, CSV and LaTeX outputs print its notices on stderr
 at the end, JSON lists them under ``"warnings"``; ``--strict`` refuses any notice about the
 input. Exit status: 0 success, 1 bad input (the message starts with ``FILE:LINE:``), a refusal
-under ``--strict`` or nothing to compare; 2 bad usage (the subcommand's usage line first); 70 an
-internal error (a bug: the message says how to report it); 130 interrupted. One module per
-subcommand.
+under ``--strict``, options the data cannot take, or nothing to compare; 2 bad usage: argument
+parsing and the commands' own checks of their options (:class:`~clusteragree.errors.UsageError`,
+the subcommand's usage line first); 70 an internal error (a bug: the message says how to report
+it), among them a library :class:`~clusteragree.errors.ParameterError` about no option of the
+command; 130 interrupted. Messages name options as the command line spells them
+(:func:`~clusteragree.errors.option`) and are one line each. One module per subcommand.
 """
 
 from __future__ import annotations
@@ -21,7 +24,15 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .._version import __version__
-from ..errors import ClusterAgreeError, InputError, Ledger, Notice, ParameterError
+from ..errors import (
+    ClusterAgreeError,
+    InputError,
+    Ledger,
+    Notice,
+    ParameterError,
+    UsageError,
+    spelling,
+)
 from ..progress import shown
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
@@ -80,7 +91,29 @@ def _print_notices(ledger: Ledger) -> None:
 
 
 def _error(prefix: str, message: str) -> None:
+    message = " ".join(message.split())  # one line, whatever the message held
     print(f"{prefix}: {message}" if prefix else message, file=sys.stderr)
+
+
+def option_spelling(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Library parameter name -> the option that sets it (``{"roots": "--roots"}``), from a
+    subcommand's parser, for :func:`clusteragree.errors.spelling`."""
+    found: dict[str, str] = {}
+    for action in parser._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if longs and action.dest not in found:
+            found[action.dest] = longs[0]
+    return found
+
+
+def _internal(prog: str, err: BaseException) -> int:
+    if os.environ.get("CLUSTERAGREE_DEBUG"):
+        raise err
+    _error(f"{prog}: internal error",
+           f"{type(err).__name__}: {err}. This is a bug in clusteragree {__version__}; "
+           "please report it with the command line and the input (CLUSTERAGREE_DEBUG=1 "
+           "shows the traceback)")
+    return EXIT_INTERNAL
 
 
 @contextlib.contextmanager
@@ -132,8 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ledger = Ledger(strict=getattr(args, "strict", False))
     in_json = getattr(args, "format", "text") == "json"
     code = 0
+    options = option_spelling(sub)
     try:
-        with ledger, _output(getattr(args, "output", None)), shown(sys.stderr.isatty()):
+        with ledger, _output(getattr(args, "output", None)), shown(sys.stderr.isatty()), \
+                spelling(options):
             for note in getattr(args, "deprecations", None) or []:
                 ledger.add(Notice("deprecated", note))
             code = int(args.run(args))
@@ -141,13 +176,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_notices(ledger)
         _error("" if err.where else f"{sub.prog}: error", str(err))
         return EXIT_INPUT
-    except ParameterError as err:
+    except UsageError as err:  # the command's own check of its options
         _print_notices(ledger)
         sub.print_usage(sys.stderr)
         if args.command in EXAMPLES:
             print(f"example: {EXAMPLES[args.command]}", file=sys.stderr)
         _error(f"{sub.prog}: error", str(err))
         return EXIT_USAGE
+    except ParameterError as err:
+        _print_notices(ledger)
+        if not err.params:  # about no option: the command passed the library a bad value
+            return _internal(sub.prog, err)
+        _error(f"{sub.prog}: error", str(err))  # options the data cannot take
+        return EXIT_INPUT
     except ClusterAgreeError as err:
         _print_notices(ledger)
         _error(f"{sub.prog}: error", str(err))
@@ -158,13 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as err:
-        if os.environ.get("CLUSTERAGREE_DEBUG"):
-            raise
-        _error(f"{sub.prog}: internal error",
-               f"{type(err).__name__}: {err}. This is a bug in clusteragree {__version__}; "
-               "please report it with the command line and the input (CLUSTERAGREE_DEBUG=1 "
-               "shows the traceback)")
-        return EXIT_INTERNAL
+        return _internal(sub.prog, err)
     if not in_json:
         _print_notices(ledger)
     return code

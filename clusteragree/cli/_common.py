@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
 from ..core.result import format_signature
-from ..errors import Ledger, Notice, ParameterError
+from ..errors import Ledger, Notice, ParameterError, UsageError
 from ..inputs import check_encoding
 from ..report.formats import FORMATS
 from .input_formats import auto_rule, input_formats
@@ -77,7 +77,7 @@ class Deprecated(argparse.Action):
 def check_names(names: list[str] | None, count: int) -> list[str] | None:
     """``--names`` must give one name per input."""
     if names is not None and len(names) != count:
-        raise ParameterError(f"--names gives {len(names)} names for {count} inputs")
+        raise UsageError(f"--names gives {len(names)} names for {count} inputs")
     return names
 
 

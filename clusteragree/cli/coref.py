@@ -9,7 +9,7 @@ import os
 from typing import Any
 
 from ..coref.model import CONLL_AVERAGE, METRICS
-from ..errors import Ledger, Notice, ParameterError
+from ..errors import Ledger, Notice, UsageError
 from ._common import (
     Deprecated,
     add_common,
@@ -110,14 +110,14 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
     if len(args.files) < 2:
-        raise ParameterError("give the annotations of at least two annotators")
+        raise UsageError("give the annotations of at least two annotators")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
         Ledger.current().add(Notice(  # type: ignore[union-attr]
             "deprecated", f"--format {args.format} names the input format: use "
             f"--input-format {args.format}"))
         args.input_format, args.format = args.format, "text"
     if args.lenient and args.strict:
-        raise ParameterError("--lenient repairs what --strict refuses: choose one")
+        raise UsageError("--lenient repairs what --strict refuses: choose one")
     # One reading in every command: what can be repaired is repaired and reported (the
     # warnings), and --strict refuses it, with the reader's own message at the line concerned.
     args.lenient = not args.strict
@@ -180,7 +180,7 @@ def _run_coref(args: argparse.Namespace) -> int:
         elif table == "differences" and diffs is not None:
             print(render_table(diffs, args.format))
         else:
-            raise ParameterError(f"--table {table}: that table was not computed (--metrics)")
+            raise UsageError(f"--table {table}: that table was not computed (--metrics)")
         return 0
     headline: list[str] = []
     sections: list[tuple[str | None, Any]] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import ParameterError
+from ..errors import UsageError
 from ..pyramids.units import TOKENIZERS
 from ._common import (
     add_common,
@@ -81,9 +81,9 @@ def _run_pyramid(args: argparse.Namespace) -> int:
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
     if len(args.files) < 2:
-        raise ParameterError("give at least two .pyr files")
+        raise UsageError("give at least two .pyr files")
     if args.align and len(args.files) != 2:
-        raise ParameterError("--align compares two pyramids; give exactly two files")
+        raise UsageError("--align compares two pyramids; give exactly two files")
     sources: list[Any] = ([read_pyramid(f, strict=args.strict, encoding=args.encoding)
                            for f in args.files] if args.align else list(args.files))
     frame = pyramid_agreement(sources, args.units, args.distance, tokenizer=args.tokenizer,

@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, UsageError, spelling
 
 __all__ = ["register"]
 
@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
 
 def _run_report(args: argparse.Namespace) -> int:
     from ..report.html import html_report
-    from . import build_parser
+    from . import build_parser, option_spelling
     parser = build_parser()
     argv = [args.what, *args.rest, *FORCED[args.what]]
     try:
@@ -67,7 +67,7 @@ def _run_report(args: argparse.Namespace) -> int:
     path = inner.output or "clusteragree-report.html"
     inner.output, inner.format = None, "json"
     captured = io.StringIO()
-    with contextlib.redirect_stdout(captured):
+    with contextlib.redirect_stdout(captured), spelling(option_spelling(inner.parser)):
         code = int(inner.run(inner))
     if code:
         return code
@@ -125,7 +125,7 @@ def _tree_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tup
     if not worst:
         return []
     if inner.dirs and inner.files:
-        raise ParameterError("give paired files or --dirs, not both")
+        raise UsageError("give paired files or --dirs, not both")
     annotations = read_tree_annotations(
         inner.files, dirs=inner.dirs or (), names=inner.names, roots=inner.roots,
         cycles=inner.cycles, words=inner.words, encoding=inner.encoding,

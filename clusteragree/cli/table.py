@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.distances import get_distance
 from ..core.result import format_signature
-from ..errors import InputError, ParameterError
+from ..errors import InputError, UsageError
 from ._common import (
     Deprecated,
     add_common,
@@ -82,9 +82,9 @@ def _input_format(path: str, chosen: str, encoding: str | None) -> str:
     here; the reader decodes strictly), codings for any other file."""
     if chosen != "auto":
         if chosen not in ("codings", "parquet") and path == "-":
-            raise ParameterError("multi-label data is read from a file, not standard input")
+            raise UsageError("multi-label data is read from a file, not standard input")
         if chosen == "parquet" and path == "-":
-            raise ParameterError("Parquet is read from a file or a directory, not standard "
+            raise UsageError("Parquet is read from a file or a directory, not standard "
                                  "input")
         return chosen
     if path != "-" and _is_parquet(path):
@@ -122,11 +122,11 @@ def _run_multilabel(args: argparse.Namespace) -> int:
     wanted = {m.strip().lower() for m in (args.metrics or "all").split(",")}
     known = {"all", "kappa", "am", "alpha", "mvalpha"}
     if not wanted <= known:
-        raise ParameterError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
+        raise UsageError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
     try:
         ps = tuple(float(x) for x in args.p.split(","))
     except ValueError:
-        raise ParameterError(f"--p must be numbers such as 0.5,1; got {args.p!r}") from None
+        raise UsageError(f"--p must be numbers such as 0.5,1; got {args.p!r}") from None
     cats = args.categories.split(",") if args.categories else None
     frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats)
     keep = frame["measure"].map(lambda m: "all" in wanted or (
@@ -162,7 +162,7 @@ def _run_table(args: argparse.Namespace) -> int:
     from ..labels.table import read_long_table
     args.input_format = _input_format(args.file, args.input_format, args.encoding)
     if args.dask is not None and args.input_format != "parquet":
-        raise ParameterError("--dask reads Parquet codings (a .parquet file or a directory of "
+        raise UsageError("--dask reads Parquet codings (a .parquet file or a directory of "
                              "them, or --input-format parquet)")
     if args.input_format not in ("codings", "parquet"):
         return _run_multilabel(args)
@@ -171,13 +171,13 @@ def _run_table(args: argparse.Namespace) -> int:
         wanted = ["alpha", *COEFFICIENTS]
     unknown = [m for m in wanted if m not in ("alpha", *COEFFICIENTS)]
     if unknown or not wanted:
-        raise ParameterError(f"--metrics for codings must be among alpha, "
+        raise UsageError(f"--metrics for codings must be among alpha, "
                              f"{', '.join(COEFFICIENTS)} or all; got {args.metrics!r}")
     chosen = [m for m in COEFFICIENTS if m in wanted]
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
     numeric = bool(numeric_names)
     if numeric and not args.scalar:
-        raise ParameterError(
+        raise UsageError(
             f"the distances {numeric_names} need --scalar values"
         )
     if args.dask is not None:
@@ -254,7 +254,7 @@ def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header
                           signatures))
     elif args.format in ("csv", "latex") and args.table == "kappa":
         if kappas is None:
-            raise ParameterError("--table kappa: give --metrics fleiss, gwet or "
+            raise UsageError("--table kappa: give --metrics fleiss, gwet or "
                                  "brennan_prediger")
         print(render_table(kappas, args.format))
     else:
@@ -270,15 +270,15 @@ def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int
     refused = [name for name, on in (("--pairwise", args.pairwise), ("--ci", args.ci),
                                      ("--diagnostics", args.diagnostics)) if on]
     if refused:
-        raise ParameterError(f"--dask computes pooled values; it does not take "
+        raise UsageError(f"--dask computes pooled values; it does not take "
                              f"{', '.join(refused)}")
     if chosen and args.weights != "identity":
-        raise ParameterError("--dask: fleiss, gwet and brennan_prediger with identity weights "
+        raise UsageError("--dask: fleiss, gwet and brennan_prediger with identity weights "
                              "only (other weights depend on every category, known only at "
                              "the end)")
     frame, roles = parquet_frame(args.file)
     if "document" in roles:
-        raise ParameterError("--dask reads codings without a document column (give units "
+        raise UsageError("--dask reads codings without a document column (give units "
                              "names unique over the documents)")
     if numeric or args.scalar:
         dtype = frame[roles["value"]].dtype

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import ParameterError
+from ..errors import UsageError
 from ..trees.model import MAX_CELLS, METRICS, SIZES
 from ._common import Deprecated, add_common, check_names, command_signature, print_json
 
@@ -100,9 +100,9 @@ def _run_trees(args: argparse.Namespace) -> int:
     from ..trees.edit_distance import TreeCache
     from ..trees.readers import read_tree_annotations
     if args.dirs and args.files:
-        raise ParameterError("give paired files or --dirs, not both")
+        raise UsageError("give paired files or --dirs, not both")
     if not args.dirs and len(args.files) < 2:
-        raise ParameterError("give two or more files, or --dirs")
+        raise UsageError("give two or more files, or --dirs")
     names = check_names(args.names, len(args.dirs or args.files))
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,

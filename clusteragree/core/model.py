@@ -634,6 +634,29 @@ class CodingTable:
         return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
                            meta=self.meta)
 
+    def relabel(self, units: Sequence[Hashable]) -> CodingTable:
+        """The same cells under other unit labels (one per unit, in order, unique).
+
+        A class-derived table stays class-derived (its values, the other units of a class,
+        are then written with the new labels); any other keeps its values as they are.
+
+        Examples
+        --------
+        >>> t = CodingTable.from_records([("A", 1, {"x"}), ("B", 1, {"x", "y"})])
+        >>> list(t.relabel(["first"]).units), t.relabel(["first"]).value("B", "first") == {"x", "y"}
+        (['first'], True)
+        >>> c = CodingTable.from_clusterings({"A": [0, 0], "B": [0, 1]})
+        >>> sorted(c.relabel(["w1", "w2"]).value("A", "w1"))
+        ['w2']
+        """
+        if len(units) != self.n_units:
+            raise ParameterError(f"relabel needs {self.n_units} unit labels; got {len(units)}",
+                                 params=("units",))
+        if self._classes is not None:
+            return CodingTable(self.coders, units, classes=self._classes, meta=self.meta)
+        return CodingTable(self.coders, units, codes=self.codes, values=self.values,
+                           meta=self.meta)
+
     def to_frame(self) -> pd.DataFrame:
         """Wide DataFrame, coders as rows and units as columns, None where missing."""
         vals = np.empty(len(self.values) + 1, dtype=object)

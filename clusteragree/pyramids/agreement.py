@@ -290,10 +290,11 @@ def pyramid_agreement(
     if diagnose:  # units named by their text and offsets, so that they can be found
         plain, found = pyramid_table(pyramids, units=units, tokenizer=tokenizer,
                                      overlap=overlap, unmarked=unmarked, coders=names)
-        named = CodingTable(plain.coders, [f"{text} [{a}:{b}]" for text, a, b in zip(
-            found.labels, found.starts.tolist(), found.ends.tolist(), strict=True)],
-            classes=plain.classes, meta=plain.meta)
-        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst)
+        named = plain.relabel([f"{text} [{a}:{b}]" for text, a, b in zip(
+            found.labels, found.starts.tolist(), found.ends.tolist(), strict=True)])
+        # a value is the set of the other units of its SCUs: no category of a scheme
+        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
+                                                 categorical=False)
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame
@@ -766,8 +767,7 @@ def pan_agreement(
         frame = alpha_report(tables_of(tuple(range(len(names)))), distances,
                              **({"per_document": per_peer, **interval} if by_document else {}))
     if diagnose:
-        named = CodingTable(table.coders, [words[u] for u in table.units], codes=table.codes,
-                            values=table.values, meta=meta)
+        named = table.relabel([words[u] for u in table.units])
         frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
                                                  report=None if pairwise else frame)
     return frame, table

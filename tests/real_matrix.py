@@ -1,0 +1,373 @@
+"""The real-data matrix: every subcommand, and ``report`` for each, on the real corpora of
+``../shared/corpora``, crossed with the option families.
+
+:func:`build` writes the derived inputs a corpus of one annotator needs (a perturbed second
+annotation, tables made from real annotations) into a scratch directory and returns the cases;
+``tests/test_real_corpora.py`` runs them and ``scripts/`` need not know about them. A case is a
+command line and the exit statuses it may end with (0, or 0 and 1 where the data decide).
+
+The derivations are deliberately simple and independent of the library: regular expressions
+over the files' text, so a reader's bug cannot hide in the derived input.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "corpora"
+
+DUC06 = SHARED / "duc-pyramids" / "DUC2006" / "DUC2006pyramiddata"
+DUC07 = SHARED / "duc-pyramids" / "DUC2007" / "mainPyramidEval"
+DUC07U = SHARED / "duc-pyramids" / "DUC2007" / "updateEval" / "Pyramid"
+PA = SHARED / "coref-multi-annotator" / "participant-analysis"
+LITBANK = SHARED / "coref-multi-annotator" / "litbank" / "coref"
+REF = SHARED / "coref-scorer-tests" / "reference-scorer" / "test" / "DataFiles"
+COVAL = SHARED / "coref-scorer-tests" / "coval" / "tests"
+UD = SHARED / "coref-scorer-tests" / "corefud-scorer" / "tests" / "tests-corefud"
+SYNTAX = SHARED / "syntax"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One command line of the matrix.
+
+    ``exits`` are the statuses it may end with; ``must`` are strings stderr or stdout must
+    hold (the option a refusal names, say).
+    """
+
+    id: str
+    argv: tuple[str, ...]
+    exits: frozenset[int] = frozenset({0})
+    must: tuple[str, ...] = ()
+    slow: bool = False
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+
+def available() -> bool:
+    """Whether the shared corpora are beside the project."""
+    return SHARED.is_dir()
+
+
+# --------------------------------------------------------------------------- derivations
+
+
+def merge_scus(src: Path, dst: Path, every: int = 4) -> Path:
+    """A second pyramid of the same summaries: every ``every``-th pair of adjacent SCUs merged
+    (the closing tag of one and the opening tag of the next removed)."""
+    raw, n = src.read_bytes(), [0]
+
+    def merge(m: re.Match[bytes]) -> bytes:
+        n[0] += 1
+        return b"" if n[0] % every == 0 else m.group(0)
+
+    dst.write_bytes(re.sub(rb"</scu>\s*<scu\s[^>]*>", merge, raw))
+    return dst
+
+
+def shuffle_conll_chains(src: Path, dst: Path, seed: int = 1, share: float = 0.2) -> Path:
+    """A second CoNLL annotation: a share of the chain ids renamed to other chains' ids (so
+    entities merge), everything else byte for byte."""
+    text = src.read_text(encoding="utf-8")
+    ids = sorted({int(n) for line in text.split("\n")
+                  if line.strip() and not line.startswith("#")
+                  for n in re.findall(r"\d+", line.rpartition("\t")[2])})
+    rng = random.Random(seed)
+    moved = {i: rng.choice(ids) for i in ids if rng.random() < share}
+
+    def repl(m: re.Match[str]) -> str:
+        return str(moved.get(int(m.group(0)), int(m.group(0))))
+
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("#") or not line.strip():
+            lines.append(line)
+            continue
+        head, sep, last = line.rpartition("\t")
+        lines.append(head + sep + re.sub(r"\d+", repl, last))
+    dst.write_text("\n".join(lines), encoding="utf-8")
+    return dst
+
+
+def perturb_brat(src_dir: Path, dst_dir: Path, seed: int = 2) -> Path:
+    """A second BRAT annotation: every fifth text-bound annotation dropped, with the chains and
+    relations that name it."""
+    dst_dir.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    for ann in sorted(src_dir.glob("*.ann")):
+        lines = ann.read_text(encoding="utf-8").splitlines()
+        drop = {line.split("\t", 1)[0] for line in lines
+                if line.startswith("T") and rng.random() < 0.2}
+        kept = []
+        for line in lines:
+            ident = line.split("\t", 1)[0]
+            if ident in drop:
+                continue
+            if line.startswith(("*", "R", "#", "A", "E", "N")):
+                names = set(re.findall(r"\bT\d+\b", line.split("\t", 1)[-1]))
+                if names & drop:
+                    if line.startswith("*"):
+                        rest = [t for t in line.split("\t")[1].split()[1:] if t not in drop]
+                        if len(rest) >= 2:
+                            kept.append(f"*\t{line.split()[1]} {' '.join(rest)}")
+                    continue
+            kept.append(line)
+        (dst_dir / ann.name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return dst_dir
+
+
+def codings_from_brat(pair: list[Path], dst: Path, with_document: bool = True) -> Path:
+    """A long CSV ``document,coder,unit,labels`` from two BRAT annotators: a unit is a mention
+    span, its label the entity type, read by regular expressions."""
+    with dst.open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(["document", "coder", "unit", "labels"] if with_document
+                     else ["coder", "unit", "labels"])
+        for coder_dir in pair:
+            coder = coder_dir.name
+            for ann in sorted(coder_dir.glob("*.ann")):
+                for line in ann.read_text(encoding="utf-8").splitlines():
+                    m = re.match(r"T\d+\t(\S+) (\d+) (\d+)\t", line)
+                    if not m:
+                        continue
+                    unit = f"{m.group(2)}-{m.group(3)}"
+                    row = [coder, unit if with_document else f"{ann.stem}:{unit}", m.group(1)]
+                    out.writerow([ann.stem, *row] if with_document else row)
+    return dst
+
+
+def multilabel_from_pans(pans: list[Path], dst: Path) -> Path:
+    """``item,annotator,label`` rows from .pan files of two annotators: an item is a peer
+    contributor's text, its labels the SCU uids it was matched to."""
+    with dst.open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(["item", "annotator", "label"])
+        for pan in pans:
+            annotator = pan.name.split(".")[0]
+            peer = pan.name.split(".")[-2]
+            raw = pan.read_text(encoding="utf-8", errors="replace")
+            for scu in re.finditer(r'<scu uid="(\d+)"[^>]*>(.*?)</scu>', raw, re.S):
+                for label in re.findall(r'<contributor label="([^"]*)"', scu.group(2)):
+                    out.writerow([f"{peer}:{label[:60]}", annotator, scu.group(1)])
+    return dst
+
+
+def parquet_from_csv(src: Path, dst: Path, parts: int = 3) -> Path | None:
+    """A directory of Parquet parts holding the rows of a long CSV (None without pyarrow)."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return None
+    frame = pd.read_csv(src, dtype=str, keep_default_na=False)
+    dst.mkdir(parents=True, exist_ok=True)
+    size = -(-len(frame) // parts)
+    for i in range(parts):
+        frame.iloc[i * size:(i + 1) * size].to_parquet(dst / f"part-{i}.parquet", index=False)
+    return dst
+
+
+# --------------------------------------------------------------------------- the cases
+
+FORMATS = ("json", "csv", "latex")
+
+
+def _families(cmd: str, inputs: list[str], *, base: tuple[str, ...] = (), ci: bool = True,
+              diagnostics: bool = True, pairwise: bool = True, per_doc: bool = True,
+              differences: bool = False, metrics_all: bool = True, strict_exits=(0, 1),
+              names: bool = True, report: bool = True, bootstrap: str = "50",
+              ) -> Iterator[tuple[str, tuple[str, ...], frozenset[int]]]:
+    """The option families for one command on one input set."""
+    ok = frozenset({0})
+    yield "default", (cmd, *inputs, *base), ok
+    for f in FORMATS:
+        yield f"-f {f}", (cmd, *inputs, *base, "-f", f), ok
+    if ci:
+        yield "ci", (cmd, *inputs, *base, "--ci", "0.95", "--bootstrap", bootstrap,
+                     "--seed", "1"), ok
+    if diagnostics:
+        yield "diagnostics", (cmd, *inputs, *base, "--diagnostics"), ok
+    if pairwise:
+        yield "pairwise", (cmd, *inputs, *base, "--pairwise"), ok
+    if per_doc:
+        yield "per-doc", (cmd, *inputs, *base, "--per-doc"), ok
+    if differences:
+        yield "differences", (cmd, *inputs, *base, "--differences"), ok
+    if metrics_all:
+        yield "metrics all", (cmd, *inputs, *base, "--metrics", "all"), ok
+    yield "jobs 1", (cmd, *inputs, *base, "--jobs", "1", "-f", "json"), ok
+    yield "jobs 2", (cmd, *inputs, *base, "--jobs", "2", "-f", "json"), ok
+    yield "strict", (cmd, *inputs, *base, "--strict"), frozenset(strict_exits)
+    if names:
+        letters = ",".join(f"ann{i}" for i in range(len([a for a in inputs
+                                                           if not a.startswith("-")])))
+        yield "names", (cmd, *inputs, *base, "--names", letters), ok
+    if report:
+        yield "report", ("report", cmd, *inputs, *base, "-o", "{tmp}/report.html"), ok
+        opts = ["--ci", "0.95", "--bootstrap", bootstrap, "--seed", "1"] if ci else []
+        if diagnostics:
+            opts.append("--diagnostics")
+        yield "report+", ("report", cmd, *inputs, *base, *opts, "-o", "{tmp}/report2.html"), ok
+
+
+def build(tmp: Path) -> list[Case]:
+    """Every case of the matrix, with its derived inputs written under ``tmp``."""
+    cases: list[Case] = []
+
+    def add(group: str, families: Iterator[tuple[str, tuple[str, ...], frozenset[int]]],
+            slow: bool = False, must: dict[str, tuple[str, ...]] | None = None) -> None:
+        for name, argv, exits in families:
+            cases.append(Case(f"{group} [{name}]", argv, exits, (must or {}).get(name, ()),
+                              slow=slow))
+
+    # ---- pyramids: DUC 2006 and 2007 pyramids against a copy with SCUs merged
+    derived = tmp / "derived"
+    derived.mkdir(parents=True, exist_ok=True)
+    pyramid_pairs = [
+        ("DUC2006 D0631", DUC06 / "allpyramids" / "D0631.pyr"),
+        ("DUC2007 D0716", DUC07 / "allpyramids" / "D0716-CDEF.pyr"),
+        ("DUC2007 update D0716-B", DUC07U / "allpyramids" / "D0716-B-CDEF.pyr"),
+    ]
+    for name, pyr in pyramid_pairs:
+        other = merge_scus(pyr, derived / f"{pyr.stem}-merged.pyr")
+        inputs = [str(pyr), str(other)]
+        add(f"pyramid {name}", _families("pyramid", inputs, per_doc=False, metrics_all=False))
+        for units in ("spans", "contributors"):
+            add(f"pyramid {name} --units {units}",
+                _families("pyramid", inputs, base=("--units", units), per_doc=False,
+                          metrics_all=False, names=False, pairwise=False))
+        add(f"pyramid {name} --overlap component",
+            _families("pyramid", inputs, base=("--overlap", "component"), per_doc=False,
+                      metrics_all=False, names=False, pairwise=False))
+    # three annotators: the pyramid, its merged copy, and a copy merged otherwise
+    third = merge_scus(DUC06 / "allpyramids" / "D0631.pyr", derived / "D0631-merged3.pyr", 3)
+    add("pyramid DUC2006 D0631 x3",
+        _families("pyramid", [str(DUC06 / "allpyramids" / "D0631.pyr"),
+                              str(derived / "D0631-merged.pyr"), str(third)],
+                  per_doc=False, metrics_all=False))
+    # the pyramids embedded in the two D0631 annotators' .pan files
+    add("pyramid DUC2006 pans 114/115",
+        _families("pyramid", [str(DUC06 / "allpans" / "114.D0631.M.250.D.1.pan"),
+                              str(DUC06 / "allpans" / "115.D0631.M.250.D.1.pan")],
+                  per_doc=False, metrics_all=False, report=False))
+
+    # ---- pans: the doubly annotated D0631 set (22 peers x 2 annotators)
+    pans = sorted((DUC06 / "allpans").glob("11[45].D0631.*.pan"))
+    add("pan DUC2006 D0631 all", _families("pan", [str(p) for p in pans], metrics_all=False,
+                                           names=False, bootstrap="30"), slow=True)
+    one_peer = [str(DUC06 / "allpans" / f"{a}.D0631.M.250.D.1.pan") for a in (114, 115)]
+    add("pan DUC2006 D0631 peer 1", _families("pan", one_peer, metrics_all=False, names=False))
+    add("pan DUC2006 D0631 peer 1 --scores",
+        _families("pan", [*one_peer, "--scores"], metrics_all=False, names=False, ci=False,
+                  diagnostics=False, pairwise=False, report=False))
+    # DUC 2007: files without an annotator field, named on the command line
+    pans07 = [str(DUC07 / "allpans" / f"D0716.M.250.D.{i}.pan") for i in (1, 2)]
+    add("pan DUC2007 D0716 --names",
+        _families("pan", [*pans07, "--names", "peer1,peer2"], names=False, metrics_all=False,
+                  ci=False, pairwise=False))
+
+    # ---- coreference: participant-analysis (BRAT, two annotators)
+    brat_base = ("--text-dir", str(PA / "text"))
+    add("coref participant-analysis",
+        _families("coref", [str(PA / "A"), str(PA / "B")], base=brat_base, differences=True,
+                  bootstrap="50"))
+    add("coref participant-analysis --units words",
+        _families("coref", [str(PA / "A"), str(PA / "B")], base=(*brat_base, "--units",
+                                                                 "words"),
+                  names=False, report=False, pairwise=False))
+    add("coref participant-analysis no --text-dir",
+        iter([("missing text", ("coref", str(PA / "A"), str(PA / "B")), frozenset({0, 1}))]),
+        must={"missing text": ("--text-dir",)})
+    # one document per annotator
+    one = derived / "pa-one"
+    for coder in ("A", "B"):
+        (one / coder).mkdir(parents=True, exist_ok=True)
+        (one / coder / "Psalms_011.ann").write_bytes((PA / coder / "Psalms_011.ann").read_bytes())
+    add("coref participant-analysis one document",
+        _families("coref", [str(one / "A"), str(one / "B")], base=brat_base, differences=True,
+                  per_doc=False, names=False))
+    # LitBank: one adjudicated annotation against a copy with chains merged
+    lit = next(LITBANK.glob("conll/*.conll"))
+    lit2 = shuffle_conll_chains(lit, derived / "litbank-merged.conll")
+    add("coref LitBank CoNLL", _families("coref", [str(lit), str(lit2)], differences=True))
+    lit_brat = perturb_brat(LITBANK / "brat", derived / "litbank-brat-b")
+    add("coref LitBank BRAT",
+        _families("coref", [str(LITBANK / "brat"), str(lit_brat)],
+                  base=("--text-dir", str(LITBANK / "brat")), differences=True, names=False,
+                  report=False))
+    # the reference scorer's test cases: key against each response
+    for key in ("TC-A", "TC-M", "TC-N"):
+        response = REF / f"{key}-1.response"
+        add(f"coref scorer {key}",
+            _families("coref", [str(REF / f"{key}.key"), str(response)], differences=True,
+                      names=False, report=key == "TC-A", pairwise=False))
+    # the CorefUD scorer's tests (CoNLL-U with other extensions)
+    for key, response in (("exact-match/TC-A.key", "exact-match/TC-A-1.response"),
+                          ("partial-corefud-match/overlapping_mentions/TC-OLMA.key",
+                           "partial-corefud-match/overlapping_mentions/TC-OLMA-1.response"),
+                          ("partial-corefud-match/noncontig_mentions/TC-NCMA.key",
+                           "partial-corefud-match/noncontig_mentions/TC-NCMA-1.response")):
+        add(f"coref CorefUD {key.split('/')[-1]}",
+            _families("coref", [str(UD / key), str(UD / response)],
+                      base=("--input-format", "corefud"), differences=True, names=False,
+                      report=key.startswith("exact"), pairwise=False))
+
+    # ---- trees: CDT directories (three annotators), files, NDT, SSD brackets
+    cdt = SYNTAX / "cdt"
+    it_dirs = [str(cdt / "it" / a) for a in ("iorn", "lisa", "morten")]
+    repair = ("--roots", "many", "--cycles", "drop")
+    add("trees CDT it --dirs",
+        _families("trees", ["--dirs", *it_dirs], base=repair, differences=True, per_doc=False,
+                  names=False), slow=True)
+    add("trees CDT it --dirs, defaults",
+        iter([("refused", ("trees", "--dirs", *it_dirs), frozenset({1}))]),
+        must={"refused": ("--roots many", "--cycles drop")})
+    es_dirs = [str(p) for p in sorted((cdt / "es").iterdir())]
+    add("trees CDT es --dirs",
+        _families("trees", ["--dirs", *es_dirs], base=repair, per_doc=False, names=False,
+                  ci=False, report=False, pairwise=False))
+    for lang in ("da", "en"):
+        files = [str(cdt / f"{lang}-lotte.conll"), str(cdt / f"{lang}-morten.conll")]
+        add(f"trees CDT {lang}", _families("trees", files, base=repair, differences=True,
+                                           per_doc=False, report=lang == "da"))
+    for lang in ("danish", "caterpillar"):
+        files = [str(SYNTAX / "ndt" / f"{a}-{lang}.conll") for a in ("odin", "thor")]
+        add(f"trees NDT {lang}", _families("trees", files, base=repair, differences=True,
+                                           per_doc=False, report=lang == "caterpillar"))
+    ssd = [str(p) for p in sorted((SYNTAX / "ssd").iterdir())]
+    add("trees SSD --dirs", _families("trees", ["--dirs", *ssd], differences=True,
+                                      per_doc=False, names=False, bootstrap="30"), slow=True)
+
+    # ---- table: codings derived from the BRAT corpus (entity types of mention spans)
+    codings = codings_from_brat([PA / "A", PA / "B"], derived / "pa-codings.csv")
+    add("table participant-analysis codings",
+        _families("table", [str(codings)], differences=False, names=False, pairwise=False))
+    plain = codings_from_brat([PA / "A", PA / "B"], derived / "pa-codings-nodoc.csv", False)
+    add("table participant-analysis codings, no document",
+        _families("table", [str(plain)], names=False, pairwise=False, per_doc=False,
+                  report=False))
+    parquet = parquet_from_csv(codings, derived / "pa-codings-parquet")
+    if parquet is not None:
+        add("table participant-analysis Parquet",
+            _families("table", [str(parquet)], names=False, pairwise=False, report=False))
+        for jobs in ("1", "2"):
+            cases.append(Case(f"table participant-analysis Parquet [dask jobs {jobs}]",
+                              ("table", str(parquet), "--dask", "--jobs", jobs, "-f", "json"),
+                              slow=True, tags=frozenset({"dask"})))
+        cases.append(Case("table participant-analysis Parquet [dask no-per-doc]",
+                          ("table", str(parquet), "--dask", "--no-per-doc"), slow=True,
+                          tags=frozenset({"dask"})))
+    multi = multilabel_from_pans(
+        [DUC06 / "allpans" / f"{a}.D0631.M.250.D.1.pan" for a in (114, 115)],
+        derived / "pan-multilabel.csv")
+    add("table DUC2006 pans multi-label",
+        _families("table", [str(multi)], names=False, pairwise=False, per_doc=False))
+    return cases
