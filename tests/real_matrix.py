@@ -268,11 +268,16 @@ def build(tmp: Path) -> list[Case]:
     add("pan DUC2006 D0631 peer 1 --scores",
         _families("pan", [*one_peer, "--scores"], metrics_all=False, names=False, ci=False,
                   diagnostics=False, pairwise=False, report=False))
-    # DUC 2007: files without an annotator field, named on the command line
+    # --names: the annotator of each file (names repeat across peers)
+    add("pan DUC2006 D0631 peer 1 --names",
+        _families("pan", [*one_peer, "--names", "site114,site115"], metrics_all=False,
+                  names=False, ci=False, pairwise=False, report=False))
+    # DUC 2007: file names without an annotator field; two different peers, nothing to compare
     pans07 = [str(DUC07 / "allpans" / f"D0716.M.250.D.{i}.pan") for i in (1, 2)]
-    add("pan DUC2007 D0716 --names",
-        _families("pan", [*pans07, "--names", "peer1,peer2"], names=False, metrics_all=False,
-                  ci=False, pairwise=False))
+    add("pan DUC2007 D0716",
+        iter([("no annotator", ("pan", *pans07), frozenset({1})),
+              ("--names", ("pan", *pans07, "--names", "a,b"), frozenset({1}))]),
+        must={"no annotator": ("--names",), "--names": ("no peer was annotated by two",)})
 
     # ---- coreference: participant-analysis (BRAT, two annotators)
     brat_base = ("--text-dir", str(PA / "text"))

@@ -95,14 +95,22 @@ def _error(prefix: str, message: str) -> None:
     print(f"{prefix}: {message}" if prefix else message, file=sys.stderr)
 
 
+#: Library parameters that the command line sets through an option of another name.
+ALIASES = {"coders": "names", "annotators": "names", "per_peer": "per_doc",
+           "per_document": "per_doc", "size_by": "size", "level": "ci", "n": "bootstrap"}
+
+
 def option_spelling(parser: argparse.ArgumentParser) -> dict[str, str]:
     """Library parameter name -> the option that sets it (``{"roots": "--roots"}``), from a
-    subcommand's parser, for :func:`clusteragree.errors.spelling`."""
+    subcommand's parser (and :data:`ALIASES`), for :func:`clusteragree.errors.spelling`."""
     found: dict[str, str] = {}
     for action in parser._actions:
         longs = [o for o in action.option_strings if o.startswith("--")]
         if longs and action.dest not in found:
             found[action.dest] = longs[0]
+    for param, dest in ALIASES.items():
+        if dest in found:
+            found.setdefault(param, found[dest])
     return found
 
 

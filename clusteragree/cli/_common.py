@@ -59,6 +59,14 @@ def name_list(text: str) -> list[str]:
     return names
 
 
+def file_name_list(text: str) -> list[str]:
+    """Comma-separated names, one per file, which may repeat (an argparse type)."""
+    names = [t.strip() for t in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError("give non-empty names separated by commas")
+    return names
+
+
 class Deprecated(argparse.Action):
     """An old spelling of an option: stores into the new option's destination and warns."""
 
@@ -119,13 +127,15 @@ def add_output(parser: argparse.ArgumentParser, legacy_formats: tuple[str, ...] 
                         help="write the results to FILE instead of standard output")
 
 
-def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise: bool = False,
+def add_common(parser: argparse.ArgumentParser, *, names: bool | str = False,
+               pairwise: bool = False,
                interval: bool = False, documents: bool = True, diagnose: bool | None = None,
                legacy_formats: tuple[str, ...] = ()) -> None:
     """The options of every subcommand that reads annotations: the output options
     (:func:`add_output`), ``--input-format`` where the command reads several formats (the
     choices of :data:`clusteragree.cli.formats.INPUTS`), ``--strict`` and ``--encoding``; with
-    ``names``, ``--names`` to name the annotators; with ``pairwise``, ``--pairwise``; with
+    ``names``, ``--names`` to name the annotators (``names="per-file"``: the annotator of each
+    file, names repeating); with ``pairwise``, ``--pairwise``; with
     ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``) and, unless
     ``documents`` is False, ``--resample``; ``--jobs`` (:func:`add_jobs`) always; with
     ``diagnose`` (default: as
@@ -138,7 +148,12 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool = False, pairwise
                             default="auto",
                             help=f"input format; auto: {auto_rule(command)} (default: "
                             "%(default)s; clusteragree formats lists them all)")
-    if names:
+    if names == "per-file":
+        parser.add_argument("--names", type=file_name_list, metavar="A,B,...",
+                            help="the annotator of each file, one name per file in order, "
+                            "comma-separated; names repeat across peers (default: the first "
+                            "field of ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan)")
+    elif names:
         parser.add_argument("--names", type=name_list, metavar="A,B,...",
                             help="names of the annotators, one per input, comma-separated "
                             "(default: from the file names)")

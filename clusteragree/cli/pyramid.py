@@ -49,7 +49,8 @@ def register(sub: Any) -> None:
         "scores; Pearson and Spearman correlations between annotators' scores.",
     )
     pan.add_argument("files", nargs="+", help=".pan files of two or more annotators")
-    _add_pyramid_options(pan, pairwise=True, interval=True, documents=False, diagnose=True)
+    _add_pyramid_options(pan, pairwise=True, interval=True, documents=False, diagnose=True,
+                         names="per-file")
     pan.add_argument("--no-nonmatching", dest="nonmatching", action="store_false",
                      help="leave out SCU uid 0 (DUCView's bucket of non-matching content)")
     pan.add_argument("--scores", action="store_true",
@@ -62,7 +63,7 @@ def register(sub: Any) -> None:
     pan.set_defaults(run=_run_pan)
 
 
-def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool = False,
+def _add_pyramid_options(parser: argparse.ArgumentParser, names: bool | str = False,
                          pairwise: bool = False, interval: bool = False,
                          documents: bool = True, diagnose: bool | None = None) -> None:
     add_distance(parser)
@@ -151,7 +152,8 @@ def _run_pan(args: argparse.Namespace) -> int:
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
-    pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
+    pans = load_pans(args.files, strict=args.strict, encoding=args.encoding,
+                     annotators=args.names)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,

@@ -27,7 +27,7 @@ from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
-from ..errors import InputError, ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .model import PeerAnnotation, Pyramid
 from .reader import read_pan, read_pyramid
 from .units import Units, contributor_units, span_units, tokens, word_units
@@ -397,26 +397,51 @@ def pyramid_score(
     return score / best if best else float("nan")
 
 
-def _group_pans(paths: Sequence[str | os.PathLike[str]]) -> dict[str, dict[str, str]]:
-    """peer -> annotator -> path, from DUC names ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan."""
+def _peer_of(name: str, named: bool) -> tuple[str | None, str]:
+    """(annotator, peer) of a ``.pan`` file name. DUC 2006 names are
+    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`` (six fields); DUC 2007 names carry no annotator
+    (``DOCSET.M.LEN.SEL.PEER.pan``, five). With ``named`` (the annotator given by the caller)
+    a six-field name loses its annotator field and any other name is the peer whole."""
+    stem = name[:-4] if name.lower().endswith(".pan") else name
+    fields = stem.split(".")
+    if len(fields) >= 6 and all(fields):
+        return fields[0], ".".join(fields[1:])
+    return None, stem if named else ""
+
+
+def _group_pans(paths: Sequence[str | os.PathLike[str]],
+                annotators: Sequence[str] | None = None) -> dict[str, dict[str, str]]:
+    """peer -> annotator -> path, from DUC names ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan, or with
+    ``annotators`` (one per path) from them and the rest of the name."""
     groups: dict[str, dict[str, str]] = {}
-    for p in _paths(paths, "paths"):
+    listed = list(_paths(paths, "paths"))
+    if annotators is not None and len(annotators) != len(listed):
+        raise ParameterError(f"{option('annotators')} gives {len(annotators)} names for "
+                             f"{len(listed)} files; give one per file (names may repeat)",
+                             params=("annotators",))
+    for i, p in enumerate(listed):
         if not isinstance(p, (str, os.PathLike)):
             raise ParameterTypeError(f"a .pan path must be a str or PathLike. Got {p!r}.")
-        m = _PAN_NAME.match(Path(p).name)
-        if not m:
-            raise InputError("the file name is not ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan, so its "
-                             "annotator and peer are unknown", path=os.fspath(p))
-        by_annotator = groups.setdefault(m["peer"], {})
-        earlier = by_annotator.get(m["annotator"])
+        annotator, peer = _peer_of(Path(p).name, annotators is not None)
+        if annotators is not None:
+            annotator = str(annotators[i])
+        if annotator is None:
+            five = len(Path(p).name.split(".")) == 6  # DOCSET.M.LEN.SEL.PEER.pan
+            raise InputError(
+                ("the file name is DOCSET.M.LEN.SEL.PEER.pan (DUC 2007), with no annotator field"
+                 if five else "the file name is not ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan") +
+                f", so its annotator is unknown; name the annotators with "
+                f"{option('annotators', 'A,B,...')} (one per file)", path=os.fspath(p))
+        by_annotator = groups.setdefault(peer, {})
+        earlier = by_annotator.get(annotator)
         if earlier is not None:
             same = os.path.realpath(earlier) == os.path.realpath(p)
             raise InputError(
                 (f"this file is given twice (also as {earlier})" if same else
-                 f"annotator {m['annotator']!r} has two annotations of peer {m['peer']!r}: this "
+                 f"annotator {annotator!r} has two annotations of peer {peer!r}: this "
                  f"file and {earlier}") + "; give one .pan file per annotator and peer",
                 path=os.fspath(p))
-        by_annotator[m["annotator"]] = os.fspath(p)
+        by_annotator[annotator] = os.fspath(p)
     return groups
 
 
@@ -471,7 +496,7 @@ class PanSet:
 
 
 def load_pans(paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool = False,
-              encoding: str | None = None) -> PanSet:
+              encoding: str | None = None, annotators: Sequence[str] | None = None) -> PanSet:
     """Read and check the ``.pan`` files of several annotators (see :func:`pan_agreement`).
 
     Parameters
@@ -484,6 +509,10 @@ def load_pans(paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool 
         Refuse files that need repairs (see :func:`~clusteragree.pyramids.reader.read_pan`).
     encoding : str, optional
         The files' encoding.
+    annotators : sequence of str, optional
+        The annotator of each file, in order (names repeat across peers), for names that carry
+        none (DUC 2007's ``DOCSET.M.LEN.SEL.PEER.pan``) or to rename them; the peer is then the
+        name without its annotator field (six fields) or the whole name.
 
     Returns
     -------
@@ -537,27 +566,39 @@ def load_pans(paths: Sequence[str | os.PathLike[str]] | PanSet, *, strict: bool 
     (['A', 'B'], ['D1.M.100.A.1', 'D1.M.100.A.2', 'D1.M.100.A.3'])
     >>> folder.cleanup()
 
-    A name without the annotator and peer fields is refused before anything is read:
+    A name without the annotator and peer fields is refused before anything is read, unless
+    the annotators are named:
 
     >>> load_pans([pathlib.Path("summary.pan")])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     clusteragree.errors.InputError: summary.pan: the file name is not ANNOTATOR.DOCSET.M.LEN...
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> paths = [pathlib.Path(folder.name, f"{who}/D1.M.100.A.1.pan") for who in "AB"]
+    >>> for path in paths:
+    ...     path.parent.mkdir()
+    ...     _ = path.write_text(pan_xml(p, "a cat sat", {1: [["cat sat"]]}))
+    >>> sorted(load_pans(paths, annotators=["ann", "bob"]).loaded["D1.M.100.A.1"])
+    ['ann', 'bob']
+    >>> folder.cleanup()
     """
     if isinstance(paths, PanSet):
         return paths
-    loaded, annotators = _load_pans(paths, strict, encoding)
-    return PanSet(loaded, annotators)
+    loaded, names = _load_pans(paths, strict, encoding, annotators)
+    return PanSet(loaded, names)
 
 
 def _load_pans(paths: Sequence[str | os.PathLike[str]], strict: bool,
-               encoding: str | None = None
+               encoding: str | None = None, names: Sequence[str] | None = None
                ) -> tuple[dict[str, dict[str, PeerAnnotation]], list[str]]:
-    groups = _group_pans(paths)
+    groups = _group_pans(paths, names)
     annotators = sorted({a for g in groups.values() for a in g})
     if len(annotators) < 2:
-        raise ParameterError(f"need peer annotations by at least two annotators; got "
-                             f"{annotators}")
+        raise InputError(f"need peer annotations by at least two annotators; every file is "
+                         f"annotator {''.join(annotators)!r}'s" + (
+                             "" if names is not None else
+                             f" (the first field of the names; name the annotators with "
+                             f"{option('annotators', 'A,B,...')} otherwise)"))
     shared = sorted(peer for peer, g in groups.items() if len(g) >= 2)
     if not shared:
         raise InputError(
