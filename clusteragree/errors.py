@@ -67,6 +67,7 @@ KINDS: dict[str, tuple[bool, str]] = {
     "undefined": (False, "a coefficient is undefined on these data (NaN, null in JSON)"),
     "performance": (False, "a slower path was taken (numba unavailable)"),
     "deprecated": (False, "an old spelling of an option was used; it goes in a later release"),
+    "unused": (False, "an option given does nothing on this run (the notice says why)"),
     "other": (False, "a warning from a library clusteragree uses"),
 }
 

@@ -258,3 +258,38 @@ def test_tree_accuracies_are_in_the_headline(cli) -> None:
     code, text, _ = cli("trees", *trees, "--metrics", "accuracy")
     headline = text.partition("\n\n")[0]
     assert code == 0 and f"LAS {want['las']:.4f}, UAS {want['uas']:.4f}" in headline
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["table", "corpora_fixtures/multilabel_example.csv", "--bootstrap", "50"],
+     "--bootstrap shapes the bootstrap interval"),
+    (["table", "corpora_fixtures/multilabel_example.csv", "--worst", "3"], "--worst says"),
+    (["table", "corpora_fixtures/multilabel_example.csv", "--p", "0.5"],
+     "--p acts on multilabel-csv and multilabel-json input; these inputs are codings"),
+    (["coref", "corpora_fixtures/coref/annotator-a.conll",
+      "corpora_fixtures/coref/annotator-b.conll", "--text-dir", "."],
+     "--text-dir acts on brat input; these inputs are conll"),
+    (["coref", "corpora_fixtures/coref/annotator-a.conll",
+      "corpora_fixtures/coref/annotator-b.conll", "--pairwise"], "with two, their pair"),
+    (["coref", "corpora_fixtures/coref/annotator-a.conll",
+      "corpora_fixtures/coref/annotator-b.conll", "--word-policy", "outermost"],
+     "--units words"),
+    (["coref", "corpora_fixtures/coref/annotator-a.conll",
+      "corpora_fixtures/coref/annotator-b.conll", "--table", "metrics"],
+     "--table chooses"),
+])
+def test_unused_options_are_said(cli, monkeypatch, argv: list[str], said: str) -> None:
+    """An option that does nothing on the run is an `unused` notice saying why (not an error,
+    and not refused by --strict); the results are those of the run without it."""
+    monkeypatch.chdir(FIX.parent)
+    code, out, err = cli(*argv, "--strict")
+    assert code == 0, err
+    notices = [line for line in err.splitlines() if line.startswith("warning: unused: ")]
+    assert len(notices) == 1 and said in notices[0], err
+
+
+def test_options_that_act_are_not_said(cli, monkeypatch) -> None:
+    monkeypatch.chdir(FIX.parent)
+    code, _, err = cli("table", "corpora_fixtures/multilabel_example.csv", "--ci", "0.9",
+                       "--bootstrap", "50", "--seed", "3", "--diagnostics", "--worst", "3")
+    assert code == 0 and "unused" not in err, err

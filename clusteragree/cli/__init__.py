@@ -34,6 +34,7 @@ from ..errors import (
     spelling,
 )
 from ..progress import shown
+from .unused import check_unused
 
 __all__ = ["EXIT_INPUT", "EXIT_INTERNAL", "EXIT_USAGE", "build_parser", "main"]
 
@@ -179,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 spelling(options):
             for note in getattr(args, "deprecations", None) or []:
                 ledger.add(Notice("deprecated", note))
+            check_unused(args, sub)
             code = int(args.run(args))
     except InputError as err:
         _print_notices(ledger)

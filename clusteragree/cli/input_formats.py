@@ -8,9 +8,10 @@ checked against it by the tests.
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
-__all__ = ["INPUTS", "InputFormat", "auto_rule", "input_formats"]
+__all__ = ["INPUTS", "InputFormat", "auto_rule", "detect", "input_formats"]
 
 
 class InputFormat(NamedTuple):
@@ -68,3 +69,50 @@ def auto_rule(command: str) -> str:
     """How ``--input-format auto`` chooses, in words (for the option's help)."""
     return "; ".join(f"{f.chosen}: {f.name}" for f in INPUTS
                      if f.command == command and f.name is not None)
+
+
+def detect(command: str, path: str, encoding: str | None = None) -> str:
+    """The format ``--input-format auto`` reads ``path`` as, for ``command`` (the rules of
+    :data:`INPUTS`); ``""`` for a command that reads one format.
+
+    Examples
+    --------
+    >>> detect("coref", "a.conllu"), detect("trees", "a.tree"), detect("table", "x.json")
+    ('corefud', 'brackets', 'multilabel-json')
+    """
+    if command == "coref":
+        return ("brat" if os.path.isdir(path)
+                else "corefud" if path.endswith(".conllu") else "conll")
+    if command == "trees":
+        if os.path.isdir(path):  # a directory of one annotator: its files decide
+            names = sorted(os.listdir(path))
+            return "brackets" if names and all(n.endswith(".tree") for n in names) else "conll"
+        return "brackets" if path.endswith(".tree") else "conll"
+    if command == "table":
+        if path != "-" and _is_parquet(path):
+            return "parquet"
+        if path.endswith(".json"):
+            return "multilabel-json"
+        return ("multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding)
+                else "codings")
+    return ""
+
+
+def _is_parquet(path: str) -> bool:
+    """A name ending in ``.parquet``, or a directory holding ``.parquet`` files."""
+    if path.lower().endswith(".parquet"):
+        return True
+    return os.path.isdir(path) and any(
+        name.lower().endswith(".parquet") for _, _, names in os.walk(path) for name in names)
+
+
+def _has_multilabel_header(path: str, encoding: str | None) -> bool:
+    """A first line starting ``item,annotator,label`` (read leniently; the reader decodes
+    strictly)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline(4096)
+    except OSError:
+        return False
+    text = head.decode(encoding or "utf-8-sig", errors="replace").lstrip("\ufeff")
+    return text.strip().lower().replace(" ", "").startswith("item,annotator,label")

@@ -56,6 +56,7 @@ def register(sub: Any) -> None:
 def _run_report(args: argparse.Namespace) -> int:
     from ..report.html import html_report
     from . import build_parser, option_spelling
+    from .unused import check_unused
     parser = build_parser()
     argv = [args.what, *args.rest, *FORCED[args.what]]
     try:
@@ -68,6 +69,7 @@ def _run_report(args: argparse.Namespace) -> int:
     inner.output, inner.format = None, "json"
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured), spelling(option_spelling(inner.parser)):
+        check_unused(inner, inner.parser)
         code = int(inner.run(inner))
     if code:
         return code
