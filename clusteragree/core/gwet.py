@@ -82,13 +82,15 @@ def agreement_table(table: CodingTable, categories: Sequence[Any] | None = None
     ([[1.0, 2.0], [1.0, 0.0]], ['x', 'y'])
     """
     if table.value_kind == "set":
-        raise ParameterError("chance-corrected coefficients need single values, not sets")
+        raise ParameterError("chance-corrected coefficients need single values, not sets",
+                             params=("metrics",))
     used = sorted({table.values[c] for c in np.unique(table.codes[table.codes >= 0])},
                   key=lambda v: (str(type(v)), v))
     cats = list(categories) if categories is not None else used
     missing = [v for v in used if v not in cats]
     if missing:
-        raise ParameterError(f"values {missing!r} are not among the categories given")
+        raise ParameterError(f"values {missing!r} are not among the categories given",
+                             params=("categories",))
     column = {v: k for k, v in enumerate(cats)}
     code_to_col = np.array([column.get(v, -1) for v in table.values] or [-1], dtype=np.int64)
     counts = np.zeros((table.n_units, len(cats)))
@@ -219,7 +221,8 @@ def chance_corrected(
     n2 = int(twice.sum())
     if n2 < 2 or q < 2:
         raise ParameterError(f"chance-corrected coefficients need at least two subjects rated "
-                             f"twice and two categories; there are {n2} and {q}")
+                             f"twice and two categories; there are {n2} and {q}",
+                             params=("metrics",))
     weighted = counts @ w.T  # r*_ik
     pa_i = np.zeros(n)
     denom = r_i[twice] * (r_i[twice] - 1.0)

@@ -58,7 +58,7 @@ def _matrix(data: Labels) -> tuple[npt.NDArray[np.int64], int]:
             f"Got {type(data).__name__}.")
     rows = [list(r) for r in data]
     if len(rows) < 2:
-        raise ParameterError("give the labels of at least two coders")
+        raise ParameterError("give the labels of at least two coders", params=("data",))
     if len({len(r) for r in rows}) != 1:
         raise InputError("coders have labelled different numbers of items; the kappa family "
                          "needs complete data")

@@ -148,7 +148,7 @@ class KappaStats:
         """
         c = len(self.coders)
         if c < 2:
-            raise ParameterError("give the labels of at least two coders")
+            raise ParameterError("give the labels of at least two coders", params=("data",))
         if self.fewest != c or self.most != c:
             raise InputError("the kappa family needs complete data: every coder labels every "
                              "item; use alpha for data with missing values")
@@ -297,7 +297,8 @@ class SubjectStats:
         n2 = round(float(self.sums[0]))
         if n2 < 2 or q < 2:
             raise ParameterError(f"chance-corrected coefficients need at least two subjects "
-                                 f"rated twice and two categories; there are {n2} and {q}")
+                                 f"rated twice and two categories; there are {n2} and {q}",
+                                 params=("metrics",))
         p_a = float(self.sums[1]) / n2
         pi = self.sums[2:] / n
         f = n / population if np.isfinite(population) else 0.0
@@ -360,7 +361,8 @@ def subject_stats(table: CodingTable) -> SubjectStats:
     (('x', 'y'), 2, [2.0, 1.3333, 1.3333, 0.6667])
     """
     if table.value_kind == "set":
-        raise ParameterError("chance-corrected coefficients need single values, not sets")
+        raise ParameterError("chance-corrected coefficients need single values, not sets",
+                             params=("metrics",))
     codes = table.codes
     coder_ix, unit_ix = np.nonzero(codes >= 0)
     present = codes[coder_ix, unit_ix]
@@ -368,7 +370,7 @@ def subject_stats(table: CodingTable) -> SubjectStats:
     if len(used) > MAX_CATEGORIES:
         raise ParameterError(f"{len(used)} categories: the statistics of Gwet's framework "
                              f"hold a categories x categories matrix; at most "
-                             f"{MAX_CATEGORIES} are reduced")
+                             f"{MAX_CATEGORIES} are reduced", params=("metrics",))
     k = max(len(used), 1)
     local = np.zeros(max(len(table.values), 1), dtype=np.int64)
     local[used] = np.arange(len(used))
