@@ -103,6 +103,9 @@ def _run_trees(args: argparse.Namespace) -> int:
         raise UsageError("give paired files or --dirs, not both")
     if not args.dirs and len(args.files) < 2:
         raise UsageError("give two or more files, or --dirs")
+    if args.dirs and len(args.dirs) < 2:
+        raise UsageError(f"give two or more directories to --dirs, one per annotator; got "
+                         f"{len(args.dirs)}")
     names = check_names(args.names, len(args.dirs or args.files))
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
