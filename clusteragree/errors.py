@@ -575,10 +575,10 @@ class Tally:
         first, then the first one strict reading refuses is raised (with the number of the
         others), so that one run names every problem of the file."""
         refused: list[tuple[str, str, int | None, int]] = []
+        ledger = Ledger.current()
         for (kind, message), (line, count) in self._seen.items():
             if is_strict() and KINDS.get(kind, (False, ""))[0]:
                 refused.append((kind, message, line, int(count or 0)))
-                ledger = Ledger.current()
                 if ledger is not None:
                     ledger.add(Notice(kind, message, self.path, line, int(count or 0)))
                 continue
@@ -587,7 +587,8 @@ class Tally:
         if refused:
             kind, message, line, count = refused[0]
             more = len(refused) - 1
-            also = f"; {more} other problem(s) of this file are in the warnings" if more else ""
+            also = (f"; {more} other problem(s) of this file "
+                    f"{'are in the warnings' if ledger is not None else 'too'}" if more else "")
             times = f", {count} times" if count > 1 else ""
             raise InputError(f"{message} ({kind}{times}; strict reading refuses it: correct the "
                              f"input, or read it without {option('strict')} to accept the "

@@ -228,3 +228,22 @@ def test_word_coverage_of_duc_2006_matches_the_notes() -> None:
         uncovered += int((counts == 0).sum())
         multi += int((counts >= 2).sum())
     assert (tokens, uncovered, multi) == (19790, 575, 3446)
+
+
+def test_strict_names_every_repair_of_a_file(tmp_path, cli) -> None:
+    """Issue 21: under --strict a pyramid that needs two kinds of repair (an earlier XML
+    document dropped, a part re-anchored) reports both in one run, each with its first line,
+    then refuses the first, in the command line's words."""
+    quirks = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "pyramid-quirks"
+    shifted = (quirks / "shifted-offsets.pyr").read_text(encoding="utf-8")
+    both = tmp_path / "both.pyr"
+    both.write_text(shifted + "\n" + shifted, encoding="utf-8")  # DUCView 1.5 appends on save
+    code, _, err = cli("pyramid", str(both), str(quirks / "shifted-offsets.pyr"), "--strict")
+    assert code == 1
+    warned = [line for line in err.splitlines() if line.startswith("warning: ")]
+    kinds = {line.split(": repaired: ")[1].split(",")[0].split(" (")[0] for line in warned
+             if ": repaired: " in line}
+    assert kinds == {"earlier XML documents dropped", "part re-anchored"}, err
+    refusal = err.splitlines()[-1]
+    assert refusal.startswith(f"{both}:") and "1 other problem(s)" in refusal
+    assert "without --strict" in refusal and "strict=" not in refusal

@@ -86,13 +86,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: A message longer than this (it quotes a huge field of the input) is cut in its middle.
+LONGEST_MESSAGE = 1000
+
+
+def one_line(message: str) -> str:
+    """A message on one line, cut in the middle when it quotes too much of the input.
+
+    Examples
+    --------
+    >>> one_line("a\n  b")
+    'a b'
+    >>> len(one_line("x" * 5000)) < 1100
+    True
+    """
+    message = " ".join(message.split())
+    if len(message) > LONGEST_MESSAGE:
+        cut = len(message) - LONGEST_MESSAGE
+        message = (f"{message[:700]} [... {cut:,} characters ...] "
+                   f"{message[-(LONGEST_MESSAGE - 700):]}")
+    return message
+
+
 def _print_notices(ledger: Ledger) -> None:
     for notice in ledger.notices:
-        print(f"warning: {notice}", file=sys.stderr)
+        print(f"warning: {one_line(str(notice))}", file=sys.stderr)
 
 
 def _error(prefix: str, message: str) -> None:
-    message = " ".join(message.split())  # one line, whatever the message held
+    message = one_line(message)
     print(f"{prefix}: {message}" if prefix else message, file=sys.stderr)
 
 

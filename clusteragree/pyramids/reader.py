@@ -38,7 +38,8 @@ import numpy as np
 import regex
 from lxml import etree
 
-from ..errors import InputError, ParameterTypeError, notify
+from ..errors import InputError, ParameterTypeError, Tally, is_strict, notify
+from ..errors import strict as errors_strict
 from ..inputs import check_encoding, parse_int, read_bytes
 from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
 
@@ -63,14 +64,18 @@ class _Repairs(Counter[str]):
     def __init__(self) -> None:
         super().__init__()
         self.first: dict[str, int | None] = {}
+        #: What the first repair of each kind was, in detail (said when strict refuses it).
+        self.detail: dict[str, str] = {}
 
-    def add(self, what: str, line: int | None, count: int = 1) -> None:
+    def add(self, what: str, line: int | None, count: int = 1, detail: str = "") -> None:
         self[what] += count
         self.first.setdefault(what, line)
+        if detail:
+            self.detail.setdefault(what, detail)
 
     def merge(self, other: _Repairs) -> None:
         for what, n in other.items():
-            self.add(what, other.first.get(what), n)
+            self.add(what, other.first.get(what), n, other.detail.get(what, ""))
 
 
 def _fail(message: str, path: str, line: int | None = None) -> InputError:
@@ -196,7 +201,7 @@ def _int(el: Any, attr: str, path: str, offset: int) -> int:
     return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
 
 
-def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, window: int,
+def _parts(el: Any, index: _TextIndex, path: str, offset: int, window: int,
            repairs: _Repairs) -> tuple[Part, ...]:
     parts = []
     for p in el.findall("part"):
@@ -229,15 +234,13 @@ def _parts(el: Any, index: _TextIndex, path: str, offset: int, strict: bool, win
             raise _fail(f"{where}, and the label does not occur within {window} characters; "
                         "is this the text that was annotated?", path, line)
         assert isinstance(found, tuple)
-        if strict:
-            raise _fail(f"{where}; the label occurs at {found[0]}-{found[1]} (a repair: leave "
-                        "out strict to accept it)", path, line)
-        repairs.add(f"part re-anchored ({kind})", line)
+        repairs.add(f"part re-anchored ({kind})", line,
+                    detail=f"{where}; the label occurs at {found[0]}-{found[1]}")
         parts.append(Part(found[0], found[1], label, line))
     return tuple(parts)
 
 
-def _scu(s: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bool,
+def _scu(s: Any, tag: str, index: _TextIndex, path: str, offset: int,
          window: int, repairs: _Repairs, seen: dict[int, int]) -> SCU:
     """One ``<scu>`` (or ``<peerscu>``) element; ``seen`` maps the uids read so far to lines."""
     line = s.sourceline + offset
@@ -251,7 +254,7 @@ def _scu(s: Any, tag: str, index: _TextIndex, path: str, offset: int, strict: bo
         raise _fail(f"<{tag} uid=\"{uid}\"> has no label attribute", path, line)
     contributors = []
     for c in s.iterfind("contributor"):
-        parts = _parts(c, index, path, offset, strict, window, repairs)
+        parts = _parts(c, index, path, offset, window, repairs)
         if not parts:
             raise _fail(f"contributor {c.get('label')!r} of SCU {uid} has no part", path,
                         c.sourceline + offset)
@@ -349,7 +352,7 @@ _PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, 
               huge_tree=True, remove_comments=True, remove_pis=True)
 
 
-def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
+def _walk(raw: bytes, name: str, offset: int, window: int,
           repairs: _Repairs) -> tuple[str, dict[str, _Part]]:
     """Stream the XML: each SCU is read as soon as it ends, then dropped from the tree, so
     memory holds the text and the SCUs read, not the whole document."""
@@ -403,7 +406,7 @@ def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
                     raise _fail(f"<{current.tag}> has no <text> element before its <{tag}> "
                                 "elements: a DUCView file stores the text there, one <line> "
                                 "per line, before the SCUs", name, current.line)
-                current.scus.append(_scu(el, tag, current.index, name, offset, strict, window,
+                current.scus.append(_scu(el, tag, current.index, name, offset, window,
                                          repairs, current.seen))
                 el.clear()
                 while el.getprevious() is not None:
@@ -456,13 +459,22 @@ def _pyramid(part: _Part, path: str) -> tuple[Pyramid, _Repairs]:
     return pyramid, notes
 
 
-def _report(path: str, repairs: _Repairs, notes: _Repairs | None = None) -> None:
-    """Every repair and note of a file, once, with its first line and count."""
-    for what, n in repairs.items():
-        notify("repaired", what, path=path, line=repairs.first.get(what), count=n)
+def _report(path: str, repairs: _Repairs, notes: _Repairs | None = None,
+            strict: bool = False) -> None:
+    """Every repair and note of a file, once, with its first line and count; with ``strict``
+    (or under :func:`~clusteragree.errors.strict`) every repair reaches the ledger and the
+    first is refused, so that one run names every repair the file needs."""
+    tally = Tally(path)
+    strict = strict or is_strict()
+    for what, n in repairs.items():  # strict reading says the first in detail
+        detail = repairs.detail.get(what) if strict else None
+        tally.add("repaired", f"{what}, first {detail}" if detail else what,
+                  repairs.first.get(what), n)
     for what, n in (notes or {}).items():
         line = notes.first.get(what) if notes is not None else None
-        notify("note", f"{what} (kept as annotated)", path=path, line=line, count=n)
+        tally.add("note", f"{what} (kept as annotated)", line, n)
+    with errors_strict(strict):
+        tally.report()
 
 
 def read_ducview(
@@ -527,16 +539,13 @@ def read_ducview(
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
     raw, name, offset, repairs = _load(path, encoding)
-    if strict and repairs:
-        what = next(iter(repairs))
-        raise _fail(f"a repair is needed: {what} (leave out strict to accept it)", name,
-                    repairs.first.get(what) or 1)
-    root_tag, parts = _walk(raw, name, offset, strict, window, repairs)
+    # strict reading reads the whole file first, so that its refusal names every repair
+    root_tag, parts = _walk(raw, name, offset, window, repairs)
     del raw
     if root_tag == "pyramid":
         pyramid, notes = _pyramid(parts["pyramid"], name)
         pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))
-        _report(name, repairs, notes)
+        _report(name, repairs, notes, strict)
         return pyramid
     for missing in ("pyramid", "annotation"):
         if missing not in parts:
@@ -546,7 +555,7 @@ def read_ducview(
     if annotation.text is None:
         raise _fail("<annotation> has no <text> element: a .pan stores the peer's text there",
                     name, annotation.line)
-    _report(name, repairs)
+    _report(name, repairs, strict=strict)
     return PeerAnnotation(pyramid, annotation.text, tuple(annotation.scus), name, dict(repairs))
 
 
@@ -647,7 +656,7 @@ def read_pyramid(
     >>> read_pyramid(path, strict=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    clusteragree.errors.InputError: ...D1.pyr:8: part 'cat sat' at 26-33: ... occurs at 25-32 ...
+    clusteragree.errors.InputError: ...D1.pyr:8: part re-anchored ...'cat sat' at 26-33...25-32 ...
     >>> folder.cleanup()
     """
     got = read_ducview(path, strict=strict, window=window, encoding=encoding)
