@@ -91,7 +91,7 @@ LONGEST_MESSAGE = 1000
 
 
 def one_line(message: str) -> str:
-    """A message on one line, cut in the middle when it quotes too much of the input.
+    r"""A message on one line, cut in the middle when it quotes too much of the input.
 
     Examples
     --------
