@@ -30,7 +30,7 @@ import numpy.typing as npt
 import pandas as pd
 import scipy.sparse as sp
 
-from ..errors import ParameterError
+from ..errors import ParameterError, option
 from ..progress import Progress
 from .alpha_classes import CardinalityStats
 from .crosstab import sum_by_key
@@ -401,7 +401,7 @@ class ValueStats:
         if distance.kind == "set":
             raise ParameterError(
                 f"The {distance.name!r} distance compares sets; the table holds scalar values "
-                "(nominal compares any values).")
+                f"({option('distance', 'nominal')} compares any values).", params=("distance",))
         if distance.embedding is not None:
             x = self._floats(distance, distance.embedding)
             observed = float(w @ (x[pi] - x[pj]) ** 2) if len(w) else 0.0
@@ -423,11 +423,12 @@ class ValueStats:
         if self.value_kind == "set" and self.values:
             raise ParameterError(
                 f"The {distance.name!r} distance needs single numeric values; the table holds "
-                f"sets such as {set(self.values[0]) or '{}'}.")
+                f"sets such as {set(self.values[0]) or '{}'}.", params=("distance",))
         try:
             return np.asarray(embed(self.values), dtype=np.float64)
         except ParameterError as err:
-            raise ParameterError(f"The {distance.name!r} distance: {err}") from None
+            raise ParameterError(f"The {distance.name!r} distance: {err}",
+                                 params=("distance",)) from None
 
     def _expected_by_blocks(self, dist: Any) -> float:
         n_v = self.counts

@@ -530,10 +530,11 @@ def as_numbers(values: Sequence[Any]) -> FloatArray:
             raise ParameterError(
                 f"this distance needs numbers; the values include {v!r} "
                 f"({type(v).__name__}). Read the values as numbers (CLI: --scalar) or choose "
-                "a distance for labels (nominal) or sets (jaccard, masi)")
+                "a distance for labels (nominal) or sets (jaccard, masi)", params=("distance",))
         out[k] = float(v)
     if not np.isfinite(out).all():
-        raise ParameterError("this distance needs finite numbers; the values include NaN or inf")
+        raise ParameterError("this distance needs finite numbers; the values include NaN or inf",
+                             params=("distance",))
     return out
 
 
