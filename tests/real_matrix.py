@@ -308,6 +308,18 @@ def build(tmp: Path) -> list[Case]:
         _families("coref", [str(LITBANK / "brat"), str(lit_brat)],
                   base=("--text-dir", str(LITBANK / "brat")), differences=True, names=False,
                   report=False))
+    # CR line ends (old Mac files): the same annotation as the LF original, CoNLL F1 1
+    lit_cr = derived / "litbank-cr.conll"
+    lit_cr.write_bytes(lit.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r"))
+    cases.append(Case("coref LitBank CoNLL [CR line ends]",
+                      ("coref", str(lit_cr), str(lit), "--metrics", "muc,conll", "--strict"),
+                      must=(": 1.0000",)))
+    ud_cr = derived / "TC-A-cr.key"
+    ud_cr.write_bytes((UD / "exact-match" / "TC-A.key").read_bytes().replace(b"\n", b"\r"))
+    cases.append(Case("coref CorefUD TC-A.key [CR line ends]",
+                      ("coref", str(ud_cr), str(UD / "exact-match" / "TC-A.key"),
+                       "--input-format", "corefud", "--metrics", "muc,conll", "--strict"),
+                      must=(": 1.0000",)))
     # the reference scorer's test cases: key against each response
     for key in ("TC-A", "TC-M", "TC-N"):
         response = REF / f"{key}-1.response"

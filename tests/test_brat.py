@@ -98,3 +98,62 @@ def test_doubly_annotated_corpus() -> None:
             alpha(table, "masi", engine="generic").alpha)
     metrics = coref_metrics([a, b], coders=["A", "B"])
     assert ((metrics["f1"] > 0.5) & (metrics["f1"] < 1)).all()
+
+
+TWICE = ROOT / "corpora_fixtures" / "regressions" / "coref" / "twice"
+
+
+def test_the_same_characters_marked_twice_are_one_mention(recwarn) -> None:
+    """A: Mary (T1, T5) and She (T3, T6) marked twice, the second ids in a chain; B: Mary and
+    him marked again (T5, T6) in a chain that joins B's two chains. MUC by its definition
+    (Vilain et al. 1995): key A {Mary, She} {John} {him}, response B {Mary, She, John, him};
+    recall (2 - 1) / (2 - 1) = 1, precision (4 - 3) / (4 - 1) = 1/3."""
+    a = read_brat_dir(TWICE / "A", TWICE / "text")
+    b = read_brat_dir(TWICE / "B", TWICE / "text")
+    spans = [m.spans for m in a.documents["story"].mentions]
+    assert spans == [((0, 4),), ((9, 13),), ((15, 18),), ((25, 28),)]  # each once
+    assert len({m.entity for m in b.documents["story"].mentions}) == 1
+    notices = [str(w.message) for w in recwarn]
+    assert any("B/story.ann:7: merged: chains joined" in n and "(2 times)" in n
+               for n in notices)
+    muc = coref_metrics([a, b], ["muc"], coders=["A", "B"]).set_index(["key", "metric"])
+    assert muc.loc[("A", "muc"), "recall"] == 1.0
+    assert muc.loc[("A", "muc"), "precision"] == pytest.approx(1 / 3)
+
+
+def test_a_missing_text_names_the_option_and_the_file(tmp_path: Path, cli) -> None:
+    (tmp_path / "A").mkdir()
+    (tmp_path / "A" / "s.ann").write_text("T1\tMention 0 4\tMary\n")
+    with pytest.raises(InputError) as err:
+        read_brat_dir(tmp_path / "A")
+    assert str(err.value) == (f"{tmp_path / 'A' / 's.txt'}: no such text for s.ann: the texts "
+                              "are looked for beside the .ann files; give the directory of the "
+                              "texts with text_dir")
+    code, _, err_text = cli("coref", str(tmp_path / "A"), str(tmp_path / "A"), "--text-dir",
+                            str(tmp_path))
+    assert code == 1 and err_text.strip() == (f"{tmp_path / 's.txt'}: no such text for s.ann: "
+                                              f"the texts are looked for in --text-dir {tmp_path}")
+
+
+def test_every_notice_of_a_brat_file_before_the_refusal(tmp_path: Path, cli) -> None:
+    """Types not read, relations not used and a span marked twice: all three in the ledger
+    under --strict, then one refusal."""
+    (tmp_path / "s.txt").write_text((FIX / "text" / "story.txt").read_text())
+    ann = ("T1\tMention 0 4\tMary\nT2\tOther 0 4\tMary\nR1\tLikes Arg1:T1 Arg2:T1\n"
+           "T3\tMention 0 4\tMary\n")
+    for d in ("A", "B"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "s.ann").write_text(ann)
+    code, _, err = cli("coref", str(tmp_path / "A"), str(tmp_path / "B"), "--text-dir",
+                       str(tmp_path), "--types", "Mention", "--strict")
+    lines = err.splitlines()
+    a = tmp_path / "A" / "s.ann"
+    assert code == 1 and sorted(lines[:-1]) == [
+        f"warning: {a}:2: skipped: text-bound annotations of types not read as mentions: "
+        "Other (1) (--types chooses)",
+        f"warning: {a}:3: ignored: relations of type Likes not used (--relations names "
+        "coreference relations)",
+        f"warning: {a}:4: repaired: text-bound annotations of characters marked before read as "
+        "that mention (the first id kept; a chain naming either id names it)"]
+    assert lines[-1].startswith(f"{a}:") and "strict reading refuses it" in lines[-1]
+    assert "2 other problem(s) of this file are in the warnings" in lines[-1]

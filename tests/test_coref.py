@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -280,9 +282,34 @@ def test_cli_coref_json(capsys) -> None:
 def test_cli_coref_bad_file(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.conll"
     bad.write_text(BAD[0][0])
-    # Repairs are the default (reported); --strict refuses with the reader's own message.
+    # Repairs are the default (reported); --strict refuses the repair, at its line.
     code = main(["coref", str(FIX / "annotator-a.conll"), str(bad), "--strict"])
-    assert code == 1 and capsys.readouterr().err.startswith(f"{bad}:2: entity 1 closes here")
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1 and err[-1].startswith(f"{bad}:2: closes without an open ignored "
+                                            "(repaired; strict reading refuses it")
+    assert err[:-1] == [f"warning: {bad}:2: repaired: closes without an open ignored"]
+
+
+def test_every_problem_of_a_file_in_one_run(tmp_path: Path, cli) -> None:
+    """Four kinds of repairable problems in one file: each is reported once with its first
+    line and count, whether the run goes on (the default) or --strict refuses (once)."""
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document (x); part 000\nx 0 0 a (1)\nx 0 1 b 3)\n# note\n"
+                   "x 0 2 c (1)|(2)\nx 0 3 d 4)\n# again\nx 0 4 e (5\n#end document\n")
+    good = tmp_path / "good.conll"
+    good.write_text("#begin document (x); part 000\n" + "".join(
+        f"x 0 {i} {w} -\n" for i, w in enumerate("abcde")) + "#end document\n")
+    expected = [f"warning: {bad}:3: repaired: closes without an open ignored (2 times)",
+                f"warning: {bad}:4: repaired: comment lines inside documents skipped (2 times)",
+                f"warning: {bad}:8: repaired: unclosed mentions dropped",
+                f"warning: {bad}:5: repaired: repeated mentions removed (first kept)"]
+    code, _, err = cli("coref", str(good), str(bad), "--metrics", "muc")
+    assert code == 0 and sorted(err.splitlines()) == sorted(expected)
+    code, _, err = cli("coref", str(good), str(bad), "--metrics", "muc", "--strict")
+    lines = err.splitlines()
+    assert code == 1 and sorted(lines[:-1]) == sorted(expected)
+    assert lines[-1].startswith(f"{bad}:3: closes without an open ignored (repaired, 2 times; "
+                                "strict reading refuses it") and "3 other problem(s)" in lines[-1]
 
 
 def test_cli_coref_metrics_only_and_words(capsys) -> None:
@@ -451,3 +478,43 @@ def test_a_mismatch_is_counted_once_however_many_measures_match_the_documents(cl
                            "--differences", "-f", "json")
         counts = [w["count"] for w in json.loads(out)["warnings"] if w["kind"] == "mismatch"]
         assert code == 0 and sum(counts) == differ
+
+
+def test_metrics_all_is_every_measure(cli) -> None:
+    """``--metrics all``: the same results as every measure named, ualpha included."""
+    files = [str(FIX / "annotator-a.conll"), str(FIX / "annotator-b.conll")]
+    code, out, err = cli("coref", *files, "--metrics", "all", "-f", "json")
+    assert code == 0, err
+    every = "alpha,muc,bcub,ceafm,ceafe,blanc,lea,mentions,conll,ualpha"
+    code, named, _ = cli("coref", *files, "--metrics", every, "-f", "json")
+    assert code == 0 and json.loads(out)["results"] == json.loads(named)["results"]
+    kinds = {(r["kind"], r.get("metric") or r.get("distance")) for r in json.loads(out)["results"]}
+    assert {("alpha", "unitizing"), ("metric", "conll"), ("metric", "lea")} <= kinds
+    code, usage, _ = cli("coref", "--help")
+    assert code == 0 and "all: every one of them, ualpha too" in " ".join(usage.split())
+
+
+def test_cr_line_ends_are_line_ends(tmp_path: Path) -> None:
+    """An old Mac file (CR line ends) reads as the same file with LF line ends, with nothing
+    to report; a CR among LF line ends is read as a line end too, and reported."""
+    lf = (FIX / "annotator-a.conll").read_bytes()
+    want = read_conll(FIX / "annotator-a.conll")
+    for fast in (True, False):
+        mac = tmp_path / f"mac{fast}" / "annotator-a.conll"
+        mac.parent.mkdir()
+        mac.write_bytes(lf.replace(b"\n", b"\r"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = read_conll(mac, fast=fast)
+        assert got.documents == {n: replace(d, path=str(mac))
+                                 for n, d in want.documents.items()}
+        mixed = tmp_path / f"mixed{fast}.conll"
+        mixed.write_bytes(lf.replace(b"\n", b"\r", 3))  # lines 1-3 end in CR, the rest in LF
+        with pytest.warns(InputWarning) as caught:
+            got = read_conll(mixed, fast=fast)
+        assert [str(w.message) for w in caught] == [
+            f"{mixed}:1: converted: carriage returns (CR) read as line ends in a file whose "
+            "other lines end in LF (a stray CR splits its line) (3 times)"]
+        assert got.documents["(d1); part 000"].tokens == want.documents["(d1); part 000"].tokens
+        with strict(), pytest.raises(InputError, match=r"mixed.*:1: carriage returns"):
+            read_conll(mixed, fast=fast)

@@ -11,6 +11,7 @@ vacuous.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -37,11 +38,13 @@ SETTINGS = settings(max_examples=150, deadline=None,
 
 
 def read_both(data: str | bytes, suffix: str, read: Callable[..., Any],
-              options: list[dict[str, Any]]) -> tuple[list[object], list[object]]:
+              options: list[dict[str, Any]], where: str | None = None
+              ) -> tuple[list[object], list[object]]:
     """What the reader gives for the file with ``fast=True`` and ``fast=False``, under each of
-    ``options``: the result and its warnings, or the error."""
+    ``options``: the result and its warnings, or the error (the file written as ``x`` with
+    ``suffix`` in directory ``where``, default a new one)."""
     out: dict[bool, list[object]] = {True: [], False: []}
-    with tempfile.TemporaryDirectory() as tmp:
+    with contextlib.nullcontext(where) if where else tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"x{suffix}"
         if isinstance(data, str):
             path.write_text(data, encoding="utf-8", newline="")
@@ -226,7 +229,7 @@ def corefud_documents(draw: st.DrawFn) -> list[tuple[int, list[str]]]:
     return out
 
 
-def render_corefud(docs: list[tuple[int, list[str]]], extras: int, crlf: bool,
+def render_corefud(docs: list[tuple[int, list[str]]], extras: int, ends: str | bool,
                    final_newline: bool) -> str:
     """CorefUD text; ``extras`` adds tokens before the first document, multiword tokens,
     empty nodes, and blank lines of spaces (in that order of what it turns on)."""
@@ -247,18 +250,26 @@ def render_corefud(docs: list[tuple[int, list[str]]], extras: int, crlf: bool,
                                     cells[t]]))
             if t % 6 == 5:
                 lines.append(" \t" if extras > 3 else "")
-    text = ("\r\n" if crlf else "\n").join(lines)
-    return text + ("\r\n" if crlf else "\n") if final_newline else text
+    end = "\r\n" if ends is True else "\n" if ends is False else ends
+    text = end.join(lines)
+    return text + end if final_newline else text
 
 
 @SETTINGS
-@given(corefud_documents(), st.integers(0, 4), st.booleans(), st.booleans())
-def test_well_formed_corefud_takes_the_fast_path_and_reads_the_same(docs, extras, crlf,
+@given(corefud_documents(), st.integers(0, 4), st.sampled_from(["\n", "\r\n", "\r"]),
+       st.booleans())
+def test_well_formed_corefud_takes_the_fast_path_and_reads_the_same(docs, extras, ends,
                                                                      end) -> None:
-    text = render_corefud(docs, extras, crlf, end)
+    """Lines ending in LF, CRLF or CR (old Mac files) alike."""
+    text = render_corefud(docs, extras, ends, end)
     assert corefud_lines(text) is not None
     fast_read, slow_read = read_both(text, ".conllu", read_corefud, COREF_OPTIONS)
     assert fast_read == slow_read
+    if ends != "\n":  # the same as the file with LF line ends, line numbers and all
+        with tempfile.TemporaryDirectory() as tmp:
+            assert read_both(text, ".conllu", read_corefud, COREF_OPTIONS, tmp) == read_both(
+                render_corefud(docs, extras, "\n", end), ".conllu", read_corefud,
+                COREF_OPTIONS, tmp)
 
 
 COREF_BREAKS = ["\n", "\t", " ", "#", "1", "-", ".", "x", "\r", "\x0c", "\u2028", "\xa0",

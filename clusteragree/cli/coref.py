@@ -40,9 +40,10 @@ def register(sub: Any) -> None:
                        help="coding units (default: %(default)s)")
     coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS, "conll"],
                        help="comma-separated among alpha," + ",".join(METRICS) + ",conll,"
-                       "ualpha (mentions: mention identification; conll: the mean F1 of muc, "
-                       "bcub and ceafe; ualpha: Krippendorff's unitizing alpha of the mentions "
-                       "over the tokens, all annotators together) (default: all but ualpha)")
+                       "ualpha, or all (mentions: mention identification; conll: the mean F1 "
+                       "of muc, bcub and ceafe; ualpha: Krippendorff's unitizing alpha of the "
+                       "mentions over the tokens, all annotators together; all: every one of "
+                       "them, ualpha too) (default: every one but ualpha)")
     coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
                        help="a mention another annotator did not mark: the empty set, or "
                        "missing (default: %(default)s)")
@@ -88,13 +89,17 @@ def _names(text: str) -> tuple[str, ...]:
     return names
 
 
+#: What ``--metrics all`` names: every measure the command computes.
+ALL_METRICS = ("alpha", *METRICS, "conll", "ualpha")
+
+
 def _metric_list(text: str) -> list[str]:
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in ("alpha", *METRICS, "conll", "ualpha")]
+    bad = [n for n in names if n not in (*ALL_METRICS, "all")]
     if bad or not names:
         raise argparse.ArgumentTypeError(
-            f"metrics must be among alpha,{','.join(METRICS)},conll,ualpha; got {text!r}")
-    return names
+            f"metrics must be among {','.join(ALL_METRICS)} or all; got {text!r}")
+    return list(ALL_METRICS) if "all" in names else names
 
 
 def _run_coref(args: argparse.Namespace) -> int:

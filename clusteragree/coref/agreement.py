@@ -28,7 +28,7 @@ from ..core.diagnostics import diagnostics
 from ..core.distances import DEFAULT_DISTANCES, DistanceLike
 from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
-from ..errors import ParameterError
+from ..errors import ParameterError, option
 from .model import CorefCorpus, CorefDocument
 from .scoring import check_corpora, coref_metrics, match_documents
 
@@ -63,8 +63,11 @@ def _word_units(docs: Sequence[CorefDocument], policy: str):
             if policy == "head":
                 if m.head is None:
                     raise ParameterError(
-                        f"{d.path}: document {d.name} has mentions without heads; the head "
-                        "policy needs heads (CorefUD files), use innermost or outermost")
+                        f"{d.path}: document {d.name} has mentions without heads; "
+                        f"{option('word_policy', 'head')} needs heads (CorefUD files with a "
+                        f"head field in # global.Entity); use "
+                        f"{option('word_policy', 'innermost')} or outermost",
+                        params=("word_policy",))
                 spans: tuple[tuple[int, int], ...] = ((m.head, m.head + 1),)
             else:
                 spans = m.spans

@@ -12,11 +12,15 @@ mention that covers a word (see clusteragree.coref.agreement).
 
 Every entity type is read as mentions unless ``types`` chooses; relations whose type is named
 by ``relations`` link their two arguments into one chain; everything else (other types,
-relations, events, attributes, normalisations, notes) is counted and reported. Offsets count the
-characters of the text as written (a CRLF line end is two). Every problem is an
-:class:`InputError` with the file and line: offsets outside the text or beyond any integer, a
-surface that is not the text at its offsets, a chain naming an unknown mention, a mention in two
-chains, a line that is not T, *, # or R/E/A/N.
+relations, events, attributes, normalisations, notes) is counted and reported. Two text-bound
+annotations of the same characters are one mention (the first id kept; LitBank marks every
+mention once with its type and again with its chain): reported as ``repaired``, and the chains
+naming either id are one chain (``merged`` where that joins two chains as written). Offsets count
+the characters of the text as written (a CRLF line end is two); the ``.ann`` lines may end in LF,
+CRLF or CR. Every other problem is an :class:`InputError` with the file and line: offsets outside
+the text or beyond any integer, a surface that is not the text at its offsets, a chain naming an
+unknown mention, a mention in two chains, a line that is not T, *, # or R/E/A/N. Under strict
+reading every kind of notice of a file goes to the ledger before the file is refused.
 """
 
 from __future__ import annotations
@@ -27,14 +31,20 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import InputError, ParameterTypeError, notify
+from ..errors import InputError, ParameterTypeError, Tally, option
 from ..inputs import decode, iter_lines, parse_int, read_bytes
 from .model import CorefCorpus, CorefDocument, Mention
+from .reading import CR_MIXED, line_ends, refusal
 
 __all__ = ["read_brat", "read_brat_dir"]
 
 _T = re.compile(r"^(T[^\t ]+)\t(\S+) ([0-9]+ [0-9]+(?:;[0-9]+ [0-9]+)*)\t(.*)$")
 _R = re.compile(r"^(R[^\t ]+)\t(\S+) Arg1:(\S+) Arg2:(\S+)\s*$")
+#: The repair of two text-bound annotations of the same characters, and the merge it can make.
+_SAME_SPANS = ("text-bound annotations of characters marked before read as that mention (the "
+               "first id kept; a chain naming either id names it)")
+_JOINED = ("chains joined: they name the same characters under two ids (text-bound "
+           "annotations of the same characters)")
 _KINDS = {"R": "relations", "E": "events", "A": "attributes", "N": "normalisations",
           "#": "notes"}
 
@@ -95,6 +105,10 @@ def read_brat(
         characters; each mention's entity is ``chain-<first id>`` of its chain (the smallest
         id in string order), a mention in no chain being a chain of its own.
 
+        Two text-bound annotations of the same characters are one mention, named by the first
+        id (``repaired``); chains naming either id are one chain (``merged`` where that joins
+        two).
+
     Raises
     ------
     InputError
@@ -141,45 +155,69 @@ def read_brat(
     txt_path = Path(text) if text is not None else ann_path.with_suffix(".txt")
     content = _read(txt_path, "text", encoding)
     name = str(ann_path)
+    tally = Tally(name)
+    annotation, cr_line, cr_count = line_ends(_read(ann_path, "annotation", encoding))
+    tally.add("converted", CR_MIXED, cr_line, cr_count)
     wanted = None if types is None else set(types)
     linking = set(relations)
     mentions: dict[str, tuple[tuple[tuple[int, int], ...], int]] = {}
+    first_of: dict[tuple[tuple[int, int], ...], str] = {}  # spans -> the id that marked them
+    alias: dict[str, str] = {}  # an id marking spans marked before -> the first id
     chains: list[tuple[list[str], int]] = []
     links: list[tuple[str, str, int]] = []
     other_types: Counter[str] = Counter()
-    ignored: Counter[str] = Counter()
-    first_line: dict[str, int] = {}
-    for number, line in iter_lines(_read(ann_path, "annotation", encoding)):
+    types_line: list[int] = []  # the first line of a type not read
+
+    def skipped_types() -> None:
+        """Count the annotations of types not read (once, their types known)."""
+        if other_types:
+            shown = ", ".join(f"{k} ({n})" for k, n in sorted(other_types.items()))
+            tally.add("skipped", f"text-bound annotations of types not read as mentions: "
+                      f"{shown} ({option('types')} chooses)", types_line[0],
+                      sum(other_types.values()))
+            other_types.clear()
+
+    def fail(message: str, line: int) -> InputError:
+        skipped_types()
+        return refusal(tally, InputError(message, name, line))
+    for number, line in iter_lines(annotation):
         if not line.strip():
             continue
         if line.startswith("T"):
             m = _T.match(line)
             if not m:
-                raise InputError(f"cannot read the text-bound annotation {line[:60]!r}", name,
-                                 number)
+                raise fail(f"cannot read the text-bound annotation {line[:60]!r}", number)
             tid, kind, offsets, surface = m.groups()
             if wanted is not None and kind not in wanted:
                 other_types[kind] += 1
-                first_line.setdefault("types", number)
+                types_line[:] = types_line or [number]
                 continue
             pairs = (pair.split() for pair in offsets.split(";"))
-            spans = tuple(sorted(
-                (parse_int(a, what=f"{tid} offset", path=name, line=number),
-                 parse_int(b, what=f"{tid} offset", path=name, line=number)) for a, b in pairs))
+            try:
+                spans = tuple(sorted(
+                    (parse_int(a, what=f"{tid} offset", path=name, line=number),
+                     parse_int(b, what=f"{tid} offset", path=name, line=number))
+                    for a, b in pairs))
+            except InputError as err:
+                skipped_types()
+                raise refusal(tally, err) from None
             for s, e in spans:
                 if not 0 <= s < e <= len(content):
-                    raise InputError(f"{tid} offsets {s}-{e} are outside the text "
-                                     f"({len(content)} characters, {txt_path})", name, number)
+                    raise fail(f"{tid} offsets {s}-{e} are outside the text ({len(content)} "
+                               f"characters, {txt_path})", number)
             found = " ".join(content[s:e] for s, e in spans)
-            flat = found.replace("\r\n", " ").replace("\n", " ")
+            flat = found.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
             if found != surface and flat != surface:
-                raise InputError(f"{tid} says {surface[:40]!r} but the text at {offsets} is "
-                                 f"{found[:40]!r}; is {txt_path} the annotated text?", name,
-                                 number)
+                raise fail(f"{tid} says {surface[:40]!r} but the text at {offsets} is "
+                           f"{found[:40]!r}; is {txt_path} the annotated text?", number)
             if tid in mentions:
-                raise InputError(f"{tid} is defined twice (first at line {mentions[tid][1]})",
-                                 name, number)
+                raise fail(f"{tid} is defined twice (first at line {mentions[tid][1]})", number)
             mentions[tid] = (spans, number)
+            if spans in first_of:
+                alias[tid] = first_of[spans]
+                tally.add("repaired", _SAME_SPANS, number)
+            else:
+                first_of[spans] = tid
         elif line.startswith("*"):
             fields = line.split("\t")
             ids = fields[1].split()[1:] if len(fields) > 1 else []
@@ -191,39 +229,45 @@ def read_brat(
             if line[0] == "R":
                 m = _R.match(line)
                 what = f"relations of type {m.group(2)}" if m else "relations"
-            ignored[what] += 1
-            first_line.setdefault(what, number)
+            hint = (f" ({option('relations')} names coreference relations)"
+                    if what.startswith("relations") else "")
+            tally.add("ignored", f"{what} not used{hint}", number)
         else:
-            raise InputError(f"a line BRAT does not define: {line[:40]!r}", name, number)
-    if other_types:
-        shown = ", ".join(f"{k} ({n})" for k, n in sorted(other_types.items()))
-        notify("skipped", f"text-bound annotations of types not read as mentions: {shown} "
-               "(--types chooses)", path=name, line=first_line["types"],
-               count=sum(other_types.values()))
-    for what, n in ignored.items():
-        hint = " (--relations names coreference relations)" if what.startswith("relations") \
-            else ""
-        notify("ignored", f"{what} not used{hint}", path=name, line=first_line[what], count=n)
-    union = _Chains()
+            raise fail(f"a line BRAT does not define: {line[:40]!r}", number)
+    del annotation
+    plain, union = _Chains(), _Chains()  # the chains as written; joined through repeated spans
     seen_in: dict[str, int] = {}
     for ids, number in chains:
         for tid in ids:
             if tid not in mentions:
-                raise InputError(f"the chain names {tid}, which is not a mention read from "
-                                 "the file (an unknown id, or a type not read)", name, number)
+                raise fail(f"the chain names {tid}, which is not a mention read from the file "
+                           "(an unknown id, or a type not read)", number)
             if tid in seen_in:
-                raise InputError(f"{tid} is in two chains (lines {seen_in[tid]} and {number})",
-                                 name, number)
+                raise fail(f"{tid} is in two chains (lines {seen_in[tid]} and {number})",
+                           number)
             seen_in[tid] = number
-            union.union(ids[0], tid)
+            plain.union(ids[0], tid)
+            union.union(alias.get(ids[0], ids[0]), alias.get(tid, tid))
     for a, b, number in links:
         for tid in (a, b):
             if tid not in mentions:
-                raise InputError(f"the relation names {tid}, which is not a mention read from "
-                                 "the file", name, number)
-        union.union(a, b)
+                raise fail(f"the relation names {tid}, which is not a mention read from the "
+                           "file", number)
+        plain.union(a, b)
+        union.union(alias.get(a, a), alias.get(b, b))
+    # Two chains (as written) that name the same characters under two ids become one.
+    in_chain = set(seen_in) | {t for a, b, _ in links for t in (a, b)}
+    joined = _Chains()
+    for tid, first in alias.items():
+        if tid in in_chain and first in in_chain:
+            x, y = joined.find(plain.find(tid)), joined.find(plain.find(first))
+            if x != y:
+                joined.union(x, y)
+                tally.add("merged", _JOINED, mentions[tid][1])
+    skipped_types()
+    tally.report()
     out = [Mention(spans, f"chain-{union.find(tid)}", number)
-           for tid, (spans, number) in mentions.items()]
+           for tid, (spans, number) in mentions.items() if tid not in alias]
     out.sort(key=lambda m: (m.start, -m.end))
     words = tuple((m.start(), m.end()) for m in re.finditer(r"\S+", content))
     return CorefDocument(ann_path.stem, tuple(content), tuple(out), name, 1, (), words)
@@ -260,7 +304,8 @@ def read_brat_dir(
     Raises
     ------
     InputError
-        No ``.ann`` file, or no mention in any of them (nothing to compare), besides the
+        No ``.ann`` file, a text not found (the message names ``text_dir``, on the command
+        line ``--text-dir``), or no mention in any of them (nothing to compare), besides the
         errors of :func:`read_brat`.
 
     References
@@ -305,7 +350,13 @@ def read_brat_dir(
         raise InputError("no .ann files in the directory", path=str(folder))
     docs = {}
     for ann in files:
-        txt = Path(text_dir) / (ann.stem + ".txt") if text_dir is not None else None
+        txt = Path(text_dir if text_dir is not None else folder) / (ann.stem + ".txt")
+        if not txt.exists():
+            where = (f"in {option('text_dir', os.fspath(text_dir))}" if text_dir is not None
+                     else f"beside the .ann files; give the directory of the texts with "
+                     f"{option('text_dir')}")
+            raise InputError(f"no such text for {ann.name}: the texts are looked for {where}",
+                             path=str(txt))
         doc = read_brat(ann, txt, types=types, relations=relations, encoding=encoding)
         docs[doc.name] = doc
     if not any(doc.mentions for doc in docs.values()):

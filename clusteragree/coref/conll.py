@@ -14,7 +14,11 @@ Strict by default: every problem is an :class:`InputError` naming the file and l
 a close without an open is ignored, mentions still open at the end of a document are dropped,
 a missing ``#end document`` is supplied, a comment line inside a document is skipped, a repeated
 mention (same tokens) keeps its first occurrence, SemEval's ``(N+M)`` chunks are ignored.
-Non-numeric entity ids are never repaired.
+Under strict reading (:func:`clusteragree.errors.strict`, the command line's ``--strict``) the
+file is read through as under ``lenient``, every kind of problem goes to the ledger with its
+first line and count, and then the first is refused, so that one run names them all.
+Non-numeric entity ids and a document name given twice are never repaired. :func:`read_conll`
+reads lines ending in LF, CRLF or CR (old Mac files; :mod:`clusteragree.coref.reading`).
 """
 
 from __future__ import annotations
@@ -23,13 +27,13 @@ import codecs
 import os
 import re
 import sys
-from collections import Counter
 from collections.abc import Iterable
 
-from ..errors import InputError, ParameterTypeError, notify
+from ..errors import InputError, ParameterTypeError, Tally, is_strict
 from ..inputs import check_encoding, decode, iter_lines, objects_in_bulk, read_bytes
 from .conll_fast import fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
+from .reading import CR_MIXED, line_ends, refusal
 
 __all__ = ["parse_conll", "read_conll"]
 
@@ -61,9 +65,10 @@ class _Doc:
 def parse_conll(
     lines: Iterable[str], path: str = "<conll>", *, lenient: bool = False
 ) -> CorefCorpus:
-    """Parse CoNLL coreference lines (see the module docstring). Every repair made under
-    lenient reading is reported (:func:`clusteragree.errors.notify`, kind ``repaired``) with
-    its first line and count, and kept in :attr:`CorefCorpus.repairs`.
+    """Parse CoNLL coreference lines (see the module docstring). Every kind of repair made
+    under lenient reading is reported once (:class:`clusteragree.errors.Tally`, kind
+    ``repaired``) with its first line and count, and kept in :attr:`CorefCorpus.repairs`;
+    under strict reading every kind is put in the ledger and the first is refused.
 
     Parameters
     ----------
@@ -157,36 +162,50 @@ def parse_conll(
     if isinstance(lines, (str, bytes)):
         raise ParameterTypeError("lines must be an iterable of lines (str.splitlines()), not "
                                  "one string")
-    repairs: Counter[str] = Counter()
-    first_line: dict[str, int] = {}
+    tally = Tally(path)
+    corpus = _parse(lines, path, lenient, tally)
+    tally.report()
+    return corpus
+
+
+def _parse(lines: Iterable[str], path: str, lenient: bool, tally: Tally) -> CorefCorpus:
+    """:func:`parse_conll` with the repairs counted in ``tally`` (reported by the caller).
+
+    Under lenient reading, or strict reading (:func:`clusteragree.errors.strict`), what can be
+    repaired is repaired and counted, so that every kind of problem of the file is known when
+    the tally is reported (strict reading then refuses once); otherwise the first problem is an
+    error at once. An error that nothing repairs reports the tally first."""
+    repairing = lenient or is_strict()
     number = 0
 
     def repair(what: str, n: int = 1, line: int | None = None) -> None:
-        repairs[what] += n
-        first_line.setdefault(what, line if line is not None else number)
+        tally.add("repaired", what, line if line is not None else number, n)
     docs: dict[str, CorefDocument] = {}
     doc: _Doc | None = None
 
     def fail(message: str, line: int) -> InputError:
-        return InputError(message, path=path, line=line)
+        return refusal(tally, InputError(message, path=path, line=line))
 
     def finish(d: _Doc, line: int, at_end: bool) -> None:
         still = [(e, s, ln) for e, stack in d.open.items() for s, ln, _ in stack]
         if still:
-            if not lenient:
+            if not repairing:
                 e, _, ln = still[0]
                 where = "at the end of the file" if at_end else "at #end document"
                 raise fail(f"document {d.name}: {len(still)} mention(s) still open {where}, the "
                            f"first of entity {e} opened at line {ln}; close them (or use "
                            "lenient reading to drop them)", line)
-            repair("unclosed mentions dropped", len(still), still[0][2])
+            repair("unclosed mentions dropped", len(still), min(ln for _, _, ln in still))
         if d.name in docs:
             raise fail(f"document {d.name} occurs twice in the file (first at line "
                        f"{docs[d.name].line}); give each part its own name", d.line)
         ordered = [m for _, m in sorted(zip(d.order, d.mentions, strict=True),
                                         key=lambda x: x[0])]
-        kept = unique_mentions(d.name, ordered, lenient=lenient, repairs=repairs, path=path,
-                               line=d.line)
+        try:
+            kept = unique_mentions(d.name, ordered, lenient=repairing, repairs=tally, path=path,
+                                   line=d.line)
+        except InputError as err:
+            raise refusal(tally, err) from None
         docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, path, d.line,
                                      tuple(d.token_lines))
 
@@ -195,7 +214,7 @@ def parse_conll(
         begin = _BEGIN.match(line)
         if begin:
             if doc is not None:
-                if not lenient:
+                if not repairing:
                     raise fail(f"#begin document inside document {doc.name} (opened at line "
                                f"{doc.line}); end it with #end document first", number)
                 repair("missing #end document supplied")
@@ -216,7 +235,7 @@ def parse_conll(
             raise fail("a token line outside any document; start documents with "
                        "#begin document NAME", number)
         if line.lstrip().startswith("#"):
-            if not lenient:
+            if not repairing:
                 raise fail(f"comment line inside document {doc.name}; the official scorer reads "
                            "it as a token, which shifts every later mention. Remove it (lenient "
                            "reading skips it)", number)
@@ -234,7 +253,7 @@ def parse_conll(
         if cell in ("", "-", "_"):
             continue
         if _DOUBLE.search(cell):
-            if not lenient:
+            if not repairing:
                 raise fail(f"coreference cell {cell!r} has a SemEval double-antecedent chunk "
                            "(N+M); lenient reading ignores it", number)
             repair("double-antecedent chunks ignored", len(_DOUBLE.findall(cell)))
@@ -255,7 +274,7 @@ def parse_conll(
             elif closed is not None:
                 stack = doc.open.get(closed)
                 if not stack:
-                    if not lenient:
+                    if not repairing:
                         raise fail(f"entity {closed} closes here ({cell!r}) but no mention of "
                                    "it is open", number)
                     repair("closes without an open ignored")
@@ -270,13 +289,12 @@ def parse_conll(
             raise fail(f"coreference cell {cell!r} has {kind} at {bad!r}; ids must be numbers "
                        "as in (12, 12) or (12)", number)
     if doc is not None:
-        if not lenient:
+        if not repairing:
             raise fail(f"document {doc.name} (line {doc.line}) has no #end document", number)
         repair("missing #end document supplied")
         finish(doc, number, True)
-    for what, n in repairs.items():
-        notify("repaired", what, path=path, line=first_line.get(what), count=n)
-    return CorefCorpus(docs, path, dict(repairs), "conll")
+    repairs = {what: n for what, n in tally.counts().items() if what != CR_MIXED}
+    return CorefCorpus(docs, path, repairs, "conll")
 
 
 def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
@@ -289,7 +307,8 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
     path : str or os.PathLike
         The file. Columns may be TAB-separated or space-aligned; a SemEval-2010 line is
         recognised by its first column, a number (the word is then the second column, in
-        CoNLL-2012 the fourth).
+        CoNLL-2012 the fourth). Lines may end in LF, CRLF or CR; CR line ends among LF ones
+        are reported (``converted``).
     lenient : bool, default=False
         Repair what can be repaired, as in :func:`parse_conll`.
     encoding : str, optional
@@ -347,25 +366,30 @@ def read_conll(path: str | os.PathLike[str], *, lenient: bool = False,
     name = os.fspath(path)
     data = read_bytes(name)
     text = decode(data, name, encoding=encoding)
+    tally = Tally(name)
+    text, cr_line, cr_count = line_ends(text)
+    tally.add("converted", CR_MIXED, cr_line, cr_count)
     if not _NOT_SPACE.search(text):
-        raise InputError("empty file", path=name, line=1)
+        raise refusal(tally, InputError("empty file", path=name, line=1))
     # Well-formed files take the vectorised path; anything it does not read exactly (an error,
     # a repair, an unusual character) is read line by line, which names every line.
     corpus = None
     if fast:
         source: str | bytes = text
         if check_encoding(encoding) in (None, "utf-8") and not data.startswith(codecs.BOM_UTF8):
-            source = data  # the UTF-8 bytes are the text: not held twice while reading
+            source = line_ends(data)[0]  # the UTF-8 bytes are the text: not held twice
             del text
         with objects_in_bulk():
             corpus = fast_conll(source, name)
         del source
         if corpus is None:
-            text = decode(data, name, encoding=encoding)
+            text = line_ends(decode(data, name, encoding=encoding))[0]
     del data
     if corpus is None:
-        corpus = parse_conll((line for _, line in iter_lines(text)), name, lenient=lenient)
+        corpus = _parse((line for _, line in iter_lines(text)), name, lenient, tally)
     if not corpus.documents:
-        raise InputError("no #begin document line: not a CoNLL coreference file", path=name,
-                         line=1)
+        raise refusal(tally, InputError("no #begin document line: not a CoNLL coreference "
+                                        "file", path=name, line=1))
+    tally.report()
     return corpus
+

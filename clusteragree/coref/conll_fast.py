@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ..inputs import byte_lines, decode_ranges, gather_ranges, objects_in_bulk
 from .model import CorefCorpus, CorefDocument, LazyDocuments, Mention
+from .reading import line_ends
 
 __all__ = ["ConllArrays", "fast_conll"]
 
@@ -109,7 +110,7 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     ----------
     text : str or bytes
         The whole decoded file, or its UTF-8 bytes (valid UTF-8 without a byte-order mark:
-        what the file decodes to, not held twice).
+        what the file decodes to, not held twice). Its lines may end in LF, CRLF or CR.
     path : str
         The name of the file, kept in the corpus and its documents.
 
@@ -132,7 +133,10 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     >>> fast_conll("#begin document d\\nd 0 0 John 1)\\n#end document\\n", "b.conll") is None
     True
     """
-    got = byte_lines(text)  # None for a lone CR, odd whitespace or a lone surrogate
+    text, mixed, _ = line_ends(text)  # CR line ends (old Mac files) are line ends
+    if mixed is not None:
+        return None  # CRs among LF line ends: the line-by-line reader reports them
+    got = byte_lines(text)  # None for odd whitespace or a lone surrogate
     del text
     if got is None:
         return None

@@ -8,9 +8,16 @@ Discontinuous mentions are written as parts ``e3[1/2]``, ``e3[2/2]`` and joined.
 1-based position of the head word within the mention. Multiword-token lines (``3-4``) are skipped;
 empty nodes (``5.1``) are tokens, since zero mentions live on them.
 
+A document starts at each ``# newdoc`` (with or without an id); one without an id, and the
+tokens before the first ``# newdoc``, are named after the file's stem. Two documents of one name
+are refused, naming both lines: one would replace the other.
+
 Errors, each with the file and line: a close without an open, mentions open at the end of a
-document, a missing ``# global.Entity`` in a document that has ``Entity=`` annotations, a
-non-integer head, a chunk that cannot be read, a line that is not ten TAB-separated columns.
+document, discontinuous parts missing, a mention marked twice (these four are repaired under
+lenient reading: the close ignored, the mention dropped, the first of the two kept), a missing
+``# global.Entity`` in a document that has ``Entity=`` annotations, a non-integer head, a chunk
+that cannot be read, a line that is not ten TAB-separated columns, two documents of one name.
+Lines may end in LF, CRLF or CR (:mod:`clusteragree.coref.reading`).
 """
 
 from __future__ import annotations
@@ -19,14 +26,14 @@ import bisect
 import os
 import re
 import sys
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import InputError, ParameterTypeError, notify
+from ..errors import InputError, ParameterTypeError, Tally, is_strict
 from ..inputs import decode, iter_lines, parse_int, read_bytes
 from .corefud_fast import CorefudLines, corefud_lines, entity_value
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
+from .reading import CR_MIXED, line_ends, refusal
 
 __all__ = ["read_corefud"]
 
@@ -34,6 +41,12 @@ _CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
+_NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
+_ID = re.compile(r"id\s*=\s*(?P<id>.*)")
+#: The repairs of lenient reading.
+UNOPENED = "closes of a mention that is not open ignored"
+UNCLOSED = "mentions not closed by the end of their document dropped"
+PARTS = "discontinuous mentions with parts missing dropped"
 
 
 class _Doc:
@@ -56,21 +69,25 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
                  encoding: str | None = None, fast: bool = True) -> CorefCorpus:
     """Read a CorefUD CoNLL-U file (see the module docstring).
 
-    With ``lenient``, a mention marked twice keeps its first occurrence (counted in
-    ``repairs`` and reported); every other problem is an error: a ``# newdoc id`` given twice,
-    word ids and heads that are not ASCII numbers among them. Multiword-token lines
-    (``3-4``) are recognised by their form and are not tokens; empty nodes (``5.1``, the
-    zeros of pro-drop languages) are tokens, since mentions may be made of them.
+    With ``lenient``, a close without an open is ignored, a mention left open at the end of
+    its document or a discontinuous mention with parts missing is dropped, and a mention
+    marked twice keeps its first occurrence, each kind counted in ``repairs`` and reported
+    once with its first line; every other problem is an error: two documents of one name,
+    word ids and heads that are not ASCII numbers among them. Under strict reading
+    (:func:`clusteragree.errors.strict`, the command line's ``--strict``) the file is read
+    through as under ``lenient``, every kind of problem goes to the ledger, and then the first
+    is refused. Multiword-token lines (``3-4``) are recognised by their form and are not
+    tokens; empty nodes (``5.1``, the zeros of pro-drop languages) are tokens, since mentions
+    may be made of them.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The CoNLL-U file (ten TAB-separated columns, coreference in ``Entity=`` of MISC). A
-        document starts at each ``# newdoc id``; tokens before the first one form a document
-        named after the file's stem.
+        The CoNLL-U file (ten TAB-separated columns, coreference in ``Entity=`` of MISC; lines
+        ending in LF, CRLF or CR). A document starts at each ``# newdoc``; tokens before the
+        first one, and a document without an id, are named after the file's stem.
     lenient : bool, default=False
-        Keep the first of two mentions of the same tokens (counted and reported) instead of
-        raising.
+        Repair what can be repaired (counted and reported) instead of raising.
     encoding : str, optional
         The file's encoding (default UTF-8).
     fast : bool, default=True
@@ -138,6 +155,8 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     state = _Reading(name, lenient)
+    text, cr_line, cr_count = line_ends(text)
+    state.tally.add("converted", CR_MIXED, cr_line, cr_count)
     scanned = corefud_lines(text) if fast else None
     if scanned is not None:
         del text  # what the reading needs is scanned
@@ -145,41 +164,50 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     else:
         _read_lines(state, text)
     if not state.docs:
-        raise InputError("no token lines: not a CoNLL-U file", path=name, line=1)
-    for what, n in state.repairs.items():
-        notify("repaired", what, path=name, count=n)
-    return CorefCorpus(state.docs, name, dict(state.repairs), "corefud")
+        raise state.fail("no token lines: not a CoNLL-U file", 1)
+    state.tally.report()
+    repairs = {what: n for what, n in state.tally.counts().items() if what != CR_MIXED}
+    return CorefCorpus(state.docs, name, repairs, "corefud")
 
 
 class _Reading:
-    """What a reading of one file has found so far; both paths feed it, in file order."""
+    """What a reading of one file has found so far; both paths feed it, in file order.
+
+    Under lenient or strict reading what can be repaired is repaired and counted in
+    ``tally`` (strict reading refuses it once the file is read, every kind in the ledger);
+    otherwise the first such problem is an error at once."""
 
     def __init__(self, name: str, lenient: bool) -> None:
         self.name, self.lenient = name, lenient
+        self.repairing = lenient or is_strict()
+        self.tally = Tally(name)
         self.docs: dict[str, CorefDocument] = {}
-        self.doc_lines: dict[str, int] = {}
-        self.repairs: Counter[str] = Counter()
+        self.doc_lines: dict[str, tuple[int, bool]] = {}  # name -> (line, named by an id)
         self.doc: _Doc | None = None
         self.global_fields: list[str] | None = None
         # Gives a document its tokens before it is finished (the vectorised path).
         self.fill: Callable[[_Doc, int], None] | None = None
 
     def fail(self, message: str, line: int) -> InputError:
-        return InputError(message, path=self.name, line=line)
+        """The error, once the problems counted so far are reported."""
+        return refusal(self.tally, InputError(message, path=self.name, line=line))
+
+    def repair(self, what: str, line: int, message: str, at: int, count: int = 1) -> None:
+        """Count a repair first met at ``line``, or (neither lenient nor strict reading)
+        refuse it at once: ``message`` at line ``at``."""
+        if not self.repairing:
+            raise self.fail(message, at)
+        self.tally.add("repaired", what, line, count)
 
     def comment(self, line: str, number: int) -> bool:
         """Read a comment line; True when it starts a document."""
-        m = re.match(r"#\s*newdoc\s+id\s*=\s*(.*?)\s*$", line)
+        m = _NEWDOC.match(line)
         if m:
             if self.doc is not None:
                 self.finish(number)
-            if m.group(1) in self.doc_lines:
-                raise self.fail(f"# newdoc id = {m.group(1)} again (first at line "
-                                f"{self.doc_lines[m.group(1)]}); give each document its own id",
-                                number)
-            self.doc_lines[m.group(1)] = number
-            self.doc = _Doc(m.group(1), number)
-            self.doc.fields = self.global_fields
+            given = _ID.fullmatch(m.group("rest") or "")
+            doc_id = given.group("id").strip() if given else ""
+            self.start(doc_id or Path(self.name).stem, number, bool(doc_id))
             return True
         g = re.match(r"#\s*global\.Entity\s*=\s*(\S+)", line)
         if g:
@@ -188,31 +216,48 @@ class _Reading:
                 self.doc.fields = self.global_fields
         return False
 
-    def unnamed(self, number: int) -> _Doc:
-        """The document of tokens before any ``# newdoc id``, named after the file."""
-        self.doc = _Doc(Path(self.name).stem, number)
+    def start(self, doc_name: str, number: int, named: bool) -> _Doc:
+        """Start a document; two documents of one name are refused, naming both lines."""
+        if doc_name in self.doc_lines:
+            first, first_named = self.doc_lines[doc_name]
+            if named and first_named:
+                raise self.fail(f"# newdoc id = {doc_name} again (first at line {first}); give "
+                                "each document its own id", number)
+            raise self.fail(f"the documents at lines {first} and {number} are both named "
+                            f"{doc_name} (a document without # newdoc id is named after the "
+                            "file); give each its own # newdoc id", number)
+        self.doc_lines[doc_name] = (number, named)
+        self.doc = _Doc(doc_name, number)
         self.doc.fields = self.global_fields
         return self.doc
+
+    def unnamed(self, number: int) -> _Doc:
+        """The document of tokens before any ``# newdoc``, named after the file."""
+        return self.start(Path(self.name).stem, number, False)
 
     def finish(self, line: int) -> None:
         d = self.doc
         assert d is not None
         if self.fill is not None:
             self.fill(d, line)
-        still = [(e, ln) for e, stack in d.open.items() for _, ln, _, _ in stack]
+        still = sorted((ln, e) for e, stack in d.open.items() for _, ln, _, _ in stack)
         if still:
-            raise self.fail(f"document {d.name}: mention of {still[0][0]} opened at line "
-                            f"{still[0][1]} is not closed", line)
+            self.repair(UNCLOSED, still[0][0], f"document {d.name}: mention of {still[0][1]} "
+                        f"opened at line {still[0][0]} is not closed", line, len(still))
         for eid, parts in d.parts.items():
             if len(parts) != d.expected[eid]:
-                raise self.fail(f"document {d.name}: discontinuous mention {eid} has "
-                                f"{len(parts)} of {d.expected[eid]} parts", parts[0][1])
+                self.repair(PARTS, parts[0][1], f"document {d.name}: discontinuous mention "
+                            f"{eid} has {len(parts)} of {d.expected[eid]} parts", parts[0][1])
+                continue
             spans = tuple(sorted(p[0] for p in parts))
             head = next((h for _, _, h in parts if h is not None), None)
             d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
-        kept = unique_mentions(d.name, ordered, lenient=self.lenient, repairs=self.repairs,
-                               path=self.name, line=d.line)
+        try:
+            kept = unique_mentions(d.name, ordered, lenient=self.repairing, repairs=self.tally,
+                                   path=self.name, line=d.line)
+        except InputError as err:
+            raise refusal(self.tally, err) from None
         self.docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, self.name, d.line,
                                           tuple(d.token_lines))
 
@@ -236,8 +281,11 @@ class _Reading:
                 head = info.get("head")
                 head_n = None
                 if head:
-                    head_n = parse_int(head, what=f"head of {eid}", path=self.name,
-                                       line=number, lo=1)
+                    try:
+                        head_n = parse_int(head, what=f"head of {eid}", path=self.name,
+                                           line=number, lo=1)
+                    except InputError as err:
+                        raise refusal(self.tally, err) from None
                 doc.counter += 1
                 if chunk.endswith(")"):
                     _close(doc, eid, token, number, head_n, token, doc.counter)
@@ -247,7 +295,9 @@ class _Reading:
                 eid = chunk[:-1]
                 stack = doc.open.get(eid)
                 if not stack:
-                    raise self.fail(f"mention {eid} closes here but was not opened", number)
+                    self.repair(UNOPENED, number, f"mention {eid} closes here but was not "
+                                "opened", number)
+                    continue
                 start, opened_at, head_n, order = stack.pop()
                 _close(doc, eid, start, opened_at, head_n, token, order)
 
@@ -269,7 +319,10 @@ def _read_lines(state: _Reading, text: str) -> None:
         if _RANGE.fullmatch(cols[0]):
             continue  # a multiword token: its words follow
         if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
-            parse_int(cols[0], what="word id", path=state.name, line=number, lo=0)
+            try:
+                parse_int(cols[0], what="word id", path=state.name, line=number, lo=0)
+            except InputError as err:
+                raise refusal(state.tally, err) from None
         doc = state.doc or state.unnamed(number)
         token = len(doc.tokens)
         doc.tokens.append(sys.intern(cols[1]))

@@ -7,8 +7,8 @@ reads the comments and the ``Entity=`` values with the same code as its line-by-
 file order, so mentions, errors and repairs do not depend on the path. A file this scan does not
 handle (a line without ten TAB-separated columns, a word id that is neither plain ASCII digits
 nor a multiword-token range nor an empty node, a line that starts with a space, whitespace other
-than space, TAB and line feed) gives None and is read line by line, which names the line of any
-error.
+than space, TAB and the line ends, CR line ends among LF ones) gives None and is read line by
+line, which names the line of any error or notice.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..inputs import ascii_naturals, byte_lines, decode_ranges, tab_columns
+from .reading import line_ends
 
 __all__ = ["CorefudLines", "corefud_lines", "entity_value"]
 
@@ -70,7 +71,7 @@ def corefud_lines(text: str) -> CorefudLines | None:
     Parameters
     ----------
     text : str
-        The whole decoded file.
+        The whole decoded file; its lines may end in LF, CRLF or CR.
 
     Returns
     -------
@@ -93,6 +94,9 @@ def corefud_lines(text: str) -> CorefudLines | None:
     >>> corefud_lines("1\\tMary\\n") is None  # two columns: the line-by-line reader says so
     True
     """
+    text, mixed, _ = line_ends(text)  # CR line ends (old Mac files) are line ends
+    if mixed is not None:
+        return None  # CRs among LF line ends: the line-by-line reading reports them
     got = byte_lines(text)
     if got is None or len(got[1]) == 0:
         return None

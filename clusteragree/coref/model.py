@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, Tally
 
 __all__ = ["CONLL_AVERAGE", "METRICS", "CorefCorpus", "CorefDocument", "LazyDocuments", "Mention",
            "unique_mentions"]
@@ -25,6 +25,8 @@ Span = tuple[tuple[int, int], ...]
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
 #: The CoNLL-2011/2012 shared task score: the mean F1 of these three.
 CONLL_AVERAGE = ("muc", "bcub", "ceafe")
+#: The repair of a mention marked twice.
+REPEATED = "repeated mentions removed (first kept)"
 
 @dataclass(frozen=True, slots=True)
 class Mention:
@@ -83,7 +85,8 @@ class Mention:
 
 
 def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
-                    repairs: Counter[str], path: str, line: int | None) -> tuple[Mention, ...]:
+                    repairs: Counter[str] | Tally, path: str, line: int | None
+                    ) -> tuple[Mention, ...]:
     """The mentions in reading order with repeats (the same tokens marked twice) refused, or
     with ``lenient`` the first kept and the others counted in ``repairs``; sorted by start,
     longest first.
@@ -98,9 +101,10 @@ def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
     lenient : bool
         False: a repeated mention is an :class:`~clusteragree.errors.InputError`. True: the
         first occurrence is kept and every later one is counted.
-    repairs : collections.Counter of str
+    repairs : collections.Counter of str, or clusteragree.errors.Tally
         Updated in place under ``lenient``: the key ``"repeated mentions removed (first
-        kept)"`` grows by the number of repeats removed.
+        kept)"`` grows by the number of repeats removed (a tally counts them as ``repaired``
+        with the line of the first repeat).
     path : str
         The file, for the error message.
     line : int or None
@@ -163,7 +167,10 @@ def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
                              f"is marked twice (entity {first.entity}, line {first.line}, and "
                              f"entity {m.entity}); keep one (lenient reading keeps the first)",
                              path=path, line=m.line or line)
-        repairs["repeated mentions removed (first kept)"] += 1
+        if isinstance(repairs, Tally):
+            repairs.add("repaired", REPEATED, m.line or line)
+        else:
+            repairs[REPEATED] += 1
     return tuple(sorted(seen.values(), key=lambda m: (m.start, -m.end)))
 
 
