@@ -584,7 +584,8 @@ class Tally:
                 continue
             notify(kind, message, path=self.path, line=line, count=int(count or 0),
                    stacklevel=3)
-        if refused:
+        if refused:  # the earliest in the file is the one refused
+            refused.sort(key=lambda r: (r[2] is None, r[2] or 0))
             kind, message, line, count = refused[0]
             more = len(refused) - 1
             also = (f"; {more} other problem(s) of this file "
