@@ -121,23 +121,23 @@ def perturb_brat(src_dir: Path, dst_dir: Path, seed: int = 2) -> Path:
     return dst_dir
 
 
-def codings_from_brat(pair: list[Path], dst: Path, with_document: bool = True) -> Path:
-    """A long CSV ``document,coder,unit,labels`` from two BRAT annotators: a unit is a mention
-    span, its label the entity type, read by regular expressions."""
+def codings_from_pans(pans: list[Path], dst: Path, with_document: bool = True) -> Path:
+    """A long CSV ``document,coder,unit,labels`` from several annotators' .pan files: a
+    document is a peer, a unit an SCU of the pyramid, its label ``expressed`` when the
+    annotator found a contributor of it in the peer (the empty set otherwise); read by
+    regular expressions."""
     with dst.open("w", newline="", encoding="utf-8") as handle:
         out = csv.writer(handle)
         out.writerow(["document", "coder", "unit", "labels"] if with_document
                      else ["coder", "unit", "labels"])
-        for coder_dir in pair:
-            coder = coder_dir.name
-            for ann in sorted(coder_dir.glob("*.ann")):
-                for line in ann.read_text(encoding="utf-8").splitlines():
-                    m = re.match(r"T\d+\t(\S+) (\d+) (\d+)\t", line)
-                    if not m:
-                        continue
-                    unit = f"{m.group(2)}-{m.group(3)}"
-                    row = [coder, unit if with_document else f"{ann.stem}:{unit}", m.group(1)]
-                    out.writerow([ann.stem, *row] if with_document else row)
+        for pan in pans:
+            annotator, peer = pan.name.split(".")[0], ".".join(pan.name.split(".")[1:-1])
+            raw = pan.read_text(encoding="utf-8", errors="replace")
+            for scu in re.finditer(r'<peerscu uid="(\d+)"[^>]*>(.*?)</peerscu>', raw, re.S):
+                label = "expressed" if "<contributor" in scu.group(2) else ""
+                unit = scu.group(1) if with_document else f"{peer}:{scu.group(1)}"
+                out.writerow([peer, annotator, unit, label] if with_document
+                             else [annotator, unit, label])
     return dst
 
 
@@ -363,23 +363,23 @@ def build(tmp: Path) -> list[Case]:
     add("trees SSD --dirs", _families("trees", ["--dirs", *ssd], differences=True,
                                       per_doc=False, names=False, bootstrap="30"), slow=True)
 
-    # ---- table: codings derived from the BRAT corpus (entity types of mention spans)
-    codings = codings_from_brat([PA / "A", PA / "B"], derived / "pa-codings.csv")
-    add("table participant-analysis codings",
-        _families("table", [str(codings)], differences=False, names=False, pairwise=False))
-    plain = codings_from_brat([PA / "A", PA / "B"], derived / "pa-codings-nodoc.csv", False)
-    add("table participant-analysis codings, no document",
+    # ---- table: codings derived from the D0631 peer annotations (is each SCU expressed?)
+    codings = codings_from_pans(pans, derived / "pan-codings.csv")
+    add("table DUC2006 pan codings",
+        _families("table", [str(codings)], names=False, pairwise=False))
+    plain = codings_from_pans(pans, derived / "pan-codings-nodoc.csv", False)
+    add("table DUC2006 pan codings, no document",
         _families("table", [str(plain)], names=False, pairwise=False, per_doc=False,
                   report=False))
-    parquet = parquet_from_csv(codings, derived / "pa-codings-parquet")
+    parquet = parquet_from_csv(codings, derived / "pan-codings-parquet")
     if parquet is not None:
-        add("table participant-analysis Parquet",
+        add("table DUC2006 pan codings Parquet",
             _families("table", [str(parquet)], names=False, pairwise=False, report=False))
         for jobs in ("1", "2"):
-            cases.append(Case(f"table participant-analysis Parquet [dask jobs {jobs}]",
+            cases.append(Case(f"table DUC2006 pan codings Parquet [dask jobs {jobs}]",
                               ("table", str(parquet), "--dask", "--jobs", jobs, "-f", "json"),
                               slow=True, tags=frozenset({"dask"})))
-        cases.append(Case("table participant-analysis Parquet [dask no-per-doc]",
+        cases.append(Case("table DUC2006 pan codings Parquet [dask no-per-doc]",
                           ("table", str(parquet), "--dask", "--no-per-doc"), slow=True,
                           tags=frozenset({"dask"})))
     multi = multilabel_from_pans(

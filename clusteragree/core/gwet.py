@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
-from ..errors import ParameterError, ParameterTypeError
+from ..errors import ParameterError, ParameterTypeError, option
 from .model import CodingTable
 
 __all__ = ["COEFFICIENTS", "WEIGHTS", "agreement_table", "chance_corrected", "weight_matrix"]
@@ -82,7 +82,8 @@ def agreement_table(table: CodingTable, categories: Sequence[Any] | None = None
     ([[1.0, 2.0], [1.0, 0.0]], ['x', 'y'])
     """
     if table.value_kind == "set":
-        raise ParameterError("chance-corrected coefficients need single values, not sets",
+        raise ParameterError("chance-corrected coefficients need single values, not sets; "
+                             f"read one value per field ({option('scalar')})",
                              params=("metrics",))
     used = sorted({table.values[c] for c in np.unique(table.codes[table.codes >= 0])},
                   key=lambda v: (str(type(v)), v))

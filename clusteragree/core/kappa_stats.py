@@ -41,7 +41,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats as sps
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, option
 from .gwet import COEFFICIENTS
 from .model import CodingTable
 
@@ -361,7 +361,8 @@ def subject_stats(table: CodingTable) -> SubjectStats:
     (('x', 'y'), 2, [2.0, 1.3333, 1.3333, 0.6667])
     """
     if table.value_kind == "set":
-        raise ParameterError("chance-corrected coefficients need single values, not sets",
+        raise ParameterError("chance-corrected coefficients need single values, not sets; "
+                             f"read one value per field ({option('scalar')})",
                              params=("metrics",))
     codes = table.codes
     coder_ix, unit_ix = np.nonzero(codes >= 0)
