@@ -107,6 +107,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
         words=args.words, encoding=args.encoding, input_format=args.input_format)
+    args.tree_annotations = annotations  # the report draws the sentences without reading again
     table = tree_table(annotations)
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
