@@ -746,3 +746,21 @@ def test_the_report_draws_sentences_tokenised_differently(tmp_path: Path, cli) -
     assert html.count('<svg class="tree"') == 2 and html.count('class="arc differs"') == 0
     assert "sentence s1: tree edit distance 1" in html
     assert "tokenised differently: 3 words against 4; arcs not compared" in html
+
+
+def test_differences_of_sentences_tokenised_differently_follow_the_schema(tmp_path: Path,
+                                                                         cli) -> None:
+    """The word-by-word fields of a sentence tokenised differently were null (the schema
+    wants lists); they are left out, and the counts of the others stay whole numbers."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "schema"
+                         / "clusteragree-1.json").read_text(encoding="utf-8"))
+    a = _conllu(tmp_path / "a.conllu", [("s1", SANG), ("s2", RAINED)])
+    b = _conllu(tmp_path / "b.conllu", [("s1", SANG_SPLIT), ("s2", RAINED)])
+    code, out, err = cli("trees", a, b, "--differences", "-f", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    jsonschema.validate(obj, schema)
+    rows = {r["sentence"]: r for r in obj["results"] if r["kind"] == "sentence_difference"}
+    assert "heads_differ" not in rows["s1"] and rows["s1"]["second_tree"] == "2 0 2 2"
+    assert rows["s2"]["attachments"] == 0 and isinstance(rows["s2"]["attachments"], int)
