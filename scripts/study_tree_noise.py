@@ -87,7 +87,8 @@ def run(runs: int, n_sentences: int) -> pd.DataFrame:
                 s = source[int(idx)]
                 heads, rels = perturb(s.heads, s.deprels, p, labels, rng)
                 a[k] = s.tree
-                b[k], _ = _tree_from_heads(heads, rels, "<noise>", 0, True, False)
+                b[k], dropped = _tree_from_heads(heads, rels, "<noise>", 0)
+                assert not dropped  # a word is never reattached below itself: no cycle
                 same += sum(h1 == h2 and r1 == r2 for h1, h2, r1, r2 in
                             zip(s.heads, heads, s.deprels, rels, strict=True))
                 tokens += len(heads)

@@ -348,6 +348,14 @@ def build(tmp: Path) -> list[Case]:
         iter([("refused", ("trees", "--dirs", *it_dirs), frozenset({1}))]),
         must={"refused": ("--roots many", "--cycles drop")})
     es_dirs = [str(p) for p in sorted((cdt / "es").iterdir())]
+    # every problem of the run in one refusal, naming only the options still needed
+    add("trees CDT es --dirs, defaults",
+        iter([("refused", ("trees", "--dirs", *es_dirs), frozenset({1}))]),
+        must={"refused": ("--roots many", "--cycles drop")})
+    da = [str(cdt / f"da-{a}.conll") for a in ("lotte", "morten")]
+    add("trees CDT da --roots many",
+        iter([("refused", ("trees", *da, "--roots", "many"), frozenset({1}))]),
+        must={"refused": ("3 sentences whose heads form a cycle", "--cycles drop")})
     add("trees CDT es --dirs",
         _families("trees", ["--dirs", *es_dirs], base=repair, per_doc=False, names=False,
                   ci=False, report=False, pairwise=False))

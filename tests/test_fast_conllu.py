@@ -75,6 +75,13 @@ def inserted(text: str, pieces: list[tuple[int, str]]) -> str:
 TREE_OPTIONS = [{"roots": r, "cycles": c} for r in ("one", "many") for c in ("error", "drop")]
 
 
+def read_trees_and_where(path: Path, **options: Any) -> tuple[object, list[object]]:
+    """The file read, with where each sentence was found and its sent_id (which equality of
+    sentences leaves out)."""
+    tf = read_conll_trees(path, **options)
+    return tf, [(s.line, s.path, s.sent_id) for s in tf.sentences]
+
+
 @st.composite
 def treebanks(draw: st.DrawFn) -> list[list[tuple[int, str]]]:
     """Sentences as (head, relation) per word, each a tree: every word's head is a word
@@ -125,17 +132,20 @@ def test_well_formed_treebanks_take_the_fast_path_and_read_the_same(sentences, e
     for roots in ("one", "many"):
         fast = fast_conll_trees(text, "x.conllu", roots)
         assert (fast is None) == (several and roots == "one")
-    fast_read, slow_read = read_both(text, ".conllu", read_conll_trees, TREE_OPTIONS)
-    assert fast_read == slow_read
-    for (got, _), (want, _) in zip(fast_read, slow_read, strict=True):
-        if not isinstance(got, tuple):  # the lines and files too, which equality leaves out
-            assert [(s.line, s.path) for s in got.sentences] == [
-                (s.line, s.path) for s in want.sentences]
+    fast_read, slow_read = read_both(text, ".conllu", read_trees_and_where, TREE_OPTIONS)
+    assert fast_read == slow_read  # the lines, files and sent_ids too
+    for (got, _), roots in zip(fast_read, [o["roots"] for o in TREE_OPTIONS], strict=True):
+        if got[0] != "error":
+            assert [s.sent_id for s in got[0].sentences] == (
+                [str(k) for k in range(len(sentences))] if extras else [None] * len(sentences))
+        else:
+            assert several and roots == "one"
 
 
 TREE_BREAKS = ["\n", "\t", " ", "#", "1", "0", "-", ".", "x", "\r", "\x0c", "\u2028", "\xa0",
                "\ufeff", "99999999999999999999", "1-2\t_\t_\t_\t_\t_\t_\t_\t_\t_\n", "\t_",
-               "\n\n", " \n", "+1", "\u0663"]
+               "\n\n", " \n", "+1", "\u0663", "\n# sent_id = z\n", "# sent_id =\n",
+               "\n#sent_id=\ty \n", "sent_id = w"]
 
 
 @SETTINGS
@@ -147,7 +157,7 @@ def test_broken_treebanks_read_the_same_or_fail_the_same(sentences, extras, brea
     wrong columns): both paths agree on the sentences, or on the error (file, line and
     message), and on every warning."""
     text = inserted(render_trees(sentences, extras, False, True), breaks)
-    fast_read, slow_read = read_both(text, ".conllu", read_conll_trees, TREE_OPTIONS)
+    fast_read, slow_read = read_both(text, ".conllu", read_trees_and_where, TREE_OPTIONS)
     assert fast_read == slow_read
 
 
@@ -161,11 +171,40 @@ def test_a_cycle_and_a_deep_chain_take_the_line_by_line_path() -> None:
     assert fast_conll_trees(shallow, "x.conllu") is not None
 
 
+ROW = "{}\tw\t_\t_\t_\t_\t{}\tdep\t_\t_"
+
+
+@pytest.mark.parametrize(("text", "fast", "expected"), [
+    # A sent_id in a block of comments alone names the next sentence, as does one among its
+    # words; # sent_id with no space and a TAB is one too, # sent_id: is a plain comment.
+    ("# sent_id = a\n\n" + ROW.format(1, 0) + "\n\n" + ROW.format(1, 0) + "\n# sent_id = b\n",
+     True, ["a", "b"]),
+    ("#sent_id=\tq \n# sent_id: r\n" + ROW.format(1, 0) + "\n", True, ["q"]),
+    ("# sent_id = a\n" + ROW.format(1, 0) + "\n# sent_id = b\n", False,
+     "x.conllu:3: a second # sent_id for one sentence (the first at line 1)"),
+    (ROW.format(1, 0) + "\n\n# sent_id = c\n", False,
+     "x.conllu:3: a # sent_id after the last sentence"),
+    ("# sent_id = \n" + ROW.format(1, 0) + "\n", False, "x.conllu:1: a # sent_id without a value"),
+])
+def test_sent_ids_are_read_the_same_both_ways(text: str, fast: bool, expected: Any) -> None:
+    assert (fast_conll_trees(text, "x.conllu") is not None) == fast
+    fast_read, slow_read = read_both(text, ".conllu", read_trees_and_where, [{}])
+    assert fast_read == slow_read
+    got = fast_read[0][0]
+    if isinstance(expected, list):
+        assert [s.sent_id for s in got[0].sentences] == expected
+    else:
+        assert got[0] == "error" and f"/{expected}" in got[1]
+
+
 @pytest.mark.parametrize("path", sorted(TREES.glob("*.conllu")), ids=lambda p: p.name)
 def test_tree_fixtures_take_the_fast_path(path: Path) -> None:
     got = fast_conll_trees(read_text(path), str(path))
     assert got is not None
-    assert tuple(got[0]) == read_conll_trees(path, fast=False).sentences
+    want = read_conll_trees(path, fast=False).sentences
+    assert tuple(got[0]) == want
+    assert [s.sent_id for s in got[0]] == [s.sent_id for s in want] == [
+        f"s{k}" for k in range(1, len(want) + 1)]  # the fixtures name every sentence
 
 
 def test_real_treebanks_read_the_same() -> None:
@@ -177,8 +216,8 @@ def test_real_treebanks_read_the_same() -> None:
         pytest.skip("the shared corpora are absent")
     taken = 0
     for path in files:
-        fast_read, slow_read = read_both(path.read_bytes(), path.suffix, read_conll_trees,
-                                         [{"roots": "many"}])
+        fast_read, slow_read = read_both(path.read_bytes(), path.suffix, read_trees_and_where,
+                                         [{"roots": "many"}, {"roots": "one"}])
         assert fast_read == slow_read, path
         taken += fast_conll_trees(read_text(path), str(path), "many") is not None
     assert taken >= len(files) // 2
@@ -293,7 +332,7 @@ def test_broken_corefud_reads_the_same_or_fails_the_same(docs, extras, breaks) -
 @given(data=st.data())
 def test_mutated_fixtures_read_the_same(which: str, data: st.DataObject) -> None:
     """Byte mutations of a real fixture (the fuzz campaign's mutations), read both ways."""
-    seed, read, options = {"trees": (TREES, read_conll_trees, TREE_OPTIONS),
+    seed, read, options = {"trees": (TREES, read_trees_and_where, TREE_OPTIONS),
                            "corefud": (COREFUD, read_corefud, COREF_OPTIONS)}[which]
     mutant = data.draw(mutated((seed / "annotator-a.conllu").read_bytes()))
     fast_read, slow_read = read_both(mutant, ".conllu", read, options)

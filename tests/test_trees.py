@@ -174,11 +174,14 @@ def test_conll_sentence_becomes_figure_1_tree(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "line", "message"),
-    [(CONLL.replace("\t0\tPred", "\t4\tPred"), 1, "the sentence has 0 roots"),
-     (CONLL.replace("\t2\tObj", "\t0\tObj"), 1, "the sentence has 2 roots"),
+    [(CONLL.replace("\t0\tPred", "\t4\tPred"), 1, "the sentence has no root"),
+     (CONLL.replace("\t2\tObj", "\t0\tObj"), 1,
+      "1 sentence with several roots (head 0) (the first here); a tree has one root: "
+      "roots='many' keeps"),
      (CONLL.replace("\t2\tSubj", "\t9\tSubj"), 1, "word 1 has head 9, outside the sentence"),
      ("1\ta\t_\t_\t_\t_\t2\tx\t_\t_\n2\tb\t_\t_\t_\t_\t1\ty\t_\t_\n3\tc\t_\t_\t_\t_\t0\tz\t_\t_\n",
-      1, "the heads form a cycle: 2 words do not reach the root"),
+      1, "1 sentence whose heads form a cycle (the first here); a tree has no cycle: "
+      "cycles='drop' leaves"),
      ("1\ta\t_\t_\t_\t_\t0\tx\t_\t_\n3\tb\t_\t_\t_\t_\t1\ty\t_\t_\n", 2, "word id '3', expected 2"),
      ("1\ta\t_\n", 1, "3 columns, expected the 10")],
 )
@@ -240,10 +243,11 @@ def test_cli_trees(tmp_path: Path, cli) -> None:
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora absent")
 def test_multi_annotator_directories_load() -> None:
     es = SHARED / "cdt" / "es"
-    with pytest.raises(InputError, match="roots"):
+    with pytest.raises(InputError, match=r"roots='many'.*cycles='drop'"):
         read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()))
-    with pytest.raises(InputError, match="cycle"):
+    with pytest.raises(InputError, match=r"^[^;]*cycle[^;]*;[^;]*cycles='drop'") as err:
         read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()), roots="many")
+    assert "roots=" not in str(err.value)
     files = read_tree_dirs(sorted(p for p in es.iterdir() if p.is_dir()), roots="many",
                            cycles="drop")
     annotations = sum(len(tf.sentences) for group in files.values() for tf in group.values())
@@ -592,3 +596,171 @@ def test_sentence_differences_agree_with_the_accuracies(tmp_path) -> None:
     assert found["attachments"].sum() == round(tokens * (1 - acc["uas"]))
     assert (found["attachments"] + found["labels"]).sum() == round(tokens * (1 - acc["las"]))
     assert list(found["norm"]) == sorted(found["norm"], reverse=True)
+
+
+# ---------------------------------------------------------------- real treebanks (issue 21)
+def _conllu(path: Path, sentences: list[tuple[str | None, list[tuple[str, int, str]]]]) -> str:
+    """Write CoNLL-U sentences ``(sent_id or None, [(form, head, relation), ...])``."""
+    lines = []
+    for sent_id, words in sentences:
+        if sent_id is not None:
+            lines.append(f"# sent_id = {sent_id}")
+        lines += ["\t".join([str(i), form, "_", "_", "_", "_", str(head), rel, "_", "_"])
+                  for i, (form, head, rel) in enumerate(words, start=1)]
+        lines.append("")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+SANG = [("She", 2, "nsubj"), ("sang", 0, "root"), ("loudly.", 2, "advmod")]
+SANG_SPLIT = [("She", 2, "nsubj"), ("sang", 0, "root"), ("loudly", 2, "advmod"),
+              (".", 2, "punct")]
+RAINED = [("It", 2, "nsubj"), ("rained", 0, "root")]
+
+
+def test_sentences_tokenised_differently_are_a_mismatch(tmp_path: Path) -> None:
+    """``loudly.`` against ``loudly`` ``.``: a mismatch notice with the file, the first line
+    and the number of sentences; strict reading refuses it. Tree alpha compares the trees as
+    annotated; the accuracies leave the sentence out."""
+    from clusteragree.errors import Ledger, strict
+    a = _conllu(tmp_path / "a.conllu", [("s1", SANG), ("s2", RAINED), ("s3", SANG)])
+    b = _conllu(tmp_path / "b.conllu", [("s1", SANG_SPLIT), ("s2", RAINED), ("s3", SANG_SPLIT)])
+    with Ledger() as ledger:
+        annotations = read_tree_annotations([a, b])
+    assert [(n.kind, n.file, n.line, n.count) for n in ledger.notices] == [
+        ("mismatch", b, 2, 2)]
+    assert "tokenised differently from those of " + a in ledger.notices[0].message
+    # By hand: in s1 and s3, root(nsubj, advmod) (4 nodes with the artificial root) against
+    # root(nsubj, advmod, punct) (5 nodes): distance 1 (insert punct); s2 is the same 3-node
+    # tree t for both, at distance 1 from the 4-node tree and 2 from the 5-node one. Six
+    # values, two of each tree. D_o: two ordered pairs at distance 1 in each of s1 and s3,
+    # over 6 values. D_e over the 30 ordered pairs of values: 8 pairs of 4 against 5 nodes
+    # (squared distance 1), 8 of 4 nodes against t (1), 8 of 5 nodes against t (4).
+    d_o = 4 / 6
+    d_e = (8 * 1 + 8 * 1 + 8 * 4) / 30
+    assert tree_alpha(tree_table(annotations)).alpha == pytest.approx(1 - d_o / d_e)
+    acc = mean_pairwise_accuracy(annotations)
+    assert (acc["sentences"], acc["ignored"]) == (1, 2)
+    with Ledger(), strict(), pytest.raises(InputError) as err:
+        read_tree_annotations([a, b])
+    assert str(err.value).startswith(f"{b}:2: sentences tokenised differently")
+    assert "(mismatch, 2 times; strict reading refuses it" in str(err.value)
+    # The same number of words with other forms: another notice, compared word by word.
+    c = _conllu(tmp_path / "c.conllu", [("s1", SANG), ("s2", [("It", 2, "nsubj"),
+                                                              ("poured", 0, "root")]),
+                                        ("s3", SANG)])
+    with Ledger() as ledger:
+        read_tree_annotations([a, c])
+    assert [(n.kind, n.file, n.line, n.count) for n in ledger.notices] == [
+        ("mismatch", c, 7, 1)]
+    assert "words differ from those of" in ledger.notices[0].message
+
+
+def test_sentences_are_named_by_sent_id_or_counted_from_1(tmp_path: Path, cli) -> None:
+    from clusteragree.errors import Ledger
+    a = _conllu(tmp_path / "a.conllu", [("w-1", SANG), ("w-2", RAINED)])
+    b = _conllu(tmp_path / "b.conllu", [("w-1", SANG), ("x-2", RAINED)])
+    with Ledger() as ledger:
+        annotations = read_tree_annotations([a, b], names=["A", "B"])
+    assert list(annotations.sentences["B"]) == ["w-1", "w-2"]  # the first annotator's names
+    assert [(n.kind, n.file, n.line, n.count) for n in ledger.notices] == [
+        ("mismatch", b, 7, 1)]  # a sentence's line is its first word's
+    assert "# sent_id differs" in ledger.notices[0].message
+    plain = [_conllu(tmp_path / f"{x}.conll", [(None, SANG), (None, RAINED)]) for x in "pq"]
+    assert list(read_tree_annotations(plain).sentences["p.conll"]) == ["1", "2"]
+    # A name given twice is refused, naming both sentences.
+    twice = _conllu(tmp_path / "twice.conllu", [("s", SANG), ("s", RAINED)])
+    with pytest.raises(InputError) as err:
+        read_tree_annotations([twice, twice])
+    assert str(err.value).startswith(f"{twice}:7: two sentences of this text are named 's' "
+                                     f"(the other at {twice}:2)")
+    # Directories: the text's prefix, then the sentence's name.
+    for who in ("A", "B"):
+        (tmp_path / who).mkdir()
+        _conllu(tmp_path / who / f"doc1-{who}.conllu", [("w-1", SANG), (None, RAINED)])
+    named = read_tree_annotations(dirs=[tmp_path / "A", tmp_path / "B"])
+    assert list(named.sentences["A"]) == ["doc1/w-1", "doc1/2"]
+    # Everywhere the command line names a sentence: differences, diagnostics.
+    c = _conllu(tmp_path / "c.conllu", [("w-1", SANG), ("w-2", [("It", 0, "root"),
+                                                                ("rained", 1, "dep")])])
+    code, out, err = cli("trees", a, c, "--differences", "--diagnostics", "-f", "json")
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    assert [r["sentence"] for r in results if r["kind"] == "sentence_difference"] == [
+        "w-2", "w-1"]
+    assert {r["unit"] for r in results if r["kind"] == "unit"} == {"w-2"}
+    code, out, _ = cli("trees", a, c, "--differences", "--diagnostics")
+    rows = [line.split()[0] for line in out.split("differ most")[1].strip().splitlines()[1:3]]
+    assert code == 0 and rows == ["w-2", "w-1"]
+    assert out.split("disagree most")[1].splitlines()[2].split()[0] == "w-2"
+
+
+def test_every_problem_of_every_file_is_reported_in_one_run(tmp_path: Path, cli) -> None:
+    """Several roots in both files and a cycle in the second: every file's first line and
+    count in the ledger, then one refusal naming every option that accepts them."""
+    from clusteragree.errors import Ledger
+    two = [("Yes", 0, "root"), ("I", 3, "nsubj"), ("did", 0, "root")]
+    one = [("Yes", 3, "discourse"), ("I", 3, "nsubj"), ("did", 0, "root")]
+    cycle = [("Go", 0, "root"), ("and", 3, "cc"), ("stop", 2, "conj")]
+    go = [("Go", 0, "root"), ("and", 3, "cc"), ("stop", 1, "conj")]
+    a = _conllu(tmp_path / "a.conll", [(None, two), (None, go), (None, two)])
+    b = _conllu(tmp_path / "b.conll", [(None, one), (None, cycle), (None, two)])
+    with Ledger() as ledger, pytest.raises(InputError) as err:
+        read_tree_annotations([a, b])
+    assert [(n.kind, n.file, n.line, n.count) for n in ledger.notices] == [
+        ("note", a, 1, 2), ("note", b, 5, 1), ("note", b, 9, 1)]
+    assert str(err.value) == (
+        f"{a}:1: 3 sentences with several roots (head 0) in 2 files (the first here) and 1 "
+        f"sentence whose heads form a cycle (the first at {b}:5); a tree has one root and no "
+        "cycle: roots='many' keeps several roots under the artificial root, cycles='drop' "
+        "leaves the words of a cycle out, as the reference code does (every file's first is "
+        "in the warnings)")
+    with Ledger(), pytest.raises(InputError, match=r"^[^;]*cycle[^;]*; a tree has no cycle: "
+                                 r"cycles='drop'[^=]*$"):
+        read_tree_annotations([a, b], roots="many")
+    # The command line names its options as it spells them.
+    code, _, stderr = cli("trees", a, b)
+    message = stderr.strip().splitlines()[-1]
+    assert code == 1 and "--roots many keeps" in message and "--cycles drop leaves" in message
+    assert "roots=" not in stderr and "cycles=" not in stderr
+    assert f"warning: {b}:5: note: sentences whose heads form a cycle (refused: --cycles drop" in (
+        stderr)
+    # A malformed line later in the run ends it, and what was found before it is reported.
+    bad = tmp_path / "c.conll"
+    bad.write_text(Path(b).read_text() + "1\tx\t_\n", encoding="utf-8")
+    with Ledger() as ledger, pytest.raises(InputError, match="3 columns"):
+        read_tree_annotations([a, bad])
+    assert [(n.file, n.line) for n in ledger.notices] == [(a, 1), (str(bad), 5), (str(bad), 9)]
+
+
+def test_the_report_draws_sentences_tokenised_differently(tmp_path: Path, cli) -> None:
+    """The dependency view indexed the second tree by the first one's words (IndexError,
+    exit 70, on CDT(it)); each tree is drawn over its own words, its arcs not compared."""
+    pytest.importorskip("plotly")
+    a = _conllu(tmp_path / "a.conllu", [("s1", SANG_SPLIT), ("s2", RAINED)])
+    b = _conllu(tmp_path / "b.conllu", [("s1", SANG), ("s2", RAINED)])
+    page = tmp_path / "t.html"
+    code, _, err = cli("report", "trees", a, b, "-o", str(page))
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<svg class="tree"') == 2 and html.count('class="arc differs"') == 0
+    assert "sentence s1: tree edit distance 1" in html
+    assert "tokenised differently: 3 words against 4; arcs not compared" in html
+
+
+def test_differences_of_sentences_tokenised_differently_follow_the_schema(tmp_path: Path,
+                                                                         cli) -> None:
+    """The word-by-word fields of a sentence tokenised differently were null (the schema
+    wants lists); they are left out, and the counts of the others stay whole numbers."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "schema"
+                         / "clusteragree-1.json").read_text(encoding="utf-8"))
+    a = _conllu(tmp_path / "a.conllu", [("s1", SANG), ("s2", RAINED)])
+    b = _conllu(tmp_path / "b.conllu", [("s1", SANG_SPLIT), ("s2", RAINED)])
+    code, out, err = cli("trees", a, b, "--differences", "-f", "json")
+    assert code == 0, err
+    obj = json.loads(out)
+    jsonschema.validate(obj, schema)
+    rows = {r["sentence"]: r for r in obj["results"] if r["kind"] == "sentence_difference"}
+    assert "heads_differ" not in rows["s1"] and rows["s1"]["second_tree"] == "2 0 2 2"
+    assert rows["s2"]["attachments"] == 0 and isinstance(rows["s2"]["attachments"], int)

@@ -120,18 +120,22 @@ def _coref_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tu
 
 
 def _tree_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tuple[str, str]]:
+    from ..errors import Ledger
     from ..report.views import dependency_view
     from ..trees.readers import read_tree_annotations
     worst = [r for r in envelope["results"]
              if r["kind"] == "sentence_difference" and r["ted"] > 0][:SHOWN]
     if not worst:
         return []
-    if inner.dirs and inner.files:
-        raise UsageError("give paired files or --dirs, not both")
-    annotations = read_tree_annotations(
-        inner.files, dirs=inner.dirs or (), names=inner.names, roots=inner.roots,
-        cycles=inner.cycles, words=inner.words, encoding=inner.encoding,
-        input_format=inner.input_format)
+    annotations = getattr(inner, "tree_annotations", None)  # what the command read
+    if annotations is None:
+        if inner.dirs and inner.files:
+            raise UsageError("give paired files or --dirs, not both")
+        with Ledger():  # read again: its notices are those the command reported
+            annotations = read_tree_annotations(
+                inner.files, dirs=inner.dirs or (), names=inner.names, roots=inner.roots,
+                cycles=inner.cycles, words=inner.words, encoding=inner.encoding,
+                input_format=inner.input_format)
     if annotations.kind != "dependency":
         return []  # bracketed trees: the table of differing sentences shows both trees
     views = []
@@ -144,8 +148,8 @@ def _tree_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tup
         if first is None or second is None or not first.words:
             continue
         views.append(dependency_view(
-            first.words, {pair[0]: (first.heads, first.deprels),
-                          pair[1]: (second.heads, second.deprels)},
+            first.words, {pair[0]: (first.heads, first.deprels, first.words),
+                          pair[1]: (second.heads, second.deprels, second.words)},
             title=f"sentence {record['sentence']}: tree edit distance {record['ted']:g}"))
     if not views:
         return []

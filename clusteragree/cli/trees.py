@@ -110,6 +110,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     annotations = read_tree_annotations(
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
         words=args.words, encoding=args.encoding, input_format=args.input_format)
+    args.tree_annotations = annotations  # the report draws the sentences without reading again
     table = tree_table(annotations)
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
@@ -162,7 +163,8 @@ def _run_trees(args: argparse.Namespace) -> int:
         accuracy = [{"kind": "accuracy", **e} for e in entries[len(results):]]
         print_json(envelope("trees", args.dirs or args.files, command_signature(args),
                             [*alphas, *accuracy, *diagnostic_records(found),
-                             *[{**rec, "first": a, "second": b, "sentence": str(rec["sentence"])}
+                             *[{**_difference(rec), "first": a, "second": b,
+                                "sentence": str(rec["sentence"])}
                                for a, b, frame_ab in differences
                                for rec in records(frame_ab, "sentence_difference")]],
                             {"skipped": annotations.skipped,
@@ -195,6 +197,20 @@ def _run_trees(args: argparse.Namespace) -> int:
     return 0
 
 
+def _difference(record: dict[str, Any]) -> dict[str, Any]:
+    """A sentence_difference record without the fields its sentence has not (the word by word
+    ones where two annotations are tokenised differently), counts as whole numbers."""
+    out = {}
+    for key, value in record.items():
+        if (value is None or value != value) and key not in ("ted", "norm", "words"):
+            continue  # None or NaN
+        if isinstance(value, float) and key in _COUNTS and value.is_integer():
+            value = int(value)
+        out[key] = value
+    return out
+
+
+_COUNTS = ("words", "attachments", "labels", "brackets_only_first", "brackets_only_second")
 _ACCURACY = {"las": "LAS", "uas": "UAS", "la": "label accuracy", "jaccard": "bracket Jaccard"}
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..errors import ParameterError
+
 __all__ = ["chains_view", "dependency_view"]
 
 #: Colours of entities (a colour-blind safe palette, cycled).
@@ -91,18 +93,25 @@ def chains_view(tokens: Sequence[str], annotations: Mapping[str, Sequence[tuple[
     return f'<div class="chains">{head}{"".join(rows)}</div>'
 
 
-def dependency_view(words: Sequence[str], trees: Mapping[str, tuple[Sequence[int],
-                                                                     Sequence[str]]],
+def dependency_view(words: Sequence[str],
+                    trees: Mapping[str, tuple[Sequence[int], Sequence[str]]
+                                   | tuple[Sequence[int], Sequence[str], Sequence[str]]],
                     *, title: str = "") -> str:
     """Two or more dependency trees of one sentence as arcs over its words (inline SVG); an
     arc whose head or relation differs from the first annotator's is red (class ``differs``).
 
+    Annotators may have tokenised the sentence differently (``loudly.`` against ``loudly``
+    ``.``): each tree is then drawn over its own words, and the arcs of an annotation with
+    another number of words than the first are not compared (none is red; the annotator's row
+    says so).
+
     Parameters
     ----------
     words : sequence of str
-        The sentence's words.
+        The sentence's words (of every annotation that does not give its own).
     trees : mapping
-        Annotator -> ``(heads, relations)``, one per word, heads 1-based (0: the root).
+        Annotator -> ``(heads, relations)`` or ``(heads, relations, words)``, one head and
+        relation per word, heads 1-based (0: the root).
     title : str, optional
         A heading.
 
@@ -111,6 +120,12 @@ def dependency_view(words: Sequence[str], trees: Mapping[str, tuple[Sequence[int
     str
         A ``<div class="trees">`` with one ``<svg>`` per annotator, one ``<path class="arc">``
         per word.
+
+    Raises
+    ------
+    ParameterError
+        An annotation whose heads, relations and words are not one per word, or a head outside
+        its sentence.
 
     References
     ----------
@@ -122,21 +137,42 @@ def dependency_view(words: Sequence[str], trees: Mapping[str, tuple[Sequence[int
     ...                                              "B": ([2, 0, 2], ["Obj", "Pred", "Obj"])})
     >>> view.count('class="arc'), view.count('class="arc differs"')
     (6, 1)
+
+    B splits "her." in two words: its four arcs are drawn over its own words, not compared:
+
+    >>> view = dependency_view(["I", "saw", "her."], {
+    ...     "A": ([2, 0, 2], ["Subj", "Pred", "Obj"]),
+    ...     "B": ([2, 0, 2, 2], ["Subj", "Pred", "Obj", "Punct"], ["I", "saw", "her", "."])})
+    >>> view.count('class="arc'), view.count('class="arc differs"'), view.count("tokenised")
+    (7, 0, 1)
     """
+    drawn: list[tuple[str, Sequence[int], Sequence[str], Sequence[str]]] = []
+    for name, tree in trees.items():
+        heads, rels = tree[0], tree[1]
+        own = tree[2] if len(tree) > 2 else words
+        if not len(heads) == len(rels) == len(own):
+            raise ParameterError(f"trees: {name}: {len(heads)} heads and {len(rels)} relations "
+                                 f"for {len(own)} words; give one of each per word")
+        if any(not 0 <= h <= len(own) for h in heads):
+            raise ParameterError(f"trees: {name}: a head outside the sentence of {len(own)} "
+                                 "words")
+        drawn.append((name, heads, rels, own))
     step = 70
-    width = step * (len(words) + 1)
-    reference = next(iter(trees.values()))
+    width = step * (max((len(own) for *_, own in drawn), default=0) + 1)
+    reference = drawn[0] if drawn else None
 
     def rise(i: int, h: int) -> int:
         return 14 + 10 * (abs(i - h) if h else i)
 
-    base = 30 + max((rise(i, h) for heads, _ in trees.values()
+    base = 30 + max((rise(i, h) for _, heads, _, _ in drawn
                      for i, h in enumerate(heads, start=1)), default=0)
     blocks = []
-    for name, (heads, rels) in trees.items():
+    for name, heads, rels, own in drawn:
+        assert reference is not None
+        compared = len(own) == len(reference[3])
         items = []
         for i, (h, rel) in enumerate(zip(heads, rels, strict=True), start=1):
-            differs = (h, rel) != (reference[0][i - 1], reference[1][i - 1])
+            differs = compared and (h, rel) != (reference[1][i - 1], reference[2][i - 1])
             x1, x2 = step * i, step * h if h else 20
             height = rise(i, h)
             mid = (x1 + x2) / 2
@@ -145,8 +181,11 @@ def dependency_view(words: Sequence[str], trees: Mapping[str, tuple[Sequence[int
                          f'{x1},{base}"/><text class="rel{" differs" if differs else ""}" '
                          f'x="{mid}" y="{base - height - 4}">{html.escape(rel)}</text>')
         labels = "".join(f'<text class="word" x="{step * i}" y="{base + 18}">'
-                         f"{html.escape(w)}</text>" for i, w in enumerate(words, start=1))
-        blocks.append(f'<div class="who">{html.escape(name)}</div>'
+                         f"{html.escape(w)}</text>" for i, w in enumerate(own, start=1))
+        note = "" if compared else (
+            f" (tokenised differently: {len(own)} words against {len(reference[3])}; arcs "
+            "not compared)")
+        blocks.append(f'<div class="who">{html.escape(name)}{html.escape(note)}</div>'
                       f'<svg class="tree" width="{width}" height="{base + 30}" '
                       f'viewBox="0 0 {width} {base + 30}">{"".join(items)}{labels}</svg>')
     head = f"<h4>{html.escape(title)}</h4>" if title else ""

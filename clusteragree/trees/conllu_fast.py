@@ -3,11 +3,13 @@
 :func:`fast_conll_trees` reads a whole file with numpy over its bytes: lines, blank and comment
 lines, the ID, FORM, HEAD and DEPREL columns, the sentences, and the trees themselves (depths by
 pointer jumping, subtree sizes and pre-order positions a level of the trees at a time), never a
-Python loop over lines or words. It reads only files that the line-by-line reader
+Python loop over lines or words (only over the comment lines, for the ``# sent_id`` that names
+each sentence). It reads only files that the line-by-line reader
 (:func:`clusteragree.trees.read_conll_trees`) reads without an error or a dropped word, and
 gives what that reader gives; on anything else (a line without ten columns, an id out of
-order, a head outside its sentence, a cycle, no root, several roots with ``roots="one"``, a
-tree deeper than 4096 levels, a character it does not handle) it returns None and the
+order, a head outside its sentence, a cycle, no root, several roots with ``roots="one"``, two
+``# sent_id`` lines for one sentence or one after the last, a tree deeper than 4096 levels, a
+character it does not handle) it returns None and the
 line-by-line reader, which knows every line number, reads the file.
 """
 
@@ -19,15 +21,37 @@ from collections import Counter
 
 import numpy as np
 
+from ..errors import InputError
 from ..inputs import Ints, Positions, ascii_naturals, byte_lines, decode_ranges, tab_columns
 from .model import Sentence, Tree
 
-__all__ = ["fast_conll_trees"]
+__all__ = ["SEVERAL_ROOTS", "fast_conll_trees", "sent_id_of"]
 
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
-_SEVERAL = "sentences with several roots (kept)"
+#: The notice of sentences with several roots kept (``roots="many"``).
+SEVERAL_ROOTS = "sentences with several roots (kept)"
+_SENT_ID = re.compile(r"#[ \t]*sent_id[ \t]*=(.*)")
 _DEEPEST = 4096  # deeper trees are built by the line-by-line reader
+
+
+def sent_id_of(line: str, path: str, number: int) -> str | None:
+    """The value of a ``# sent_id = VALUE`` comment line (spaces and TABs around it removed),
+    or None for any other comment line; an empty value is an error.
+
+    Examples
+    --------
+    >>> sent_id_of("# sent_id = s12", "a.conllu", 1), sent_id_of("# text = Hi", "a.conllu", 2)
+    ('s12', None)
+    """
+    found = _SENT_ID.fullmatch(line)
+    if found is None:
+        return None
+    value = found.group(1).strip(" \t")
+    if not value:
+        raise InputError("a # sent_id without a value; give the sentence's id after '='",
+                         path=path, line=number)
+    return value
 
 
 def fast_conll_trees(text: str, path: str, roots: str = "one"
@@ -88,8 +112,20 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     blank = empty | spaced
     token = ~blank & (head_byte != 35)
     rows = np.flatnonzero(token)
-    group = np.cumsum(blank)[rows]  # blank lines before each token line
-    del head_byte, empty, spaced, token
+    groups = np.cumsum(blank)
+    group = groups[rows]  # blank lines before each token line
+    comment = np.flatnonzero(~blank & (head_byte == 35))
+    ids_at: list[tuple[int, int, str]] = []  # (group, line, value) of each # sent_id
+    for row, text_ in zip(comment.tolist(), decode_ranges(buf, starts[comment], ends[comment]),
+                          strict=True):
+        if "sent_id" in text_:
+            try:
+                value = sent_id_of(text_, path, row + 1)
+            except InputError:
+                return None  # the line-by-line reader names it, or an earlier error
+            if value is not None:
+                ids_at.append((int(groups[row]), row + 1, value))
+    del head_byte, empty, spaced, token, groups, comment
     cols = tab_columns(buf, starts[rows], ends[rows], 10, [0, 1, 6, 7])
     del starts, ends
     if cols is None:
@@ -137,20 +173,38 @@ def fast_conll_trees(text: str, path: str, roots: str = "one"
     del node_label
     sizes = subtree[order].tolist()
     del order, subtree
+    named = _sent_ids(ids_at, group[first])
+    if named is None:
+        return None
     heads_list, lines = heads.tolist(), (rows[first] + 1).tolist()
     at, out = [*first.tolist(), len(word)], []
     for j, line in enumerate(lines):
         a, b = at[j], at[j + 1]
         tree = Tree._known(tuple(labels[a + j:b + j + 1]), tuple(sizes[a + j:b + j + 1]))
         out.append(Sentence(tree, tuple(words[a:b]), tuple(heads_list[a:b]), tuple(rels[a:b]),
-                            line, path=path))
-    events += [(int(group[first[j]]), 1, lines[j], _SEVERAL) for j in several.tolist()]
+                            line, path=path, sent_id=named.get(j)))
+    events += [(int(group[first[j]]), 1, lines[j], SEVERAL_ROOTS) for j in several.tolist()]
     skipped: Counter[str] = Counter()
     first_lines: dict[str, int] = {}
     for _, _, line, what in sorted(events):
         skipped[what] += 1
         first_lines.setdefault(what, line)
     return out, skipped, first_lines
+
+
+def _sent_ids(found: list[tuple[int, int, str]], groups: Ints) -> dict[int, str] | None:
+    """Sentence -> its ``# sent_id``: a sent_id line belongs to the first sentence whose block
+    (between blank lines) is its own or a later one, as the line-by-line reader assigns it;
+    None when a sentence has two or a sent_id follows the last sentence."""
+    if not found:
+        return {}
+    at = np.searchsorted(groups, np.array([g for g, _, _ in found]), side="left").tolist()
+    out: dict[int, str] = {}
+    for j, (_, _, value) in zip(at, found, strict=True):
+        if j >= len(groups) or j in out:
+            return None
+        out[j] = value
+    return out
 
 
 def _pre_order(heads: Ints, sent: Ints, first: Ints) -> tuple[Positions, Positions] | None:

@@ -59,7 +59,8 @@ def sentence_differences(annotations: TreeAnnotations, first: str, second: str, 
         counts),
         then for dependencies ``attachments`` and ``labels`` (how many words differ in head,
         and in relation only) with ``heads_differ`` and ``labels_differ`` listing them as
-        ``"i word: a->b"``; for phrase structure ``brackets_only_first`` and
+        ``"i word: a->b"`` (missing where the two are tokenised differently: another number
+        of words); for phrase structure ``brackets_only_first`` and
         ``brackets_only_second``; and ``first_tree``, ``second_tree`` (heads, or brackets).
 
     Raises
@@ -112,11 +113,12 @@ def sentence_differences(annotations: TreeAnnotations, first: str, second: str, 
         sizes = len(a.tree) + len(b.tree)
         row: dict[str, object] = {"sentence": key, "words": len(a.words) or None,
                                   "ted": edits, "norm": edits / sizes if sizes else 0.0}
-        if annotations.kind == "dependency" and len(a.words) == len(b.words):
-            heads, labels = _attachments(a, b)
-            row.update({"attachments": len(heads), "labels": len(labels),
-                        "heads_differ": heads, "labels_differ": labels,
-                        "first_tree": " ".join(map(str, a.heads)),
+        if annotations.kind == "dependency":
+            if len(a.words) == len(b.words):
+                heads, labels = _attachments(a, b)
+                row.update({"attachments": len(heads), "labels": len(labels),
+                            "heads_differ": heads, "labels_differ": labels})
+            row.update({"first_tree": " ".join(map(str, a.heads)),
                         "second_tree": " ".join(map(str, b.heads))})
         elif annotations.kind != "dependency":
             row.update({"brackets_only_first": len(a.brackets - b.brackets),

@@ -399,6 +399,9 @@ class Sentence:
         the bracket Jaccard of :func:`~clusteragree.trees.accuracies`.
     path : str or None, default=None
         The file the sentence was read from (not compared).
+    sent_id : str or None, default=None
+        Its ``# sent_id`` comment in a CoNLL-U file (not compared); the sentence's name where
+        :func:`~clusteragree.trees.read_tree_annotations` names sentences.
     tokens : int
         ``len(words) + 1`` (property).
 
@@ -442,6 +445,7 @@ class Sentence:
     brackets: frozenset[tuple[str, int, int]] = frozenset()
 
     path: str | None = field(default=None, compare=False)
+    sent_id: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.tree, Tree):  # the nested form, converted (or refused)
@@ -496,9 +500,9 @@ class TreeFile:
 
 @dataclass(frozen=True)
 class TreeAnnotations:
-    """Several annotators' sentences: ``sentences[annotator][unit]``, units being positions in
-    paired files or ``(prefix, position)`` in the directory layout; what the readers skipped,
-    by file.
+    """Several annotators' sentences: ``sentences[annotator][unit]``, units being the
+    sentences' names (their ``# sent_id``, or their number from 1) in paired files, or
+    ``"prefix/name"`` in the directory layout; what the readers skipped, by file.
 
     Built by :func:`~clusteragree.trees.read_tree_annotations`; the input of
     :func:`~clusteragree.trees.tree_table` (hence tree alpha) and of the accuracies.

@@ -3,8 +3,11 @@
 Dependency sentences become ordered labelled trees as in Skjaerholt (2014): the artificial root
 is a node labelled ``""``, every word is a node labelled with its relation, children in surface
 order; forms, lemmas and tags are ignored. Multiword-token lines (``3-4``) and empty nodes
-(``5.1``) are skipped and counted. A sentence whose heads form a cycle, has several roots or a
-head outside the sentence is an error with the file and line.
+(``5.1``) are skipped and counted; a ``# sent_id = ...`` comment names the sentence it precedes.
+A sentence without a root or with a head outside the sentence is an error with the file and
+line; sentences with several roots (``roots``) or heads forming a cycle (``cycles``) are counted
+over every file of a run and reported with each file's first line, and the run is refused once,
+naming every option that would accept them (:mod:`clusteragree.trees.findings`).
 
 Bracketed trees (``(S (NP D N) (VP V))``, with or without words) become trees without their
 words: with words, pre-terminals become leaves.
@@ -12,7 +15,8 @@ words: with words, pre-terminals become leaves.
 Several annotators (``read_tree_dirs``): one directory per annotator, files named
 ``<prefix>-<anything>`` matched by prefix across directories; a missing file is a missing
 annotation. ``read_tree_annotations`` assembles paired files or such directories into
-annotator -> {sentence: Sentence}, the input of the tree alpha and the accuracies.
+annotator -> {sentence: Sentence}, the input of the tree alpha and the accuracies, sentences
+named by their sent_id or their number from 1 (:mod:`clusteragree.trees.pairing`).
 """
 
 from __future__ import annotations
@@ -25,23 +29,25 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import unique_labels
-from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..errors import InputError, ParameterError, ParameterTypeError
 from ..inputs import iter_lines, parse_int, read_text
-from .conllu_fast import fast_conll_trees
+from .conllu_fast import SEVERAL_ROOTS, fast_conll_trees, sent_id_of
+from .findings import Findings, findings
 from .model import Sentence, Tree, TreeAnnotations, TreeFile, check_paired
+from .pairing import compare_words, name_sentences
 
 __all__ = ["TREE_FORMATS", "parse_brackets", "read_conll_trees", "read_tree_annotations",
            "read_tree_dirs", "read_trees"]
 
 
-def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int,
-                     many_roots: bool, drop_cycles: bool) -> tuple[Tree, int]:
-    """The tree, and the number of words dropped because they are in a cycle."""
+def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int
+                     ) -> tuple[Tree, int]:
+    """The tree, and the number of words left out of it because their heads form a cycle
+    (they never reach the root). A sentence without a root or with a head outside it is an
+    error."""
     n = len(heads)
-    roots = [i for i, h in enumerate(heads, start=1) if h == 0]
-    if len(roots) != 1 and not (many_roots and roots):
-        raise InputError(f"the sentence has {len(roots)} roots (head 0); a tree has one "
-                         "(several roots under the artificial root: roots='many')",
+    if 0 not in heads:
+        raise InputError("the sentence has no root: no word has head 0 (a tree has one)",
                          path=path, line=line)
     children: list[list[int]] = [[] for _ in range(n + 1)]
     for i, h in enumerate(heads, start=1):
@@ -55,10 +61,6 @@ def _tree_from_heads(heads: list[int], rels: list[str], path: str, line: int,
         node = stack.pop()
         seen += 1
         stack.extend(children[node])
-    if seen != n + 1 and not drop_cycles:
-        raise InputError(f"the heads form a cycle: {n + 1 - seen} words do not reach the root "
-                         "(cycles='drop' leaves them out, as the reference code does)",
-                         path=path, line=line)
     labels = [""] + [r if r != "_" else "" for r in rels]
     return Tree.from_children(labels, children), n + 1 - seen
 
@@ -95,11 +97,12 @@ def _names(names: object) -> list[str]:
     return out
 
 
-def _report(name: str, skipped: Counter[str], lines: dict[str, int]) -> None:
+def _notices(name: str, skipped: Counter[str], lines: dict[str, int],
+             found: Findings) -> None:
     """What a reader left out or kept as it was, once per kind with its first line."""
     for what, count in skipped.items():
         kind = "note" if ("(kept)" in what or "lines" in what or "nodes" in what) else "skipped"
-        notify(kind, what, path=name, line=lines.get(what), count=count)
+        found.note(kind, what, name, lines.get(what), count)
 
 
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
@@ -151,8 +154,12 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
         A path that is not a path, an unknown ``roots`` or ``cycles``.
     InputError
         With the file and line: a wrong number of columns, ids that do not count 1, 2, ...,
-        a head that is not a number or lies outside the sentence, no root, several roots
-        (``roots="one"``), a cycle (``cycles="error"``).
+        a head that is not a number or lies outside the sentence, no root, two ``# sent_id``
+        lines for one sentence or one after the last sentence, an empty sent_id. Sentences
+        with several roots (``roots="one"``) or a cycle (``cycles="error"``) are each
+        reported (kind ``note``, with the first line and the count) once the whole file is
+        read, then refused by one error at the first of them naming the options that accept
+        them.
 
     References
     ----------
@@ -192,31 +199,38 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
     (Tree('(_ (Pred Subj (Obj Det)))'), (2, 0, 4, 2), 5, 1, 'dependency')
 
     In "go and stop" below, "and" and "stop" are each other's heads, so neither reaches the
-    root "go": an error, or with ``cycles="drop"`` a tree of the root and "go" alone (the
-    sentence still counts 3 words and the root):
+    root "go": the file is refused (after every sentence was read, each problem counted and
+    reported), or with ``cycles="drop"`` it is a tree of the root and "go" alone (the sentence
+    still counts 3 words and the root):
 
-    >>> path = conll("b.conll", [("go", 0, "Pred"), ("and", 3, "Co"), ("stop", 2, "Conj")])
-    >>> read_conll_trees(path)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    clusteragree.errors.InputError: ...b.conll:1: the heads form a cycle: 2 words do not ...
     >>> import warnings
     >>> from clusteragree.errors import InputWarning
+    >>> path = conll("b.conll", [("go", 0, "Pred"), ("and", 3, "Co"), ("stop", 2, "Conj")])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", InputWarning)  # the sentence is reported
+    ...     read_conll_trees(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: ...b.conll:1: 1 sentence whose heads form a cycle (the ...
+    a tree has no cycle: cycles='drop' leaves the words of a cycle out, ...
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", InputWarning)  # the two words left out are reported
     ...     tf = read_conll_trees(path, cycles="drop")
     >>> tf.sentences[0].tree, tf.sentences[0].tokens, tf.skipped
     (Tree('(_ Pred)'), 4, {'words in cycles left out': 2})
     """
-    if roots not in ("one", "many"):
-        raise ParameterError(f"roots must be 'one' or 'many'. Got {roots!r}.")
-    if cycles not in ("error", "drop"):
-        raise ParameterError(f"cycles must be 'error' or 'drop'. Got {cycles!r}.")
+    _check_options(roots, cycles)
     name = _path(path)
-    text = read_text(name, encoding=encoding)
+    with findings() as found:
+        return _read_conll(name, read_text(name, encoding=encoding), roots, cycles, fast, found)
+
+
+def _read_conll(name: str, text: str, roots: str, cycles: str, fast: bool,
+                found: Findings) -> TreeFile:
+    """:func:`read_conll_trees` of a decoded file, its notices and problems in ``found``."""
     done = fast_conll_trees(text, name, roots) if fast else None
     if done is not None:
-        _report(name, done[1], done[2])
+        _notices(name, done[1], done[2], found)
         return TreeFile(tuple(done[0]), name, "dependency", dict(done[1]))
     skipped: Counter[str] = Counter()
     first_lines: dict[str, int] = {}
@@ -227,6 +241,7 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
 
     sentences: list[Sentence] = []
     rows: list[tuple[int, list[str]]] = []
+    sent_id: list[tuple[int, str]] = []  # the pending # sent_id: its line and value
 
     def flush() -> None:
         if not rows:
@@ -241,21 +256,34 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
             heads.append(parse_int(cols[6], what="head", path=name, line=number, lo=0))
             words.append(cols[1])
             rels.append(cols[7])
+        tree, dropped = _tree_from_heads(heads, rels, name, first)
         if heads.count(0) > 1:
-            count("sentences with several roots (kept)", first)
-        tree, dropped = _tree_from_heads(heads, rels, name, first, roots == "many",
-                                         cycles == "drop")
+            if roots == "many":
+                count(SEVERAL_ROOTS, first)
+            else:
+                found.problem("roots", name, first)
         if dropped:
-            count("words in cycles left out", first, dropped)
+            if cycles == "drop":
+                count("words in cycles left out", first, dropped)
+            else:
+                found.problem("cycles", name, first)
         sentences.append(Sentence(tree, tuple(words), tuple(heads), tuple(rels), first,
-                                  path=name))
+                                  path=name, sent_id=sent_id[0][1] if sent_id else None))
         rows.clear()
+        sent_id.clear()
 
     for number, line in iter_lines(text):
         if not line.strip():
             flush()
             continue
         if line.startswith("#"):
+            value = sent_id_of(line, name, number)
+            if value is not None:
+                if sent_id:
+                    raise InputError(f"a second # sent_id for one sentence (the first at line "
+                                     f"{sent_id[0][0]}); give each sentence one, before its "
+                                     "words", path=name, line=number)
+                sent_id.append((number, value))
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -269,7 +297,10 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
             continue
         rows.append((number, cols))
     flush()
-    _report(name, skipped, first_lines)
+    if sent_id:
+        raise InputError("a # sent_id after the last sentence: no sentence follows it",
+                         path=name, line=sent_id[0][0])
+    _notices(name, skipped, first_lines, found)
     return TreeFile(tuple(sentences), name, "dependency", dict(skipped))
 
 
@@ -479,14 +510,16 @@ TREE_FORMATS = ("auto", "conll", "brackets")
 
 
 def _read_tree_file(path: str | os.PathLike[str], input_format: str, *, roots: str,
-                    cycles: str, words: bool, encoding: str | None) -> TreeFile:
+                    cycles: str, words: bool, encoding: str | None, found: Findings
+                    ) -> TreeFile:
     """One file read by the reader its format names (``auto``: by its extension)."""
     kind = input_format
     if kind == "auto":
         kind = "brackets" if Path(path).suffix == ".tree" else "conll"
     if kind == "brackets":
         return read_trees(path, words=words, encoding=encoding)
-    return read_conll_trees(path, roots=roots, cycles=cycles, encoding=encoding)
+    name = _path(path)
+    return _read_conll(name, read_text(name, encoding=encoding), roots, cycles, True, found)
 
 
 def _check_format(input_format: object) -> str:
@@ -565,8 +598,27 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
     >>> read["t1"]["ann2"].sentences[0].tree
     Tree('(_ Pred)')
     """
+    with findings() as found:
+        return _read_dirs(directories, roots=roots, cycles=cycles, words=words,
+                          encoding=encoding, names=names, input_format=input_format,
+                          found=found)
+
+
+def _check_options(roots: object, cycles: object) -> None:
+    if roots not in ("one", "many"):
+        raise ParameterError(f"roots must be 'one' or 'many'. Got {roots!r}.", params=("roots",))
+    if cycles not in ("error", "drop"):
+        raise ParameterError(f"cycles must be 'error' or 'drop'. Got {cycles!r}.",
+                             params=("cycles",))
+
+
+def _read_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str, cycles: str,
+               words: bool, encoding: str | None, names: Sequence[str] | None,
+               input_format: str, found: Findings) -> dict[str, dict[str, TreeFile]]:
+    """:func:`read_tree_dirs`, its notices and problems in ``found``."""
     dirs = _paths(directories, "directories")
     _check_format(input_format)
+    _check_options(roots, cycles)
     if len(dirs) < 2:
         raise ParameterError(f"give two or more directories, one per annotator; got {len(dirs)}")
     labels = _names(names) if names is not None else unique_labels(dirs)
@@ -585,8 +637,9 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
                              path=str(folder)) from None
         first: dict[str, Path] = {}
         others = [f for f in entries if not f.is_file()]
-        notify("ignored", f"entries that are not files ignored (the first: {others[0].name})"
-               if others else "", path=str(folder), count=len(others))
+        if others:
+            found.note("ignored", f"entries that are not files ignored (the first: "
+                       f"{others[0].name})", str(folder), None, len(others))
         for f in entries:
             if not f.is_file():
                 continue
@@ -597,7 +650,8 @@ def read_tree_dirs(directories: Sequence[str | os.PathLike[str]], *, roots: str 
                                  "by the part of their name before the first '-'", path=str(f))
             first[prefix] = f
             out.setdefault(prefix, {})[label] = _read_tree_file(
-                f, input_format, roots=roots, cycles=cycles, words=words, encoding=encoding)
+                f, input_format, roots=roots, cycles=cycles, words=words, encoding=encoding,
+                found=found)
     return out
 
 
@@ -613,16 +667,23 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
 
     Paired files must hold the same number of sentences; in the directory layout the files of
     one prefix must too (else :class:`InputError` naming the file). Annotators are named by
-    ``names``, or the file names (directory names).
+    ``names``, or the file names (directory names). Sentences whose words differ from those
+    of the first annotator's file (tokenised differently: tree alpha compares their trees as
+    annotated, the accuracies leave them out) and sentences whose sent_ids differ are reported
+    as ``mismatch`` notices, once per file with the first line and the number of sentences
+    (:mod:`clusteragree.trees.pairing`); strict reading refuses them. Everything the readers
+    report is reported once the whole run is read, and a run with sentences that ``roots``
+    or ``cycles`` refuse is refused once, naming both options where both are needed.
 
     Parameters
     ----------
     files : sequence of str or os.PathLike, default=()
-        Two or more files of the same sentences, one per annotator; sentence ``k`` is the
-        unit ``k``.
+        Two or more files of the same sentences, one per annotator, paired by position; a
+        sentence is the unit named by its ``# sent_id`` (the first annotator's that gives
+        one) or its number counted from 1 (``"1"``, ``"2"``, ...).
     dirs : sequence of str or os.PathLike, default=()
-        Or two or more directories, one per annotator (:func:`read_tree_dirs`); sentence
-        ``k`` of the files of prefix ``p`` is the unit ``(p, k)``.
+        Or two or more directories, one per annotator (:func:`read_tree_dirs`); a sentence of
+        the files of prefix ``p`` is the unit ``"p/NAME"``, NAME as for ``files``.
     names : sequence of str, optional
         One annotator name per file (directory); default their base names.
     roots, cycles : str
@@ -648,8 +709,9 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
         Both or neither of ``files`` and ``dirs``, fewer than two files, names not one per
         file, arguments that are not lists.
     InputError
-        Files of one text with different numbers of sentences, no sentence annotated twice,
-        dependencies and bracketed trees mixed, and whatever the readers refuse.
+        Files of one text with different numbers of sentences, two sentences of one text with
+        the same name, no sentence annotated twice, dependencies and bracketed trees mixed,
+        and whatever the readers refuse.
 
     References
     ----------
@@ -682,7 +744,7 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     >>> b = conll("b.conll", man, [("I", 2, "Obj"), ("saw", 0, "Pred")])
     >>> ann = read_tree_annotations([a, b])
     >>> sorted(ann.sentences), sorted(ann.sentences["a.conll"]), ann.kind, ann.n_annotations
-    (['a.conll', 'b.conll'], [0, 1], 'dependency', 4)
+    (['a.conll', 'b.conll'], ['1', '2'], 'dependency', 4)
 
     Tree alpha of these: TED(y, y') = 1 (one relabelling), TED(t1, y) = TED(t1, y') = 2
     (5 against 3 nodes; delete Obj and Det, or Subj and Det). Squared, the two ordered pairs
@@ -697,38 +759,43 @@ def read_tree_annotations(files: Sequence[str | os.PathLike[str]] = (), *,
     _check_format(input_format)
     if bool(files) == bool(dirs):
         raise ParameterError("give two or more paired files, or directories (dirs), not both")
-    read: dict[str, dict[str, TreeFile]] = {}
-    if dirs:
-        read = read_tree_dirs(list(dirs), roots=roots, cycles=cycles, words=words,
-                              encoding=encoding, names=names, input_format=input_format)
-    else:
-        if len(files) < 2:
-            raise ParameterError("give two or more paired files of the same sentences")
-        labels = _names(names) if names is not None else unique_labels(files)
-        if len(labels) != len(files):
-            raise ParameterError("give one name per file")
-        read = {"": {label: _read_tree_file(f, input_format, roots=roots, cycles=cycles,
-                                            words=words, encoding=encoding)
-                     for label, f in zip(labels, files, strict=True)}}
-    sentences: dict[str, dict[Any, Sentence]] = {}
-    skipped: dict[str, dict[str, int]] = {}
-    kinds = set()
-    for prefix, by_annotator in read.items():
-        check_paired(list(by_annotator.values()))
-        for annotator, tf in by_annotator.items():
-            kinds.add(tf.kind)
-            if tf.skipped:
-                skipped[tf.path] = dict(tf.skipped)
-            target = sentences.setdefault(annotator, {})
-            for k, sentence in enumerate(tf.sentences):
-                target[(prefix, k) if dirs else k] = sentence
-    per_unit: Counter[Any] = Counter(u for by_unit in sentences.values() for u in by_unit)
-    if not any(n >= 2 for n in per_unit.values()):
-        raise InputError(
-            "nothing to compare: no sentence was annotated by two annotators (with --dirs, "
-            "files are matched across directories by the part of their name before the first "
-            "'-'); give the annotations of the same sentences")
-    if len(kinds) > 1:
-        raise InputError("dependency and bracketed files mixed: compare one kind at a "
-                         "time")
+    _check_options(roots, cycles)
+    with findings() as found:
+        read: dict[str, dict[str, TreeFile]] = {}
+        if dirs:
+            read = _read_dirs(list(dirs), roots=roots, cycles=cycles, words=words,
+                              encoding=encoding, names=names, input_format=input_format,
+                              found=found)
+        else:
+            if len(files) < 2:
+                raise ParameterError("give two or more paired files of the same sentences")
+            labels = _names(names) if names is not None else unique_labels(files)
+            if len(labels) != len(files):
+                raise ParameterError("give one name per file")
+            read = {"": {label: _read_tree_file(f, input_format, roots=roots, cycles=cycles,
+                                                words=words, encoding=encoding, found=found)
+                         for label, f in zip(labels, files, strict=True)}}
+        kinds = {tf.kind for by_annotator in read.values() for tf in by_annotator.values()}
+        if len(kinds) > 1:
+            raise InputError("dependency and bracketed files mixed: compare one kind at a "
+                             "time")
+        sentences: dict[str, dict[Any, Sentence]] = {}
+        skipped: dict[str, dict[str, int]] = {}
+        for prefix, by_annotator in read.items():
+            paired = list(by_annotator.values())
+            check_paired(paired)
+            names_of = name_sentences(paired, found)
+            compare_words(paired, found)
+            for annotator, tf in by_annotator.items():
+                if tf.skipped:
+                    skipped[tf.path] = dict(tf.skipped)
+                target = sentences.setdefault(annotator, {})
+                for name, sentence in zip(names_of, tf.sentences, strict=True):
+                    target[f"{prefix}/{name}" if dirs else name] = sentence
+        per_unit: Counter[Any] = Counter(u for by_unit in sentences.values() for u in by_unit)
+        if not any(n >= 2 for n in per_unit.values()):
+            raise InputError(
+                "nothing to compare: no sentence was annotated by two annotators (with --dirs, "
+                "files are matched across directories by the part of their name before the "
+                "first '-'); give the annotations of the same sentences")
     return TreeAnnotations(sentences, kinds.pop() if kinds else "dependency", skipped)
