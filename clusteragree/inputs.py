@@ -43,7 +43,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,7 @@ import numpy.typing as npt
 from .errors import InputError, ParameterError
 
 __all__ = [
+    "CR_MIXED",
     "ascii_naturals",
     "byte_lines",
     "check_encoding",
@@ -58,6 +59,7 @@ __all__ = [
     "decode",
     "decode_ranges",
     "iter_lines",
+    "line_ends",
     "load_json",
     "objects_in_bulk",
     "parse_float",
@@ -173,6 +175,73 @@ def decode(raw: bytes, path: PathLike | None = None, *, encoding: str | None = N
 def read_text(path: PathLike, *, encoding: str | None = None, what: str = "file") -> str:
     """:func:`read_bytes` then :func:`decode`."""
     return decode(read_bytes(path, what=what), path, encoding=encoding)
+
+
+T = TypeVar("T", str, bytes)
+#: The notice (kind ``converted``) of a file that mixes CR line ends with LF ones.
+CR_MIXED = ("carriage returns (CR) read as line ends in a file whose other lines end in LF "
+            "(a stray CR splits its line)")
+_BARE = re.compile("\r(?!\n)")
+_BARE_BYTES = re.compile(b"\r(?!\n)")
+
+
+@overload
+def line_ends(text: str) -> tuple[str, int | None, int]: ...
+@overload
+def line_ends(text: bytes) -> tuple[bytes, int | None, int]: ...
+def line_ends(text: T) -> tuple[T, int | None, int]:
+    """``text`` with every CR that is not followed by LF turned into LF, and where the text
+    also has LF line ends, the line of the first such CR and their number.
+
+    Parameters
+    ----------
+    text : str or bytes
+        A whole file, decoded or as UTF-8 bytes (a CR byte is never part of another UTF-8
+        character).
+
+    Returns
+    -------
+    text : str or bytes
+        The same type; when it had a CR line end, every line now ends in LF (CRLF too).
+    line : int or None
+        The line (1-based, CRs counted as line ends) of the first CR turned into LF when the
+        file mixes them with LF line ends; None when it does not (no such CR, or every line
+        end is a CR).
+    count : int
+        The number of CRs turned into LF in that mixed case; 0 otherwise.
+
+    References
+    ----------
+    docs/coref.md, "Input checks and warnings" (line ends); docs/trees.md.
+
+    Examples
+    --------
+    An old Mac file: its lines end with CR and are read as lines, with nothing to report:
+
+    >>> line_ends("#begin document d\\rd 0 0 Mary (1)\\r#end document\\r")
+    ('#begin document d\\nd 0 0 Mary (1)\\n#end document\\n', None, 0)
+
+    A CR among LF (or CRLF) line ends is read as a line end too, and its line and number are
+    given for a notice, here line 2:
+
+    >>> line_ends(b"a\\r\\nb\\rc\\n")
+    (b'a\\nb\\nc\\n', 2, 1)
+    """
+    if isinstance(text, str):
+        cr, lf, bare_cr = "\r", "\n", _BARE
+    else:
+        cr, lf, bare_cr = b"\r", b"\n", _BARE_BYTES
+    if cr not in text:
+        return text, None, 0
+    bare = text.count(cr) - text.count(cr + lf)
+    if bare == 0:
+        return text, None, 0
+    line, count = None, 0
+    if lf in text:  # CR line ends among LF ones
+        found = bare_cr.search(text)
+        assert found is not None
+        line, count = text.count(lf, 0, found.start()) + 1, bare
+    return text.replace(cr + lf, lf).replace(cr, lf), line, count
 
 
 def iter_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -282,7 +282,7 @@ def test_unused_options_are_said(cli, monkeypatch, argv: list[str], said: str) -
     """An option that does nothing on the run is an `unused` notice saying why (not an error,
     and not refused by --strict); the results are those of the run without it."""
     monkeypatch.chdir(FIX.parent)
-    code, out, err = cli(*argv, "--strict")
+    code, _out, err = cli(*argv, "--strict")
     assert code == 0, err
     notices = [line for line in err.splitlines() if line.startswith("warning: unused: ")]
     assert len(notices) == 1 and said in notices[0], err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -764,3 +765,34 @@ def test_differences_of_sentences_tokenised_differently_follow_the_schema(tmp_pa
     rows = {r["sentence"]: r for r in obj["results"] if r["kind"] == "sentence_difference"}
     assert "heads_differ" not in rows["s1"] and rows["s1"]["second_tree"] == "2 0 2 2"
     assert rows["s2"]["attachments"] == 0 and isinstance(rows["s2"]["attachments"], int)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_cr_line_ends_are_line_ends(tmp_path: Path, fast: bool) -> None:
+    """Issue 21: a treebank saved with CR line ends (old Mac) reads as the same sentences as
+    with LF ones, on both readers; CRs among LF line ends are a converted notice."""
+    from clusteragree.errors import InputWarning
+    from clusteragree.trees.readers import read_conll_trees, read_trees
+    lf = ("# sent_id = s1\n1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n"
+          "2\tcat\t_\tNOUN\t_\t_\t0\troot\t_\t_\n"
+          "\n1\tIt\t_\tPRON\t_\t_\t2\tnsubj\t_\t_\n2\tran\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n")
+    (tmp_path / "lf.conllu").write_text(lf, encoding="utf-8", newline="")
+    (tmp_path / "cr.conllu").write_text(lf.replace("\n", "\r"), encoding="utf-8", newline="")
+    (tmp_path / "mixed.conllu").write_text(lf.replace("\n", "\r", 2), encoding="utf-8",
+                                           newline="")
+    want = read_conll_trees(tmp_path / "lf.conllu", fast=fast)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = read_conll_trees(tmp_path / "cr.conllu", fast=fast)
+    assert not [w for w in caught if issubclass(w.category, InputWarning)]
+    assert [(s.words, s.heads, s.line) for s in got.sentences] == \
+        [(s.words, s.heads, s.line) for s in want.sentences] and len(want.sentences) == 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mixed = read_conll_trees(tmp_path / "mixed.conllu", fast=fast)
+    notices = [w.message.notice for w in caught if issubclass(w.category, InputWarning)]
+    assert [(n.kind, n.line, n.count) for n in notices] == [("converted", 1, 2)]
+    assert [s.words for s in mixed.sentences] == [s.words for s in want.sentences]
+    (tmp_path / "cr.tree").write_text("(S (NP D N) (VP V))\r(S (NP D) (VP N V))\r",
+                                      encoding="utf-8", newline="")
+    assert len(read_trees(tmp_path / "cr.tree").sentences) == 2

@@ -19,79 +19,11 @@ error that nothing repairs ends the reading; :func:`refusal` reports what was co
 from __future__ import annotations
 
 import contextlib
-import re
-from typing import TypeVar, overload
 
 from ..errors import InputError, Tally
+from ..inputs import CR_MIXED, line_ends
 
 __all__ = ["CR_MIXED", "line_ends", "refusal"]
-
-T = TypeVar("T", str, bytes)
-#: The notice (kind ``converted``) of a file that mixes CR line ends with LF ones.
-CR_MIXED = ("carriage returns (CR) read as line ends in a file whose other lines end in LF "
-            "(a stray CR splits its line)")
-_BARE = re.compile("\r(?!\n)")
-_BARE_BYTES = re.compile(b"\r(?!\n)")
-
-
-@overload
-def line_ends(text: str) -> tuple[str, int | None, int]: ...
-@overload
-def line_ends(text: bytes) -> tuple[bytes, int | None, int]: ...
-def line_ends(text: T) -> tuple[T, int | None, int]:
-    """``text`` with every CR that is not followed by LF turned into LF, and where the text
-    also has LF line ends, the line of the first such CR and their number.
-
-    Parameters
-    ----------
-    text : str or bytes
-        A whole file, decoded or as UTF-8 bytes (a CR byte is never part of another UTF-8
-        character).
-
-    Returns
-    -------
-    text : str or bytes
-        The same type; when it had a CR line end, every line now ends in LF (CRLF too).
-    line : int or None
-        The line (1-based, CRs counted as line ends) of the first CR turned into LF when the
-        file mixes them with LF line ends; None when it does not (no such CR, or every line
-        end is a CR).
-    count : int
-        The number of CRs turned into LF in that mixed case; 0 otherwise.
-
-    References
-    ----------
-    docs/coref.md, "Input checks and warnings" (line ends).
-
-    Examples
-    --------
-    An old Mac file: its lines end with CR and are read as lines, with nothing to report:
-
-    >>> line_ends("#begin document d\\rd 0 0 Mary (1)\\r#end document\\r")
-    ('#begin document d\\nd 0 0 Mary (1)\\n#end document\\n', None, 0)
-
-    A CR among LF (or CRLF) line ends is read as a line end too, and its line and number are
-    given for a notice, here line 2:
-
-    >>> line_ends(b"a\\r\\nb\\rc\\n")
-    (b'a\\nb\\nc\\n', 2, 1)
-    """
-    if isinstance(text, str):
-        cr, lf, bare_cr = "\r", "\n", _BARE
-    else:
-        cr, lf, bare_cr = b"\r", b"\n", _BARE_BYTES
-    if cr not in text:
-        return text, None, 0
-    bare = text.count(cr) - text.count(cr + lf)
-    if bare == 0:
-        return text, None, 0
-    line, count = None, 0
-    if lf in text:  # CR line ends among LF ones
-        found = bare_cr.search(text)
-        assert found is not None
-        line, count = text.count(lf, 0, found.start()) + 1, bare
-    return text.replace(cr + lf, lf).replace(cr, lf), line, count
-
 
 def refusal(tally: Tally, err: InputError) -> InputError:
     """``err``, once every problem counted in ``tally`` so far is reported.

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import unique_labels
-from ..errors import InputError, ParameterError, ParameterTypeError
-from ..inputs import iter_lines, parse_int, read_text
+from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..inputs import CR_MIXED, iter_lines, line_ends, parse_int, read_text
 from .conllu_fast import SEVERAL_ROOTS, fast_conll_trees, sent_id_of
 from .findings import Findings, findings
 from .model import Sentence, Tree, TreeAnnotations, TreeFile, check_paired
@@ -222,7 +222,18 @@ def read_conll_trees(path: str | os.PathLike[str], *, roots: str = "one",
     _check_options(roots, cycles)
     name = _path(path)
     with findings() as found:
-        return _read_conll(name, read_text(name, encoding=encoding), roots, cycles, fast, found)
+        return _read_conll(name, _lines_text(name, encoding, found), roots, cycles, fast, found)
+
+
+def _lines_text(name: str, encoding: str | None, found: Findings | None) -> str:
+    """The decoded file, every CR line end (old Mac files) read as a line end; CRs among LF
+    line ends are a ``converted`` notice (in ``found``, or at once)."""
+    text, line, count = line_ends(read_text(name, encoding=encoding))
+    if count and found is not None:
+        found.note("converted", CR_MIXED, name, line, count)
+    elif count:
+        notify("converted", CR_MIXED, path=name, line=line, count=count, stacklevel=3)
+    return text
 
 
 def _read_conll(name: str, text: str, roots: str, cycles: str, fast: bool,
@@ -482,7 +493,7 @@ def read_trees(path: str | os.PathLike[str], *, words: bool = False,
     ([Tree('(S (NP D N) (VP V))'), Tree('(S (NP D) (VP N V))')], [1, 2], 'phrase')
     """
     name = _path(path)
-    text = read_text(name, encoding=encoding)
+    text = _lines_text(name, encoding, None)
     sentences = []
     depth, start = 0, 1
     buf: list[str] = []
@@ -519,7 +530,7 @@ def _read_tree_file(path: str | os.PathLike[str], input_format: str, *, roots: s
     if kind == "brackets":
         return read_trees(path, words=words, encoding=encoding)
     name = _path(path)
-    return _read_conll(name, read_text(name, encoding=encoding), roots, cycles, True, found)
+    return _read_conll(name, _lines_text(name, encoding, found), roots, cycles, True, found)
 
 
 def _check_format(input_format: object) -> str:
