@@ -184,8 +184,29 @@ def _families(cmd: str, inputs: list[str], *, base: tuple[str, ...] = (), ci: bo
               diagnostics: bool = True, pairwise: bool = True, per_doc: bool = True,
               differences: bool = False, metrics_all: bool = True, strict_exits=(0, 1),
               names: bool = True, report: bool = True, bootstrap: str = "50",
+              heavy: bool = False,
               ) -> Iterator[tuple[str, tuple[str, ...], frozenset[int]]]:
-    """The option families for one command on one input set."""
+    """The option families for one command on one input set (``heavy``: a corpus whose every
+    run takes seconds gets the families of :data:`CORE` only; the output formats, jobs and
+    names are crossed with the lighter corpora of the same command)."""
+    for name, argv, exits in _all_families(
+            cmd, inputs, base=base, ci=ci, diagnostics=diagnostics, pairwise=pairwise,
+            per_doc=per_doc, differences=differences, metrics_all=metrics_all,
+            strict_exits=strict_exits, names=names, report=report, bootstrap=bootstrap):
+        if not heavy or name in CORE:
+            yield name, argv, exits
+
+
+#: The families every corpus gets, however long its runs take.
+CORE = frozenset({"default", "-f json", "ci", "diagnostics", "differences", "strict",
+                  "report+"})
+
+
+def _all_families(cmd: str, inputs: list[str], *, base: tuple[str, ...], ci: bool,
+                  diagnostics: bool, pairwise: bool, per_doc: bool, differences: bool,
+                  metrics_all: bool, strict_exits: tuple[int, ...], names: bool,
+                  report: bool, bootstrap: str,
+                  ) -> Iterator[tuple[str, tuple[str, ...], frozenset[int]]]:
     ok = frozenset({0})
     yield "default", (cmd, *inputs, *base), ok
     for f in FORMATS:
@@ -236,17 +257,17 @@ def build(tmp: Path) -> list[Case]:
         ("DUC2007 D0716", DUC07 / "allpyramids" / "D0716-CDEF.pyr"),
         ("DUC2007 update D0716-B", DUC07U / "allpyramids" / "D0716-B-CDEF.pyr"),
     ]
-    for name, pyr in pyramid_pairs:
+    for first, (name, pyr) in enumerate(pyramid_pairs):
         other = merge_scus(pyr, derived / f"{pyr.stem}-merged.pyr")
         inputs = [str(pyr), str(other)]
         add(f"pyramid {name}", _families("pyramid", inputs, per_doc=False, metrics_all=False))
-        for units in ("spans", "contributors"):
-            add(f"pyramid {name} --units {units}",
+        for units in ("spans", "contributors"):  # every family on the first pair, the core ones
+            add(f"pyramid {name} --units {units}",  # on the others
                 _families("pyramid", inputs, base=("--units", units), per_doc=False,
-                          metrics_all=False, names=False, pairwise=False))
+                          metrics_all=False, names=False, pairwise=False, heavy=first > 0))
         add(f"pyramid {name} --overlap component",
             _families("pyramid", inputs, base=("--overlap", "component"), per_doc=False,
-                      metrics_all=False, names=False, pairwise=False))
+                      metrics_all=False, names=False, pairwise=False, heavy=first > 0))
     # three annotators: the pyramid, its merged copy, and a copy merged otherwise
     third = merge_scus(DUC06 / "allpyramids" / "D0631.pyr", derived / "D0631-merged3.pyr", 3)
     add("pyramid DUC2006 D0631 x3",
@@ -362,14 +383,15 @@ def build(tmp: Path) -> list[Case]:
     for lang in ("da", "en"):
         files = [str(cdt / f"{lang}-lotte.conll"), str(cdt / f"{lang}-morten.conll")]
         add(f"trees CDT {lang}", _families("trees", files, base=repair, differences=True,
-                                           per_doc=False, report=lang == "da"))
+                                           per_doc=False, report=lang == "da", heavy=True))
     for lang in ("danish", "caterpillar"):
         files = [str(SYNTAX / "ndt" / f"{a}-{lang}.conll") for a in ("odin", "thor")]
         add(f"trees NDT {lang}", _families("trees", files, base=repair, differences=True,
                                            per_doc=False, report=lang == "caterpillar"))
     ssd = [str(p) for p in sorted((SYNTAX / "ssd").iterdir())]
     add("trees SSD --dirs", _families("trees", ["--dirs", *ssd], differences=True,
-                                      per_doc=False, names=False, bootstrap="30"), slow=True)
+                                      per_doc=False, names=False, bootstrap="30", heavy=True),
+        slow=True)
 
     # ---- table: codings derived from the D0631 peer annotations (is each SCU expressed?)
     codings = codings_from_pans(pans, derived / "pan-codings.csv")
