@@ -322,6 +322,14 @@ def test_the_same_unit_in_two_documents_is_two_units() -> None:
     assert report["D_o"].iloc[2] == 0.5 and report["D_e"].iloc[2] == 0.5
 
 
+def test_a_cell_given_twice_in_a_document_is_refused_by_name() -> None:
+    frame = pd.DataFrame({"document": ["d1", "d2", "d2", "d2"], "coder": ["B", "B", "A", "B"],
+                          "unit": ["u1", "u1", "u1", "u1"], "value": [1, 2, 1, 3]})
+    with dask.config.set(scheduler="synchronous"), pytest.raises(InputError) as caught:
+        dask_stats(dd.from_pandas(frame, npartitions=2, sort=False), document="document")
+    assert str(caught.value).startswith("document 'd2': coder 'B' coded unit 'u1' twice;")
+
+
 def test_an_empty_label_is_refused_as_in_memory() -> None:
     frame = pd.DataFrame({"coder": ["A", "B"], "unit": [1, 1], "labels": ["x;;y", "x"]})
     with dask.config.set(scheduler="synchronous"), pytest.raises(InputError,

@@ -98,10 +98,14 @@ def test_dask_refuses_csv_and_what_it_does_not_reduce(tmp_path: Path, cli) -> No
     code, _, err = cli("table", str(tmp_path / "codings.csv"), "--scalar", "--dask")
     assert code == 2 and "--dask reads Parquet" in err
     for extra in (("--pairwise",), ("--ci", "0.95"), ("--metrics", "gwet", "--weights",
-                                                      "linear")):
+                                                      "linear"), ("--engine", "classes")):
         code, _, err = cli("table", str(tmp_path / "codings.parquet"), "--scalar",
                            "--distance", "nominal", "--dask", *extra)
         assert code == 2 and "--dask" in err, (extra, err)
+    frame.assign(value=frame["value"].astype(str)).to_parquet(tmp_path / "text.parquet")
+    code, _, err = cli("table", str(tmp_path / "text.parquet"), "--distance", "nominal",
+                       "--metrics", "fleiss", "--dask")
+    assert code == 2 and "give --scalar" in err, err
 
 
 # -- a directory of parts: every part checked, by name ----------------------------------------
@@ -233,3 +237,17 @@ def test_what_cannot_be_read_is_one_line(tmp_path: Path, cli, make, options, sta
     make(folder)
     code, _, err = cli("table", str(folder), "--input-format", "parquet", *options)
     _one_line_error(code, err, f"{folder}:{start}", *words)
+
+
+def test_a_url_is_read_through_fsspec_and_its_parts_named_by_url(tmp_path: Path, cli) -> None:
+    pytest.importorskip("fsspec", reason="URLs are read with fsspec (the dask extra)")
+    frame = _codings()
+    folder = _parts(tmp_path / "parts", frame.iloc[:50], frame.iloc[50:])
+    common = ("--input-format", "parquet", "--scalar", "--distance", "nominal", "-f", "json")
+    code, local, err = cli("table", str(folder), *common)
+    code2, remote, err2 = cli("table", folder.as_uri(), *common)
+    assert code == code2 == 0, err + err2
+    assert _results(remote) == _results(local)
+    (folder / "part-1.parquet").write_bytes(b"PAR1 not really")
+    code, _, err = cli("table", folder.as_uri(), *common)
+    _one_line_error(code, err, f"{folder.as_uri()}/part-1.parquet: not a readable Parquet")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.distances import get_distance
 from ..core.result import format_signature
-from ..errors import InputError, UsageError
+from ..errors import InputError, ParameterError, UsageError
 from ._common import (
     Deprecated,
     add_common,
@@ -291,16 +291,17 @@ def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int
                                coder=roles["coder"], unit=roles["unit"], value=roles["value"],
                                document=roles.get("document"),
                                sep=None if args.scalar else args.sep, path=args.file)
+        table = stats.report(args.distance, per_document=args.per_doc)
+        kappas = stats.gwet.compute(chosen, level=args.ci or 0.95) if chosen and stats.gwet \
+            else None
     except InputError as err:
         if err.path is not None:
             raise
         raise InputError(err.message, path=args.file) from None
-    try:
-        table = stats.report(args.distance, per_document=args.per_doc)
-    except InputError as err:
-        raise InputError(err.message, path=args.file) from None
-    kappas = stats.gwet.compute(chosen, level=args.ci or 0.95) if chosen and stats.gwet \
-        else None
+    except ParameterError as err:  # what the data cannot give (two categories, ...)
+        if err.params:
+            raise
+        raise InputError(str(err), path=args.file) from None
     signature = format_signature(
         "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
                   ("values", "scalar" if args.scalar else "sets"), ("engine", "dask")])

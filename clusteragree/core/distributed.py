@@ -401,22 +401,36 @@ def _chunk(part: pd.DataFrame, names: Names, kinds: tuple[str, ...], sep: str | 
         return DaskStats(value_stats(table) if "alpha" in kinds else None,
                          kappa_stats(table) if "kappa" in kinds else None,
                          subject_stats(table) if "gwet" in kinds else None, _used(table), 0)
-    from .diagnostics import combine
+    # One table whose units are the (document, unit) pairs, numbered; a document's units are
+    # a block of its columns.
     docs = _keys(part, names)[0]
     assert docs is not None
-    codes, uniques = pd.factorize(docs.to_numpy(), sort=False)
-    labels = uniques.tolist()  # Python scalars, as the in-memory readers name documents
-    order = np.argsort(codes, kind="stable")
-    groups = np.split(order, np.flatnonzero(np.diff(codes[order])) + 1)
-    tables = {labels[codes[rows[0]]]: _read(part.iloc[rows], names, sep, labels[codes[rows[0]]])
-              for rows in groups}
-    per_doc = {d: value_stats(t) for d, t in tables.items()} if "alpha" in kinds else None
-    pooled = combine(tables) if ("kappa" in kinds or "gwet" in kinds) else None
-    coders = {d: _used(t) for d, t in tables.items()}
-    return DaskStats(sum(per_doc.values()) if per_doc else None,  # type: ignore[arg-type]
-                     kappa_stats(pooled) if pooled is not None and "kappa" in kinds else None,
-                     subject_stats(pooled) if pooled is not None and "gwet" in kinds else None,
-                     frozenset().union(*coders.values()), 0, per_doc, coders)
+    doc_codes, doc_names = pd.factorize(docs.to_numpy(), sort=False)
+    unit_codes, unit_names = pd.factorize(_plain(part[names[1]]).to_numpy(), sort=False)
+    pairs = doc_codes.astype(np.int64) * max(len(unit_names), 1) + unit_codes
+    try:
+        table = _table(part.assign(**{str(names[1]): pairs}), names, sep)
+    except InputError:  # the message names the document and the unit, not their number
+        rows = np.argsort(doc_codes, kind="stable")
+        for group in np.split(rows, np.flatnonzero(np.diff(doc_codes[rows])) + 1):
+            _read(part.iloc[group], names, sep, doc_names[doc_codes[group[0]]])
+        raise
+    doc_of = np.asarray(table.units, dtype=np.int64) // max(len(unit_names), 1)
+    order = np.argsort(doc_of, kind="stable")
+    labels = doc_names.tolist()  # Python scalars, as the in-memory readers name documents
+    per_doc: dict[Hashable, ValueStats] = {}
+    coders: dict[Hashable, frozenset[Any]] = {}
+    for cols in np.split(order, np.flatnonzero(np.diff(doc_of[order])) + 1):
+        doc = labels[int(doc_of[cols[0]])]
+        sub = CodingTable(table.coders, table.units[cols], codes=table.codes[:, cols],
+                          values=table.values)
+        coders[doc] = _used(sub)
+        if "alpha" in kinds:
+            per_doc[doc] = value_stats(sub)
+    return DaskStats(value_stats(table) if "alpha" in kinds else None,
+                     kappa_stats(table) if "kappa" in kinds else None,
+                     subject_stats(table) if "gwet" in kinds else None,
+                     _used(table), 0, per_doc if "alpha" in kinds else None, coders)
 
 
 def _split(part: pd.DataFrame, i: int, others: Any, buckets: int, names: Names,

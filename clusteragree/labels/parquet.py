@@ -133,8 +133,9 @@ class ParquetParts:
     filesystem: Any = field(default=None, compare=False)
 
     def name(self, k: int) -> str:
-        """Part ``k`` as messages name it (the file itself)."""
-        return self.files[k]
+        """Part ``k`` as messages name it: its path, or its URL."""
+        fs = self.filesystem
+        return self.files[k] if fs is None else str(fs.unstrip_protocol(self.files[k]))
 
 
 def _hive(relative: str) -> tuple[tuple[str, Any], ...]:
@@ -192,16 +193,16 @@ def _arrow_errors() -> tuple[type[BaseException], ...]:
     return (OSError, ValueError, EOFError, pa.ArrowException)
 
 
-def _open(files: tuple[str, ...] | list[str], k: int, fs: Any) -> Any:
-    """Part ``k`` as a pyarrow ParquetFile (its footer read), refused by name when it is
-    not one."""
+def _open(file: str, shown: str, fs: Any) -> Any:
+    """A part as a pyarrow ParquetFile (its footer read), refused by name (``shown``) when it
+    is not one."""
     pq = _pyarrow("parquet")
     try:
-        return pq.ParquetFile(files[k], filesystem=fs)
+        return pq.ParquetFile(file, filesystem=fs)
     except _arrow_errors() as err:
         if isinstance(err, InputError):
             raise
-        raise _unreadable(err, files[k]) from None
+        raise _unreadable(err, shown) from None
 
 
 def _schema(handle: Any) -> dict[str, str]:
@@ -247,7 +248,8 @@ def parquet_parts(path: str) -> ParquetParts:
                          "skipped)", path=path)
     files = [files[k] for k in kept]
     keys = tuple(_hive(relative[k]) for k in kept)
-    columns = _schema(_open(files, 0, fs)) | {key: "text" for key, _ in keys[0]}
+    shown = files[0] if fs is None else str(fs.unstrip_protocol(files[0]))
+    columns = _schema(_open(files[0], shown, fs)) | {key: "text" for key, _ in keys[0]}
     roles = parquet_columns(list(columns), path)
     return ParquetParts(path, tuple(files), keys, columns, roles, fs)
 
@@ -273,13 +275,13 @@ def read_part(parts: ParquetParts, k: int) -> pd.DataFrame:
         Naming the part: not a Parquet file, columns that differ from the first part's
         (missing, extra, or of another kind), a null coder or unit.
     """
-    handle = _open(parts.files, k, parts.filesystem)
+    handle = _open(parts.files[k], parts.name(k), parts.filesystem)
     found = _schema(handle) | {key: "text" for key, _ in parts.keys[k]}
     diff = _differences(parts, found)
     if diff:
         raise InputError(f"the columns differ from those of the first part "
-                         f"{parts.files[0]} ({'; '.join(diff)}); write every part with the "
-                         "same columns, or read the parts one by one", path=parts.files[k])
+                         f"{parts.name(0)} ({'; '.join(diff)}); write every part with the "
+                         "same columns, or read the parts one by one", path=parts.name(k))
     hive = dict(parts.keys[k])
     stored = [c for c in parts.roles.values() if c not in hive]
     try:
@@ -287,7 +289,7 @@ def read_part(parts: ParquetParts, k: int) -> pd.DataFrame:
     except _arrow_errors() as err:
         if isinstance(err, InputError):
             raise
-        raise _unreadable(err, parts.files[k]) from None
+        raise _unreadable(err, parts.name(k)) from None
     for column in parts.roles.values():
         if column in hive:
             frame[column] = pd.Series([hive[column]] * len(frame), dtype=object)
@@ -295,7 +297,7 @@ def read_part(parts: ParquetParts, k: int) -> pd.DataFrame:
         missing = frame[parts.roles[role]].isna().to_numpy()
         if missing.any():
             raise InputError(f"row {int(np.flatnonzero(missing)[0]) + 1}: empty {role}; every "
-                             f"row needs a {role}", path=parts.files[k])
+                             f"row needs a {role}", path=parts.name(k))
     return frame[list(parts.roles.values())]
 
 
@@ -408,7 +410,7 @@ def read_parquet_table(path: str, *, sep: str = ";", scalar: bool = False,
     for k in range(len(parts.files)):
         frame = read_part(parts, k)
         if not scalar:
-            frame[roles["value"]] = _sets(frame[roles["value"]], sep, parts.files[k])
+            frame[roles["value"]] = _sets(frame[roles["value"]], sep, parts.name(k))
         frames.append(frame)
         where.append(np.full(len(frame), k, dtype=np.int64))
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
@@ -477,7 +479,7 @@ def _twice(chunk: pd.DataFrame, doc: Hashable, parts: ParquetParts, part_of: np.
 
     def place(k: int) -> tuple[str, int]:
         p = int(part_of[k])
-        return parts.files[p], k - int(np.searchsorted(part_of, p)) + 1
+        return parts.name(p), k - int(np.searchsorted(part_of, p)) + 1
 
     (file1, row1), (file2, row2) = place(first), place(second)
     where = f"row {row1}" + ("" if file1 == file2 else f" of {file1}")
@@ -537,7 +539,7 @@ def parquet_frame(path: str) -> tuple[Any, dict[str, str], ParquetParts]:
 def _meta(parts: ParquetParts) -> pd.DataFrame:
     """The empty frame of the roles' columns (the first part's types; no row read)."""
     hive = dict(parts.keys[0])
-    schema = _open(parts.files, 0, parts.filesystem).schema_arrow
+    schema = _open(parts.files[0], parts.name(0), parts.filesystem).schema_arrow
     stored = [c for c in parts.roles.values() if c not in hive]
     frame = schema.empty_table().select(stored).to_pandas()
     for column in hive:
