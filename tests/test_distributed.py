@@ -104,8 +104,10 @@ def test_alpha_and_gwet_match_the_in_memory_engine(drawn, buckets: int) -> None:
     frame, cuts, kind = drawn
     table = CodingTable.from_dataframe(frame)
     pairable = (table.present.sum(axis=0) >= 2).any()
-    with dask.config.set(scheduler="synchronous"):
+    with dask.config.set(scheduler="synchronous"), Ledger() as ledger:
         stats = dask_stats(_dask_frame(frame, cuts, kind), ("alpha", "gwet"), buckets=buckets)
+    missing = int(frame["value"].isna().sum())
+    assert [(n.kind, n.count) for n in ledger.notices] == ([("note", missing)] if missing else [])
     distances = NUMERIC if kind in ("int", "float") else ("nominal",)
     if not pairable:
         with pytest.raises(InputError):
@@ -547,3 +549,17 @@ def test_dask_warnings_are_one_line_and_ours_unchanged() -> None:
     assert [str(n) for n in ledger.notices] == [
         "other: UserWarning: Port 8787 is already in use. Perhaps you already have a cluster "
         "running?", "a.parquet: note: kept as annotated"]
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_a_scheduler_that_cannot_be_reached_is_one_line(tmp_path: Path, cli) -> None:
+    """Regression: an address where no scheduler listens ended in exit 70."""
+    pytest.importorskip("distributed")
+    pd.DataFrame({"coder": list("ABAB"), "unit": [1, 1, 2, 2], "value": [1, 1, 2, 1]}
+                 ).to_parquet(tmp_path / "codings.parquet", index=False)
+    code, _, err = cli("table", str(tmp_path / "codings.parquet"), "--scalar", "--distance",
+                       "nominal", "--dask", "tcp://127.0.0.1:1")
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("clusteragree table: error: cannot start or reach the scheduler at "
+                          "tcp://127.0.0.1:1"), err

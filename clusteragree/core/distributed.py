@@ -56,6 +56,7 @@ import pandas as pd
 from ..errors import ClusterAgreeError, InputError, ParameterError, notify
 from .alpha_generic import ValueStats, value_stats
 from .distances import DistanceLike, get_distance
+from .frames import TOTAL, _report
 from .kappa_stats import KappaStats, SubjectStats, kappa_stats, subject_stats
 from .model import CodingTable
 from .result import AlphaResult
@@ -194,7 +195,6 @@ class DaskStats:
         InputError
             When no unit was coded by two coders.
         """
-        from .frames import TOTAL, _report
         stats = self._by_document()
         dists = [get_distance(d) for d in distances]
         if self.documents is None:
