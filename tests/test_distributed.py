@@ -27,15 +27,9 @@ pytest.importorskip("pyarrow", reason="dask reads Parquet with pyarrow (the dask
 import krippendorff  # noqa: E402
 
 from clusteragree import CodingTable, alpha  # noqa: E402
+from clusteragree.core.dask_cluster import _one_line_warnings, _report_logs, quiet_logs  # noqa: E402
 from clusteragree.core.diagnostics import combine  # noqa: E402
-from clusteragree.core.distributed import (  # noqa: E402
-    _hash,
-    _inside,
-    _others,
-    _report_logs,
-    dask_stats,
-    quiet_logs,
-)
+from clusteragree.core.distributed import _hash, _inside, _others, dask_stats  # noqa: E402
 from clusteragree.core.frames import alpha_report  # noqa: E402
 from clusteragree.core.gwet import chance_corrected  # noqa: E402
 from clusteragree.core.kappa import bennett_s, cohen_kappa, observed_agreement, scott_pi  # noqa: E402
@@ -540,7 +534,6 @@ def test_a_corrupt_part_on_a_local_cluster_is_one_line_on_stderr(tmp_path: Path)
 def test_dask_warnings_are_one_line_and_ours_unchanged() -> None:
     import warnings
 
-    from clusteragree.core.distributed import _one_line_warnings
     from clusteragree.errors import notify
     with Ledger() as ledger, _one_line_warnings():
         warnings.warn("Port 8787 is already in use.\nPerhaps you already have a cluster "
@@ -563,3 +556,16 @@ def test_a_scheduler_that_cannot_be_reached_is_one_line(tmp_path: Path, cli) -> 
     assert code == 1 and err.count("\n") == 1, err
     assert err.startswith("clusteragree table: error: cannot start or reach the scheduler at "
                           "tcp://127.0.0.1:1"), err
+
+
+def test_a_partition_of_null_values_only_adds_nothing() -> None:
+    """Regression: the kappa family's statistics of rows whose values are all null were
+    refused ("single values, not sets": an empty table has no kind), failing the whole run."""
+    frame = pd.DataFrame({"coder": ["A", "B", "A", "B", "A", "B"], "unit": [1, 1, 2, 2, 3, 3],
+                          "value": [None, None, "x", "x", "x", "y"]})
+    table = CodingTable.from_dataframe(frame)
+    with dask.config.set(scheduler="synchronous"), Ledger():
+        stats = dask_stats(dd.from_pandas(frame, npartitions=3, sort=False), ("alpha", "gwet"))
+    got, want = stats.gwet.compute(), chance_corrected(table)
+    assert got["value"].tolist() == pytest.approx(want["value"].tolist(), rel=1e-12)
+    assert stats.alphas(["nominal"])[0].alpha == pytest.approx(alpha(table, "nominal").alpha)

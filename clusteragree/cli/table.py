@@ -266,7 +266,8 @@ def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header
 def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int:
     """Alpha (per document and pooled) and the chance-corrected coefficients of Parquet
     codings on dask."""
-    from ..core.distributed import dask_client, dask_stats
+    from ..core.dask_cluster import dask_client
+    from ..core.distributed import dask_stats
     from ..core.parallel import resolve_jobs
     from ..labels.parquet import check_values, parquet_frame
     refused = [name for name, on in (("--pairwise", args.pairwise), ("--ci", args.ci),

@@ -36,7 +36,8 @@ from urllib.parse import unquote
 import numpy as np
 import pandas as pd
 
-from ..core.distributed import note_nulls, one_line
+from ..core.dask_cluster import one_line
+from ..core.distributed import note_nulls
 from ..core.model import CodingTable
 from ..errors import ClusterAgreeError, InputError, notify
 from .table import VALUE_COLUMNS, LongTable, _check_pairable
