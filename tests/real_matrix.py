@@ -412,6 +412,12 @@ def build(tmp: Path) -> list[Case]:
         cases.append(Case("table DUC2006 pan codings Parquet [dask no-per-doc]",
                           ("table", str(parquet), "--dask", "--no-per-doc"), slow=True,
                           tags=frozenset({"dask"})))
+        # one entity type only: the chance-corrected coefficients are refused (exit 1)
+        cases.append(Case("table participant-analysis Parquet [dask scalar metrics]",
+                          ("table", str(parquet), "--dask", "--jobs", "1", "--scalar",
+                           "--distance", "nominal", "--metrics", "fleiss,gwet,brennan_prediger",
+                           "-f", "json"), exits=frozenset({0, 1}), slow=True,
+                          tags=frozenset({"dask"})))
     multi = multilabel_from_pans(
         [DUC06 / "allpans" / f"{a}.D0631.M.250.D.1.pan" for a in (114, 115)],
         derived / "pan-multilabel.csv")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.distances import get_distance
 from ..core.result import format_signature
-from ..errors import InputError, UsageError
+from ..errors import InputError, ParameterError, UsageError
 from ._common import (
     Deprecated,
     add_common,
@@ -64,8 +64,9 @@ def register(sub: Any) -> None:
     table.add_argument(
         "--dask", nargs="?", const="local", default=None, metavar="ADDRESS",
         help="Parquet codings: compute on a dask cluster, the scheduler at ADDRESS "
-        "(tcp://host:8786) or, without one, a local cluster of --jobs processes (one per core "
-        "when --jobs is 1); pooled alpha and fleiss, gwet, brennan_prediger (identity weights)")
+        "(tcp://host:8786) or, without one, a local cluster of --jobs processes (default: one "
+        "per core); alpha per document and pooled, and fleiss, gwet, brennan_prediger "
+        "(identity weights)")
     add_common(table, pairwise=True, interval=True)
     table.set_defaults(run=_run_table)
 
@@ -263,52 +264,45 @@ def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header
 
 
 def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int:
-    """Pooled alpha and the chance-corrected coefficients of Parquet codings on dask."""
+    """Alpha (per document and pooled) and the chance-corrected coefficients of Parquet
+    codings on dask."""
+    from ..core.dask_cluster import dask_client
     from ..core.distributed import dask_stats
-    from ..core.frames import TOTAL, results_frame
-    from ..labels.parquet import parquet_frame
+    from ..core.parallel import resolve_jobs
+    from ..labels.parquet import check_values, parquet_frame
     refused = [name for name, on in (("--pairwise", args.pairwise), ("--ci", args.ci),
-                                     ("--diagnostics", args.diagnostics)) if on]
+                                     ("--diagnostics", args.diagnostics),
+                                     ("--engine classes", args.engine == "classes")) if on]
     if refused:
-        raise UsageError(f"--dask computes pooled values; it does not take "
-                             f"{', '.join(refused)}")
+        raise UsageError(f"--dask computes alpha with the generic engine, without resampling; "
+                         f"it does not take {', '.join(refused)}")
     if chosen and args.weights != "identity":
         raise UsageError("--dask: fleiss, gwet and brennan_prediger with identity weights "
-                             "only (other weights depend on every category, known only at "
-                             "the end)")
-    frame, roles = parquet_frame(args.file)
-    if "document" in roles:
-        raise UsageError("--dask reads codings without a document column (give units "
-                             "names unique over the documents)")
-    if numeric or args.scalar:
-        dtype = frame[roles["value"]].dtype
-        if numeric and not (str(dtype) != "bool" and _numeric(dtype)):
-            raise InputError(f"the column {roles['value']!r} holds {dtype}, not numbers; "
-                             "numeric distances need a numeric column", path=args.file)
-    from distributed import Client, LocalCluster
-    cluster = None
-    if args.dask == "local":
-        workers = args.jobs if args.jobs > 1 else (os.cpu_count() or 1)
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        address: Any = cluster
-    else:
-        address = args.dask
+                         "only (other weights depend on every category, known only at the "
+                         "end)")
+    if chosen and not args.scalar:
+        raise UsageError(f"--metrics {','.join(chosen)} compare single values: give --scalar")
+    frame, roles, parts = parquet_frame(args.file)
+    check_values(roles["value"], parts.columns[roles["value"]], args.file, scalar=args.scalar,
+                 numeric=numeric)
+    workers = resolve_jobs(args.jobs)
     try:
-        with Client(address) as client:
+        with dask_client(None if args.dask == "local" else args.dask, workers):
             stats = dask_stats(frame, ("alpha", "gwet") if chosen else ("alpha",),
                                coder=roles["coder"], unit=roles["unit"], value=roles["value"],
-                               sep=None if args.scalar else args.sep)
-            del client
+                               document=roles.get("document"),
+                               sep=None if args.scalar else args.sep, path=args.file)
+        table = stats.report(args.distance, per_document=args.per_doc)
+        kappas = stats.gwet.compute(chosen, level=args.ci or 0.95) if chosen and stats.gwet \
+            else None
     except InputError as err:
+        if err.path is not None:
+            raise
+        raise InputError(err.message, path=args.file) from None
+    except ParameterError as err:  # what the data cannot give (two categories, ...)
+        if err.params:
+            raise
         raise InputError(str(err), path=args.file) from None
-    finally:
-        if cluster is not None:
-            cluster.close()
-    results = stats.alphas(args.distance)
-    table = results_frame([], [(TOTAL, r) for r in results])
-    kappas = stats.gwet.compute(chosen, level=args.ci or 0.95) if chosen and stats.gwet \
-        else None
     signature = format_signature(
         "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
                   ("values", "scalar" if args.scalar else "sets"), ("engine", "dask")])
@@ -316,10 +310,3 @@ def _run_dask(args: argparse.Namespace, chosen: list[str], numeric: bool) -> int
               "signature": signature}
     return _print(args, table, kappas, [], header, [args.file], signature,
                   {"rows": stats.rows, "repairs": {}})
-
-
-def _numeric(dtype: Any) -> bool:
-    import pandas as pd
-    if isinstance(dtype, pd.CategoricalDtype):
-        dtype = dtype.categories.dtype
-    return bool(pd.api.types.is_numeric_dtype(dtype))
