@@ -212,6 +212,8 @@ class MultiLabel:
                                  f"{str(record)[:60]}", **where)
             item, annotator, label = record[0], record[1], record[2]
             for what, value in (("item", item), ("annotator", annotator), ("label", label)):
+                if is_missing(value):  # checked below (a masked cell is not hashable)
+                    continue
                 try:
                     hash(value)
                 except TypeError:
@@ -248,7 +250,7 @@ class MultiLabel:
                 raise InputError(f"annotator {annotator!r} gives item {item!r} {len(cell)} "
                                  "ranked labels; a primary and a secondary at most", **where)
         if missing_labels:
-            notify("skipped", "rows with a missing label (None, NaN or NA) give no label",
+            notify("skipped", "rows with a missing label (None, NaN, NA or NaT) give no label",
                    path=source, line=first_missing, count=missing_labels)
         cells = {k: tuple(lab for _, lab, _ in sorted(v, key=lambda x: (x[0], str(x[1]))))
                  for k, v in got.items()}
