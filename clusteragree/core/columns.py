@@ -689,9 +689,15 @@ def _dense_codes(flat: npt.NDArray[Any], kind: str) -> tuple[IntArray, list[Any]
         return None
     if kind == "f":
         shifted = flat - float(lo)
-        np.copyto(shifted, float(span), where=np.isnan(shifted))  # missing: the last slot
+        missing = np.isnan(shifted)
+        np.copyto(shifted, float(span), where=missing)  # missing: the last slot
         ints = shifted.astype(np.int64)
-        if not np.array_equal(ints, shifted):  # a value that is not a whole number
+        back = ints.astype(np.float64)
+        back += float(lo)
+        np.copyto(back, np.nan, where=missing)
+        # a value that is not a whole number (compared with the value itself: 1 + 1e-20 is
+        # 1.0 once shifted, 1e-20 is not a whole number)
+        if not np.array_equal(back, flat, equal_nan=True):
             return None
     elif kind in "ib":
         ints = flat.astype(np.int64) - lo
