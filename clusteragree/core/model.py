@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..errors import InputError, ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .columns import (
     hide,
     is_missing,
@@ -34,7 +34,7 @@ from .columns import (
     wide_cells,
 )
 
-__all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
+__all__ = ["CodingTable", "is_missing", "name_coders", "require_records", "unique_labels"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -652,8 +652,10 @@ class CodingTable:
         return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
                            meta=self.meta)
 
-    def relabel(self, units: Sequence[Hashable]) -> CodingTable:
-        """The same cells under other unit labels (one per unit, in order, unique).
+    def relabel(self, units: Sequence[Hashable] | None = None, *,
+                coders: Sequence[Hashable] | None = None) -> CodingTable:
+        """The same cells under other unit labels (one per unit, in order, unique), or other
+        coder labels (``coders``, likewise), or both.
 
         A class-derived table stays class-derived (its values, the other units of a class,
         are then written with the new labels); any other keeps its values as they are.
@@ -666,14 +668,20 @@ class CodingTable:
         >>> c = CodingTable.from_clusterings({"A": [0, 0], "B": [0, 1]})
         >>> sorted(c.relabel(["w1", "w2"]).value("A", "w1"))
         ['w2']
+        >>> list(t.relabel(coders=["Ann", "Bo"]).coders)
+        ['Ann', 'Bo']
         """
+        units = self.units if units is None else units
+        coders = self.coders if coders is None else coders
         if len(units) != self.n_units:
             raise ParameterError(f"relabel needs {self.n_units} unit labels; got {len(units)}",
                                  params=("units",))
+        if len(coders) != self.n_coders:
+            raise ParameterError(f"relabel needs {self.n_coders} coder labels; got "
+                                 f"{len(coders)}", params=("coders",))
         if self._classes is not None:
-            return CodingTable(self.coders, units, classes=self._classes, meta=self.meta)
-        return CodingTable(self.coders, units, codes=self.codes, values=self.values,
-                           meta=self.meta)
+            return CodingTable(coders, units, classes=self._classes, meta=self.meta)
+        return CodingTable(coders, units, codes=self.codes, values=self.values, meta=self.meta)
 
     def to_frame(self) -> pd.DataFrame:
         """Wide DataFrame, coders as rows and units as columns, None where missing."""
@@ -707,6 +715,55 @@ class CodingTable:
                     codes[c, t] = value_ix.setdefault(value, len(value_ix))
         self.__dict__["codes"] = codes
         self.__dict__["values"] = tuple(value_ix)
+
+
+def name_coders(coders: Sequence[Hashable], names: Sequence[Hashable],
+                what: str = "coders") -> dict[Hashable, Hashable]:
+    """Each coder's new name: one distinct name per coder, in the coders' order.
+
+    Parameters
+    ----------
+    coders : sequence
+        The coders, in the order the names follow (the order they first appear in the data).
+    names : sequence
+        The names, as many as there are coders, all different.
+    what : str, default="coders"
+        What the coders are called in the message (``"annotators"``).
+
+    Returns
+    -------
+    dict
+        coder -> name.
+
+    Raises
+    ------
+    ParameterError
+        About ``names`` (the command line's ``--names``): a wrong count or a name given twice,
+        naming the coders in their order.
+
+    References
+    ----------
+    docs/cli.md (``--names``).
+
+    Examples
+    --------
+    >>> name_coders(["c1", "c2"], ["Ann", "Bo"])
+    {'c1': 'Ann', 'c2': 'Bo'}
+    >>> name_coders(["c1", "c2"], ["Ann"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: names=['Ann'] gives 1 name for the 2 coders (c1, c2, ...
+    """
+    coders, names = list(coders), list(names)
+    if len(names) != len(coders) or len(set(names)) != len(names):
+        shown = ", ".join(map(str, coders[:12])) + (", ..." if len(coders) > 12 else "")
+        raise ParameterError(
+            f"{option('names', names)} gives {len(names)} "
+            f"{'name' if len(names) == 1 else 'names'}"
+            f"{'' if len(set(names)) == len(names) else ' (some twice)'} for the "
+            f"{len(coders)} {what} ({shown}, in the order they first appear); give one "
+            f"distinct name per {what[:-1]}", params=("names",))
+    return dict(zip(coders, names, strict=True))
 
 
 def unique_labels(paths: Sequence[str]) -> list[str]:
