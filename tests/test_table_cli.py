@@ -330,3 +330,22 @@ def test_standard_input_is_decoded_as_encoding_says(cli, tmp_path, monkeypatch) 
     Stdin.buffer = io.BytesIO(text.encode("latin-1"))
     code, _, err = cli("table", "-")
     assert code == 1 and "is not UTF-8" in err
+
+
+def test_numbers_near_the_largest_float_in_a_codings_file(cli, tmp_path) -> None:
+    import krippendorff
+    import numpy as np
+
+    path = tmp_path / "big.csv"
+    path.write_text("coder,unit,value\nA,1,1e308\nB,1,-1e308\nA,2,5e307\nB,2,5e307\n"
+                    "A,3,-1e308\nB,3,-1e308\n", encoding="utf-8")
+    data = np.array([[1, 0.5, -1], [-1, 0.5, -1]])
+    obj = _json(cli, "table", str(path), "--scalar", "--distance", "ratio")
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="ratio")
+    assert _alphas(obj)["ratio"]["alpha"] == pytest.approx(expected)  # x + y overflowed
+    converted = [w["message"] for w in obj["warnings"] if w["kind"] == "converted"]
+    assert converted and "'1e308' read as 1e+308" in converted[0]  # not an int of 309 digits
+    code, _, err = cli("table", str(path), "--scalar", "--distance", "interval")
+    want = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+    assert code == 1 and f"alpha (interval) is {want:.6g}, but D_o" in err
+    assert "D_e is 0" not in err and "divide the values by a power of ten" in err

@@ -409,7 +409,10 @@ def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bo
                 value = text
                 words.append((line, text))
             else:
-                value = int(number) if float(number).is_integer() else number
+                # a whole number is an int where ints and floats agree (|x| < 2**53): 1e308
+                # stays a float, not an int of 309 digits
+                value = int(number) if isinstance(number, int) or (
+                    number.is_integer() and abs(number) < 2.0**53) else number
                 spellings.setdefault(value, []).append(text)
         else:
             pieces = [text] if sep == "none" else text.split(sep)
