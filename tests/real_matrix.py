@@ -157,6 +157,43 @@ def multilabel_from_pans(pans: list[Path], dst: Path) -> Path:
     return dst
 
 
+def types_per_window(pair: list[Path], dst: Path, width: int = 400) -> Path:
+    """``item,annotator,label`` rows from BRAT annotators: an item is a window of ``width``
+    characters of a document, its labels the entity types of the mentions that start in it
+    (read by regular expressions)."""
+    seen: dict[tuple[str, str], dict[str, None]] = {}
+    for number, coder_dir in enumerate(pair):
+        for ann in sorted(coder_dir.glob("*.ann")):
+            for line in ann.read_text(encoding="utf-8").splitlines():
+                m = re.match(r"T\d+\t(\S+) (\d+) \d+\t", line)
+                if m:
+                    item = f"{ann.stem}:{int(m.group(2)) // width}"
+                    seen.setdefault((item, f"ann{number}"), {})[m.group(1)] = None
+    with dst.open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(["item", "annotator", "label"])
+        for (item, coder), labels in seen.items():
+            for label in labels:
+                out.writerow([item, coder, label])
+    return dst
+
+
+def joined_multilabel(src: Path, dst: Path) -> Path:
+    """The same labels with one row per item and annotator, the labels joined by ``;`` (as
+    the codings format writes a set): ambiguous in a multi-label file without ``--sep``."""
+    with src.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    cells: dict[tuple[str, str], list[str]] = {}
+    for item, annotator, label in rows[1:]:
+        cells.setdefault((item, annotator), []).append(label)
+    with dst.open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(rows[0])
+        for (item, annotator), labels in cells.items():
+            out.writerow([item, annotator, ";".join(labels)])
+    return dst
+
+
 def parquet_from_csv(src: Path, dst: Path, parts: int = 3) -> Path | None:
     """A directory of Parquet parts holding the rows of a long CSV (None without pyarrow)."""
     try:
@@ -422,5 +459,25 @@ def build(tmp: Path) -> list[Case]:
         [DUC06 / "allpans" / f"{a}.D0631.M.250.D.1.pan" for a in (114, 115)],
         derived / "pan-multilabel.csv")
     add("table DUC2006 pans multi-label",
-        _families("table", [str(multi)], names=False, pairwise=False, per_doc=False))
+        _families("table", [str(multi)], names=False, per_doc=False))
+    cases.append(Case("table participant-analysis codings [names]",
+                      ("table", str(codings), "--names", "first,second", "--diagnostics",
+                       "-f", "json")))
+    cases.append(Case("table DUC2006 pans multi-label [names]",
+                      ("table", str(multi), "--names", "a114,a115", "--pairwise", "--ci",
+                       "0.9", "--bootstrap", "30", "--seed", "1")))
+    cases.append(Case("table DUC2006 pans multi-label [names, wrong count]",
+                      ("table", str(multi), "--names", "a114"), frozenset({1}),
+                      ("--names a114 gives 1 name for the 2 annotators",)))
+    # LitBank's entity types per window of text as label sets (the BRAT annotation against
+    # its perturbed copy), one row per label, then the labels of a cell joined by ";"
+    types = types_per_window([LITBANK / "brat", lit_brat], derived / "litbank-types.csv")
+    add("table LitBank types per window",
+        _families("table", [str(types)], names=False, per_doc=False, report=False))
+    joined = joined_multilabel(types, derived / "litbank-types-joined.csv")
+    cases.append(Case("table LitBank types joined [default]",
+                      ("table", str(joined)), frozenset({1}), ("--sep ;", "--sep none")))
+    add("table LitBank types joined --sep",
+        _families("table", [str(joined)], base=("--sep", ";"), names=False, per_doc=False,
+                  report=False))
     return cases

@@ -1,16 +1,26 @@
-"""Set and scalar distances: single-pair values from the notes, NLTK, and vectorisation."""
+"""Set and scalar distances: single-pair values from the notes, NLTK, and vectorisation;
+distances alpha cannot weigh (NaN, negative), values at any scale, dispatch by declaration."""
 
 from __future__ import annotations
 
 import random
 from fractions import Fraction
 
+import krippendorff
 import numpy as np
 import pytest
 from reference import SET_DISTANCES
 
-from clusteragree import DISTANCES, Distance, ParameterError, get_distance, set_distance
-from clusteragree.core.distances import interval, ratio
+from clusteragree import (
+    DISTANCES,
+    CodingTable,
+    Distance,
+    ParameterError,
+    alpha,
+    get_distance,
+    set_distance,
+)
+from clusteragree.core.distances import as_numbers, interval, ratio
 
 
 @pytest.mark.parametrize(
@@ -89,3 +99,91 @@ def test_set_distance_decorator_gives_a_set_distance() -> None:
 
     assert isinstance(half, Distance) and half.kind == "set" and half.name == "half"
     assert half({1}, {1, 2}) == pytest.approx(0.25)
+
+
+# ---------------------------------------------------------------- distances alpha cannot weigh
+TWO_CODERS = [[1, 2, 3, 3], [1, 2, 4, 3]]
+
+
+def _refused(distance: object, table: object, pair: str, got: str) -> None:
+    with pytest.raises(ParameterError) as caught:
+        alpha(table, distance)
+    assert f"gives {got} for {pair}" in str(caught.value)
+    assert caught.value.params == ("distance",)
+
+
+def test_a_distance_giving_nan_or_a_negative_number_is_refused_with_the_pair() -> None:
+    # NaN used to make alpha NaN without an `undefined` warning; -1 used to be summed
+    table = CodingTable.from_matrix(TWO_CODERS)
+
+    def nan_for_3_and_4(x, y):
+        return float("nan") if {x, y} == {3, 4} else float(x != y)
+
+    _refused(nan_for_3_and_4, table, "the values 3 and 4", "nan")
+    _refused(lambda x, y: -1.0 * (x != y), table, "the values 3 and 4", "-1.0")
+    _refused(Distance("signed", "scalar", lambda x, y: np.asarray(x, float) - y), table,
+             "the values 3 and 4", "-1.0")  # the pairs of units first: 3 - 4
+    _refused(Distance("inf", "scalar", lambda x, y: np.where(np.asarray(x) == y, 0, np.inf)),
+             table, "the values 3 and 4", "inf")
+    # set distances see cardinalities: the pair is named by them, on both engines
+    negative = set_distance(lambda a, b, k: -np.ones(np.broadcast(a, b, k).shape),
+                            name="negative")
+    sets = CodingTable.from_records([("A", 1, {"a"}), ("B", 1, {"a", "b"}), ("A", 2, {"b"}),
+                                     ("B", 2, {"c"})])
+    _refused(negative, sets, "two sets of 1 and 1 labels with 0 in common", "-1.0")
+    _refused(negative, CodingTable.from_clusterings({"A": [0, 0, 1], "B": [0, 1, 1]}),
+             "two sets of 0 and 1 labels with 0 in common", "-1.0")
+    # Jaccard written without the case of two empty sets (0/0), as NLTK's is
+    plain_jaccard = set_distance(lambda a, b, k: 1 - np.asarray(k) / (np.asarray(a) + b - k),
+                                 name="plain_jaccard")
+    empty = CodingTable.from_records([("A", 1, set()), ("B", 1, set()), ("A", 2, {"b"}),
+                                      ("B", 2, {"c"})])
+    with np.errstate(invalid="ignore"):
+        _refused(plain_jaccard, empty, "two sets of 0 and 0 labels with 0 in common", "nan")
+
+
+@pytest.mark.parametrize("power", [-300, -150, -7, 0, 7, 150, 300])
+@pytest.mark.parametrize("level", ["interval", "ratio", "ordinal"])
+def test_alpha_is_the_same_at_any_scale_of_the_values(power: int, level: str) -> None:
+    data = np.array([[1, 0.6, -1, 0.5, 2], [1, -1, -1, 0.5, 1.5], [np.nan, 0.6, -1, 0.4, 2]])
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+    scaled = data * 10.0**power
+    try:
+        got = alpha(CodingTable.from_matrix(scaled), level)
+    except ParameterError as err:  # D_o and D_e of interval leave the range of floats
+        assert level == "interval" and abs(power) == 300
+        assert f"alpha (interval) is {expected:.6g}" in str(err)
+        assert "range of floating-point numbers" in str(err) and "D_e is 0" not in str(err)
+        return
+    assert got.alpha == pytest.approx(expected, abs=1e-9)  # was NaN ("D_e is 0") at 1e-7
+    if level == "interval":
+        unscaled = alpha(CodingTable.from_matrix(data), level)
+        assert got.D_o == pytest.approx(unscaled.D_o * 10.0 ** (2 * power), rel=1e-9)
+
+
+def test_ratio_of_numbers_near_the_largest_float_does_not_overflow() -> None:
+    data = np.array([[1, 0.6, -1, 0.5], [1, -1, -1, 0.5]])
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="ratio")
+    huge = CodingTable.from_matrix(data * 1.7e308)
+    assert alpha(huge, "ratio").alpha == pytest.approx(expected, abs=1e-12)
+    assert float(ratio(1.7e308, -1.7e308 / 3)) == pytest.approx(4.0)
+
+
+def test_values_a_tiny_fraction_apart_from_whole_numbers_stay_distinct() -> None:
+    # numeric_cells once took 1e-20 for 0 (shifted by the smallest whole number first)
+    data = np.array([[1e-20, 0.0, 1e-20, 2.0], [1e-20, 1e-20, 0.0, 2.0]])
+    table = CodingTable.from_matrix(data)
+    assert len(table.values) == 3
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    assert alpha(table, "nominal").alpha == pytest.approx(expected)
+
+
+def test_the_engines_follow_what_a_distance_declares() -> None:
+    def never(x, y):
+        raise AssertionError("an embedded distance is summed in closed form")
+
+    embedded = Distance("anything", "scalar", never, embedding=as_numbers)
+    table = CodingTable.from_matrix(TWO_CODERS)
+    assert alpha(table, embedded).alpha == pytest.approx(alpha(table, "interval").alpha)
+    equal = Distance("whatever", "value", never, equality=True)
+    assert alpha(table, equal).alpha == pytest.approx(alpha(table, "nominal").alpha)

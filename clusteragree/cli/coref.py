@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from ..coref.model import CONLL_AVERAGE, METRICS
@@ -20,7 +19,7 @@ from ._common import (
     interval_options,
     print_json,
 )
-from .input_formats import input_formats
+from .input_formats import detect, input_formats
 
 
 def register(sub: Any) -> None:
@@ -278,8 +277,7 @@ def _read_coref(path: str, args: argparse.Namespace) -> Any:
     from ..coref.corefud import read_corefud
     kind = args.input_format
     if kind == "auto":
-        kind = ("brat" if os.path.isdir(path)
-                else "corefud" if path.endswith(".conllu") else "conll")
+        kind = detect("coref", path)
     if kind == "brat":
         return read_brat_dir(path, args.text_dir, types=args.types, relations=args.relations,
                              encoding=args.encoding)

@@ -37,10 +37,10 @@ INPUTS: tuple[InputFormat, ...] = (
                 ("--sep", "--scalar", "--dask")),
     InputFormat("table", "multilabel-csv", "multi-label CSV `item,annotator,label[,rank]` or "
                 "`...,weight`", "a header starting `item,annotator,label`",
-                ("--metrics", "--p", "--categories")),
+                ("--sep", "--metrics", "--p", "--categories")),
     InputFormat("table", "multilabel-json", "multi-label JSON list of objects `item`, "
                 "`annotator`, `label`, `rank`", "a name ending in `.json`",
-                ("--metrics", "--p", "--categories")),
+                ("--sep", "--metrics", "--p", "--categories")),
     InputFormat("pyramid", None, "DUCView 1.4/1.5 `.pyr` (or the pyramid of a `.pan`)",
                 "always", ("--units", "--tokenizer", "--overlap", "--unmarked")),
     InputFormat("pan", None, "DUCView `.pan`, named `ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`",

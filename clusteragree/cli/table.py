@@ -5,21 +5,38 @@
 from __future__ import annotations
 
 import argparse
-import os
+import io
 import sys
 from typing import Any
 
 from ..core.distances import get_distance
 from ..core.result import format_signature
-from ..errors import InputError, ParameterError, UsageError
+from ..errors import InputError, ParameterError, UsageError, notify, option
+from ..inputs import decode
 from ._common import (
     Deprecated,
     add_common,
     add_distance,
     command_signature,
     interval_options,
+    name_list,
     print_json,
 )
+from .input_formats import detect
+
+
+class _Default(int):
+    """The default of an option that matters only with another (``--bootstrap`` without
+    ``--ci``): an int that says it was not given."""
+
+
+class _DefaultText(str):
+    """A text default that says it was not given (``--resample``)."""
+
+
+#: Options whose default is None when not given, and the value they then take.
+_UNSET_DEFAULTS = {"per_doc": True, "table": "alpha", "weights": "identity",
+                   "p": "0.5,0.75,1"}
 
 
 def register(sub: Any) -> None:
@@ -28,11 +45,15 @@ def register(sub: Any) -> None:
         "table", help="Krippendorff's alpha of a long CSV of codings",
         description="Alpha of a long CSV with the header coder,unit,labels (and optionally "
         "document): one row per coder and unit; labels separated by --sep; an empty labels "
-        "field is the empty set; a (coder, unit) pair without a row is missing.",
+        "field is the empty set; a (coder, unit) pair without a row is missing. Multi-label "
+        "files (item,annotator,label[,rank] or .json) give every multi-label measure.",
     )
     table.add_argument("file", help="CSV file, or - for standard input")
-    table.add_argument("--sep", type=_separator, default=";",
-                       help="label separator (default: %(default)s)")
+    table.add_argument(
+        "--sep", type=_separator, default=None,
+        help="codings: the separator of the labels of a set (default: ;); multi-label "
+        "files: split every label field on it (default: one label per field, and a field "
+        "holding ; is refused as ambiguous); none: no separator, a field is one label")
     add_distance(table)
     table.add_argument(
         "--scalar", action="store_true",
@@ -40,7 +61,7 @@ def register(sub: Any) -> None:
     )
     table.add_argument("--engine", choices=("auto", "classes", "generic"), default="auto",
                        help="alpha engine (default: %(default)s)")
-    table.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=True,
+    table.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=None,
                        help="with a document column, a row per document before the pooled "
                        "rows (default: yes; --no-per-doc prints the pooled rows only)")
     table.add_argument(
@@ -49,18 +70,23 @@ def register(sub: Any) -> None:
         "AC2 with --weights), brennan_prediger, or all (default: alpha); multi-label files "
         "(header item,annotator,label[,rank] or .json): among kappa (augmented kappa at each "
         "--p), am (A_m), alpha, mvalpha, or all (default: all)")
-    table.add_argument("--table", choices=("alpha", "kappa"), default="alpha",
-                       help="-f csv/latex: the table to write (default: %(default)s)")
+    table.add_argument("--table", choices=("alpha", "kappa"), default=None,
+                       help="-f csv/latex: the table to write: codings alpha (default) or "
+                       "kappa; multi-label files their measures (default) or alpha (with "
+                       "--ci or --pairwise)")
     table.add_argument("--weights", choices=("identity", "linear", "quadratic"),
-                       default="identity",
+                       default=None,
                        help="fleiss, gwet, brennan_prediger: weights between categories "
-                       "(default: %(default)s)")
+                       "(default: identity)")
     table.add_argument("--measures", dest="metrics", action=Deprecated, new="--metrics",
                        help=argparse.SUPPRESS)
-    table.add_argument("--p", default="0.5,0.75,1", help="primary weights for augmented kappa "
-                       "(default: %(default)s)")
-    table.add_argument("--categories", help="A_m: the scheme's categories, comma-separated "
-                       "(default: the labels used)")
+    table.add_argument("--p", default=None, help="multi-label files: primary weights for "
+                       "augmented kappa, each in [0.5, 1] (default: 0.5,0.75,1)")
+    table.add_argument("--categories", help="multi-label files, A_m: the scheme's "
+                       "categories, comma-separated (default: the labels used)")
+    table.add_argument("--names", type=name_list, metavar="A,B,...",
+                       help="names of the coders (annotators), comma-separated, one per coder "
+                       "in the order they first appear in the file (default: as written)")
     table.add_argument(
         "--dask", nargs="?", const="local", default=None, metavar="ADDRESS",
         help="Parquet codings: compute on a dask cluster, the scheduler at ADDRESS "
@@ -68,13 +94,55 @@ def register(sub: Any) -> None:
         "per core); alpha per document and pooled, and fleiss, gwet, brennan_prediger "
         "(identity weights)")
     add_common(table, pairwise=True, interval=True)
-    table.set_defaults(run=_run_table)
+    # defaults that say they were not given, so that an option without effect is said to be
+    table.set_defaults(run=_run_table, bootstrap=_Default(1000),
+                       resample=_DefaultText("auto"), worst=_Default(10))
 
 
 def _separator(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("the label separator must not be empty")
     return text
+
+
+def _given(args: argparse.Namespace) -> set[str]:
+    """The options given on the command line among those whose effect depends on others;
+    their defaults are filled in."""
+    given = {name for name in _UNSET_DEFAULTS if getattr(args, name) is not None}
+    given |= {name for name in ("bootstrap", "resample", "worst")
+              if not isinstance(getattr(args, name), (_Default, _DefaultText))}
+    given |= {name for name in ("sep", "seed", "categories", "names", "encoding")
+              if getattr(args, name) is not None}
+    for name, default in _UNSET_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    args.bootstrap, args.resample, args.worst = (int(args.bootstrap), str(args.resample),
+                                                 int(args.worst))
+    return given
+
+
+def _check_options(args: argparse.Namespace, given: set[str]) -> None:
+    """Options that contradict each other are a usage error; an option of another input
+    format, or one that only shapes what another option does, is an ``unused`` notice
+    (:mod:`clusteragree.cli.unused`, for every command alike)."""
+    multilabel = args.input_format.startswith("multilabel")
+    if multilabel and args.table == "kappa":
+        raise UsageError("--table kappa is the table of fleiss, gwet and brennan_prediger "
+                         "of codings; multi-label files write their measures (default) or "
+                         "alpha (--table alpha)")
+    if not multilabel:
+        if args.scalar and "sep" in given:
+            raise UsageError("--sep separates the labels of a set and --scalar reads each "
+                             "field as one value: give one of them")
+        if args.input_format == "parquet" and args.sep == "none":
+            raise UsageError("--sep none reads label fields whole in CSV and multi-label "
+                             "files; for one label per row of Parquet codings give --scalar")
+    if args.dask is not None and args.names:
+        raise UsageError("--dask computes pooled values, which name no coder: --names is "
+                         "for the other inputs")
+    if args.input_format == "parquet" and "encoding" in given:
+        notify("unused", "--encoding: Parquet stores its text as UTF-8, so there is nothing "
+               "to decode")
 
 
 def _input_format(path: str, chosen: str, encoding: str | None) -> str:
@@ -88,61 +156,99 @@ def _input_format(path: str, chosen: str, encoding: str | None) -> str:
             raise UsageError("Parquet is read from a file or a directory, not standard "
                                  "input")
         return chosen
-    if path != "-" and _is_parquet(path):
-        return "parquet"
-    if path.endswith(".json"):
-        return "multilabel-json"
-    return "multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding) \
-        else "codings"
+    return detect("table", path, encoding)
 
 
-def _is_parquet(path: str) -> bool:
-    """A name ending in ``.parquet``, or a directory holding ``.parquet`` files."""
-    if path.lower().endswith(".parquet"):
-        return True
-    return os.path.isdir(path) and any(
-        name.lower().endswith(".parquet") for _, _, names in os.walk(path) for name in names)
+def _metrics_of_multilabel(args: argparse.Namespace) -> list[str]:
+    from ..labels.measures import MEASURES
+    wanted = {m.strip().lower() for m in (args.metrics or "all").split(",") if m.strip()}
+    known = {"all", *MEASURES}
+    if not wanted or not wanted <= known:
+        raise UsageError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
+    return list(MEASURES) if "all" in wanted else [m for m in MEASURES if m in wanted]
 
 
-def _has_multilabel_header(path: str, encoding: str | None) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            head = handle.readline(4096)
-    except OSError:
-        return False
-    text = head.decode(encoding or "utf-8-sig", errors="replace").lstrip("\ufeff")
-    return text.strip().lower().replace(" ", "").startswith("item,annotator,label")
-
-
-def _run_multilabel(args: argparse.Namespace) -> int:
+def _run_multilabel(args: argparse.Namespace, given: set[str]) -> int:
+    from ..core.diagnostics import diagnostics
+    from ..core.frames import alpha_report, pairwise_report
     from ..labels.measures import measures_table
     from ..labels.reader import read_multilabel
-    from ..report.schema import envelope, records
-    data = read_multilabel(args.file, encoding=args.encoding,
-                           input_format=args.input_format.removeprefix("multilabel-"))
-    wanted = {m.strip().lower() for m in (args.metrics or "all").split(",")}
-    known = {"all", "kappa", "am", "alpha", "mvalpha"}
-    if not wanted <= known:
-        raise UsageError(f"--metrics must be among {sorted(known)}; got {args.metrics!r}")
+    from ..report import render
+    from ..report import table as render_table
+    from ..report.schema import alpha_records, diagnostic_records, envelope, records
+    from ..report.tables import alpha_text
+    from ..report.text import alpha_headline, diagnostic_sections, plural, text_report
+    wanted = _metrics_of_multilabel(args)
     try:
         ps = tuple(float(x) for x in args.p.split(","))
     except ValueError:
         raise UsageError(f"--p must be numbers such as 0.5,1; got {args.p!r}") from None
+    if not all(0.5 <= p <= 1 for p in ps):
+        raise UsageError(f"--p must be in [0.5, 1] (the weight of the primary label); got "
+                         f"{args.p!r}")
+    data = read_multilabel(args.file, encoding=args.encoding,
+                           input_format=args.input_format.removeprefix("multilabel-"),
+                           sep=args.sep)
+    if args.names:
+        data = data.renamed(args.names)
+    if "per_doc" in given and args.per_doc:
+        notify("unused", "--per-doc: a multi-label file has no documents; its rows are pooled")
     cats = args.categories.split(",") if args.categories else None
-    frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats)
-    keep = frame["measure"].map(lambda m: "all" in wanted or (
-        ("kappa" in wanted and m.startswith("K'")) or ("am" in wanted and m.startswith("A_m"))
-        or ("alpha" in wanted and m.startswith("alpha")) or ("mvalpha" in wanted
-                                                             and m == "mv-alpha")))
-    frame = frame[keep]
-    from ..report.text import plural, text_report
+    try:
+        frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats,
+                               engine=args.engine, metrics=wanted)
+    except ParameterError as err:  # mv-alpha's sets too many: named, refused; else left out
+        named = {m.strip().lower() for m in (args.metrics or "").split(",")}
+        if "mvalpha" in named or "too many to enumerate" not in str(err):
+            raise
+        wanted = [m for m in wanted if m != "mvalpha"]
+        notify("note", "mv-alpha is left out of the measures: "
+               + str(err).split(": leave", 1)[0])
+        frame = measures_table(data, ps=ps, distances=tuple(args.distance), categories=cats,
+                               engine=args.engine, metrics=wanted)
+    table = data.coding_table()
+    names = list(data.annotators)
+    alphas = None
+    if args.ci is not None or args.pairwise:
+        asked = ", ".join(o for o, on in (("--ci", args.ci is not None),
+                                          ("--pairwise", args.pairwise)) if on)
+        if "alpha" not in wanted:
+            notify("unused", f"{asked}: intervals and pairs are given for alpha, which --metrics "
+                   "leaves out")
+        else:
+            if args.ci is not None and len(wanted) > 1:
+                notify("unused", "--ci: bootstrap intervals are given for alpha (over the "
+                       "items); K', A_m and mv-alpha have none here")
+            if args.pairwise:
+                alphas = pairwise_report(
+                    lambda chosen: table.select([names[i] for i in chosen]), names,
+                    args.distance, engine=args.engine, per_document=False,
+                    **interval_options(args))
+            else:
+                alphas = alpha_report(table, args.distance, engine=args.engine,
+                                      per_document=False, **interval_options(args))
+    found = diagnostics(table, args.distance, worst=args.worst) if args.diagnostics else {}
+    signature = command_signature(args)
     if args.format == "json":
-        print_json(envelope("table", [args.file], command_signature(args),
-                            records(frame, "measure"),
+        print_json(envelope("table", [args.file], signature,
+                            [*records(frame, "measure"),
+                             *(alpha_records(alphas) if alphas is not None else []),
+                             *diagnostic_records(found)],
                             {"items": len(data.items),
                              "annotators": [str(a) for a in data.annotators]}))
-    elif args.format == "csv":
-        print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n"))
+    elif args.format in ("csv", "latex"):
+        if args.table == "alpha" and "table" in given:
+            if alphas is None:
+                raise UsageError("--table alpha writes alpha with its intervals or pairs: "
+                                 "give --ci or --pairwise (the measures table holds alpha "
+                                 "alone)")
+            print(render(alphas, args.format))
+        else:
+            if alphas is not None:
+                notify("unused", f"-f {args.format} writes the measures table; --table alpha "
+                       "writes alpha with its intervals or pairs")
+            print(frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+                  if args.format == "csv" else render_table(frame, "latex"))
     else:
         shown = frame.drop(columns=["note"])
         firsts = shown.groupby(shown["measure"].str.split(" ").str[0], sort=False).head(1)
@@ -150,31 +256,67 @@ def _run_multilabel(args: argparse.Namespace) -> int:
                     f"{plural(len(data.items), 'item')}: "
                     + ", ".join(f"{m} {v:.4f}" if v == v else f"{m} undefined" for m, v in
                                 zip(firsts["measure"], firsts["value"], strict=True)))
-        print(text_report(headline, [(None, shown)], digits=6))
+        sections: list[tuple[str | None, Any]] = [(None, shown)]
+        footer: list[str] = []
+        if alphas is not None:
+            body, footer = alpha_text(alphas)
+            headline += "\n" + alpha_headline(alphas)
+            title = ("alpha with a bootstrap interval" if args.ci is not None else "alpha")
+            sections.append((title + (" of every pair of annotators" if args.pairwise
+                                      else ""), body))
+        print(text_report(headline, [*sections, *diagnostic_sections(found)], footer,
+                          digits=6))
     return 0
+
+
+def _stdin(encoding: str | None) -> Any:
+    """Standard input as text, decoded as ``--encoding`` says (UTF-8 by default)."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # a text stream without bytes beneath (tests): already decoded
+        if encoding is not None:
+            notify("unused", "--encoding: standard input came already decoded")
+        return sys.stdin
+    return io.StringIO(decode(raw.read(), "<stdin>", encoding=encoding))
 
 
 def _run_table(args: argparse.Namespace) -> int:
     from ..core.diagnostics import combine, diagnostics
     from ..core.frames import alpha_report, pairwise_report
     from ..core.gwet import COEFFICIENTS, chance_corrected
-    from ..core.model import CodingTable
+    from ..core.model import CodingTable, name_coders
     from ..labels.parquet import read_parquet_table
     from ..labels.table import read_long_table
+    given = _given(args)
     args.input_format = _input_format(args.file, args.input_format, args.encoding)
     if args.dask is not None and args.input_format != "parquet":
         raise UsageError("--dask reads Parquet codings (a .parquet file or a directory of "
                              "them, or --input-format parquet)")
+    _check_options(args, given)
     if args.input_format not in ("codings", "parquet"):
-        return _run_multilabel(args)
+        return _run_multilabel(args, given)
     wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]
-    if "all" in wanted:
+    everything = "all" in wanted
+    if everything:
         wanted = ["alpha", *COEFFICIENTS]
     unknown = [m for m in wanted if m not in ("alpha", *COEFFICIENTS)]
     if unknown or not wanted:
         raise UsageError(f"--metrics for codings must be among alpha, "
                              f"{', '.join(COEFFICIENTS)} or all; got {args.metrics!r}")
     chosen = [m for m in COEFFICIENTS if m in wanted]
+    if chosen and not args.scalar:  # label sets: alpha alone compares them
+        if not everything:
+            raise ParameterError(
+                f"{', '.join(chosen)} {'compare' if len(chosen) > 1 else 'compares'} single "
+                "values, one per field: read the file "
+                f"with {option('scalar')}, or leave them out of {option('metrics', 'alpha')} "
+                "(label sets have alpha with a set distance)", params=("metrics", "scalar"))
+        notify("unused", f"--metrics all: {', '.join(chosen)} compare single values, so they "
+               "are computed with --scalar only; label sets have alpha")
+        chosen = []
+    if "weights" in given and not chosen:
+        raise UsageError(f"--weights weighs {', '.join(COEFFICIENTS)} of --scalar values: "
+                         "name them in --metrics (alpha's weights are its --distance)")
+    args.sep = ";" if args.sep is None else args.sep
     numeric_names = sorted(d for d in args.distance if get_distance(d).numeric)
     numeric = bool(numeric_names)
     if numeric and not args.scalar:
@@ -183,7 +325,7 @@ def _run_table(args: argparse.Namespace) -> int:
         )
     if args.dask is not None:
         return _run_dask(args, chosen, numeric)
-    source: Any = sys.stdin if args.file == "-" else args.file
+    source: Any = _stdin(args.encoding) if args.file == "-" else args.file
     if args.input_format == "parquet":
         data = read_parquet_table(args.file, sep=args.sep, scalar=args.scalar, numeric=numeric)
     else:
@@ -191,11 +333,19 @@ def _run_table(args: argparse.Namespace) -> int:
                                path="<stdin>" if args.file == "-" else args.file,
                                encoding=args.encoding)
     tables: Any = data.tables
+    order = data.coder_order()
+    if args.names:
+        named = name_coders(order, args.names)
+        tables = {d: t.relabel(coders=[named[c] for c in t.coders]) for d, t in tables.items()}
+        order = [named[c] for c in order]
     if list(tables) == [None]:
         tables = tables[None]
+        if "per_doc" in given and args.per_doc:
+            notify("unused", f"--per-doc: {data.path} has no document column; its rows are "
+                   "pooled")
     if args.pairwise:
         docs = tables if isinstance(tables, dict) else {None: tables}
-        names = list(dict.fromkeys(c for t in docs.values() for c in t.coders))
+        names = order
 
         def tables_of(chosen: tuple[int, ...]) -> Any:
             wanted = [names[i] for i in chosen]
@@ -224,7 +374,8 @@ def _run_table(args: argparse.Namespace) -> int:
         kappas = chance_corrected(pooled_table, chosen, weights=args.weights,
                                   level=args.ci or 0.95)
     return _print(args, frame, kappas, found, header, [data.path], str(header["signature"]),
-                  {"rows": data.rows, "repairs": data.repairs})
+                  {"rows": data.rows, "repairs": data.repairs,
+                   "coders": [str(c) for c in order]})
 
 
 def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header: dict,

@@ -119,14 +119,10 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
                        f"these inputs are {' and '.join(sorted(found))}")
     metrics = _metrics(args)
     if command == "table":
-        if given("weights") and not metrics & {"fleiss", "gwet", "brennan_prediger", "all"}:
-            yield "--weights weighs the kappa family (--metrics fleiss, gwet, brennan_prediger)"
         if given("p") and metrics and not metrics & {"kappa", "all"}:
             yield "--p is augmented kappa's primary weight (--metrics kappa)"
         if given("categories") and metrics and not metrics & {"am", "all"}:
             yield "--categories are A_m's categories (--metrics am)"
-        if given("sep") and getattr(args, "scalar", False):
-            yield "--sep splits label sets; --scalar reads one value per field"
     if command == "coref":
         if given("singletons") and metrics and not metrics - {"alpha", "ualpha"}:
             yield "--singletons acts on the coreference metrics; only alpha was asked for"

@@ -23,20 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ParameterError
+from ..errors import ParameterError, option
 from .class_kernel import by_class, pair_kernel, pair_rows
 from .crosstab import contingency, sum_by_key
-from .distances import Distance, get_distance
+from .distances import Distance, checked, get_distance
 from .parallel import resolve_jobs
 from .result import AlphaResult, alpha_from_sums
 
-__all__ = ["CardinalityStats", "class_stats"]
+__all__ = ["CardinalityStats", "alpha_in_units", "class_stats"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -251,26 +251,59 @@ class CardinalityStats:
         ParameterError
             If the distance is not a set distance.
         """
+        observed, expected, power = self.scaled_sums(distance)
+        return float(np.ldexp(observed, power)), float(np.ldexp(expected, power))
+
+    def scaled_sums(self, distance: Distance) -> tuple[float, float, int]:
+        """:meth:`sums` in a unit of the largest distance evaluated: a power of two.
+
+        Every distance is checked (:func:`~clusteragree.core.distances.checked`): a NaN, an
+        infinite or a negative one is refused, naming the sizes of the two sets and their
+        intersection. The unit is the power of two just above the largest distance, so that
+        the division is exact, alpha is the same, and :func:`alpha_from_sums` tells an expected
+        disagreement of 0 from a small one whatever the distance's scale.
+
+        Returns
+        -------
+        (float, float, int)
+            The observed and expected sums divided by ``2**power``, and ``power``.
+        """
         if distance.kind != "set":
             raise ParameterError(
                 f"The {distance.name!r} distance is not a function of set cardinalities; "
-                "use the generic engine (alpha(table, distance, engine='generic'))."
-            )
+                f"use the generic engine ({option('engine', 'generic')}).",
+                params=("engine", "distance"))
         d = distance.func
+
+        def evaluate(a: Any, b: Any, k: Any) -> FloatArray:
+            a, b, k = np.broadcast_arrays(a, b, k)
+            return checked(distance, d(a, b, k), lambda i: (
+                f"two sets of {a.flat[i]:.0f} and {b.flat[i]:.0f} labels with "
+                f"{k.flat[i]:.0f} in common"))
+
         o = self.observed
-        observed = float(np.dot(o[:, 3], d(o[:, 0], o[:, 1], o[:, 2]))) if len(o) else 0.0
+        d_o = evaluate(o[:, 0], o[:, 1], o[:, 2]) if len(o) else np.zeros(0)
+        observed = float(np.dot(o[:, 3], d_o)) if len(o) else 0.0
+        top = float(d_o.max(initial=0.0))
         s, h = self.sizes[:, 0], self.sizes[:, 1]
-        baseline = -float(np.dot(h, d(s, s, np.zeros_like(s))))
+        same = evaluate(s, s, np.zeros_like(s))
+        baseline = -float(np.dot(h, same))
+        top = max(top, float(same.max(initial=0.0)))
         for start in range(0, len(s), 1024):
             block = slice(start, start + 1024)
-            dm = d(s[block, None], s[None, :], np.zeros((1, 1)))
+            dm = evaluate(s[block, None], s[None, :], np.zeros((1, 1)))
             baseline += float(h[block] @ dm @ h)
+            top = max(top, float(dm.max(initial=0.0)))
         e = self.expected
         correction = 0.0
         if len(e):
-            delta = d(e[:, 0], e[:, 1], e[:, 2]) - d(e[:, 0], e[:, 1], np.zeros(len(e)))
+            shared = evaluate(e[:, 0], e[:, 1], e[:, 2])
+            delta = shared - evaluate(e[:, 0], e[:, 1], np.zeros(len(e)))
             correction = float(np.dot(e[:, 3], delta))
-        return observed, baseline + correction
+            top = max(top, float(shared.max(initial=0.0)))
+        power = int(np.frexp(top)[1])
+        return (float(np.ldexp(observed, -power)), float(np.ldexp(baseline + correction, -power)),
+                power)
 
     def compute(self, distance: str | Distance = "masi") -> AlphaResult:
         """Alpha for one set distance.
@@ -287,9 +320,75 @@ class CardinalityStats:
             Alpha with ``D_o``, ``D_e``, ``n`` and the signature.
         """
         dist = get_distance(distance)
-        observed, expected = self.sums(dist)
-        return alpha_from_sums(observed, expected, self.n, self.units, self.coders, dist,
-                               self.engine, self.meta)
+        observed, expected, power = self.scaled_sums(dist)
+        return alpha_in_units(observed, expected, power, self.n, self.units, self.coders, dist,
+                              self.engine, self.meta)
+
+
+def alpha_in_units(observed: float, expected: float, power: int, n: int, units: int,
+                   coders: int, distance: Distance, engine: str,
+                   meta: Mapping[str, str] | None = None) -> AlphaResult:
+    """Alpha from sums computed in a unit of their own, with D_o and D_e in the distance's.
+
+    The engines sum the distances in a unit of ``2**power`` (about the largest distance, or
+    the squared spread of the values for an embedded distance such as interval), so that the
+    sums neither overflow nor shrink below :func:`alpha_from_sums`' test of a zero expected
+    disagreement; alpha is the same in any unit. ``D_o`` and ``D_e`` are then given in the
+    distance's own unit, exactly (a power of two).
+
+    Parameters
+    ----------
+    observed, expected : float
+        The sums in units of ``2**power``.
+    power : int
+        The unit's exponent (0: the distance's own unit).
+    n, units, coders, distance, engine, meta
+        As for :func:`alpha_from_sums`.
+
+    Returns
+    -------
+    AlphaResult
+        As :func:`alpha_from_sums` gives it for the sums in the distance's own unit.
+
+    Raises
+    ------
+    ParameterError
+        About ``distance``, when D_o or D_e in the distance's unit lies beyond the range of
+        floating-point numbers (values near 1e308 for interval): the message says to rescale
+        the values, which leaves alpha as it is.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. (Alpha is a ratio of
+    disagreements: the unit of the distance cancels.) docs/alpha.md, "Definition".
+
+    Examples
+    --------
+    Krippendorff's nominal sums (8 and 1216 over 40 values) computed in units of 4:
+
+    >>> from clusteragree.core.distances import get_distance
+    >>> r = alpha_in_units(2, 304, 2, 40, 11, 4, get_distance("nominal"), "generic")
+    >>> round(r.alpha, 6), round(r.D_o, 6), round(r.D_e, 6)
+    (0.743421, 0.2, 0.779487)
+    """
+    result = alpha_from_sums(observed, expected, n, units, coders, distance, engine, meta)
+    if n < 2 or power == 0:
+        return result
+    with np.errstate(over="ignore", under="ignore"):
+        d_o, d_e = np.ldexp(result.D_o, power), np.ldexp(result.D_e, power)
+    lost = [(name, own) for name, scaled, own in (("D_o", result.D_o, d_o),
+                                                  ("D_e", result.D_e, d_e))
+            if not np.isfinite(own) or (own == 0.0 and scaled != 0.0)]
+    if lost:
+        name, own = lost[0]
+        direction = "above" if not np.isfinite(own) else "below"
+        raise ParameterError(
+            f"alpha ({distance.name}) is {result.alpha:.6g}, but {name} in the distance's "
+            f"unit lies {direction} the range of floating-point numbers (about 1e-308 to "
+            f"1e308); {'divide' if direction == 'above' else 'multiply'} the values by a "
+            "power of ten, which leaves alpha as it is, to have D_o and D_e as well",
+            params=("distance",))
+    return replace(result, D_o=float(d_o), D_e=float(d_e))
 
 
 def class_stats(table: object, *, jobs: int | None = 1, compiled: bool | None = None

@@ -32,10 +32,10 @@ import scipy.sparse as sp
 
 from ..errors import ParameterError, option
 from ..progress import Progress
-from .alpha_classes import CardinalityStats
+from .alpha_classes import CardinalityStats, alpha_in_units
 from .crosstab import sum_by_key
-from .distances import Distance, as_numbers, get_distance
-from .result import AlphaResult, alpha_from_sums
+from .distances import Distance, as_numbers, checked, get_distance
+from .result import AlphaResult
 
 __all__ = ["ValueStats", "value_stats"]
 
@@ -388,36 +388,98 @@ class ValueStats:
         Raises
         ------
         ParameterError
-            If the distance does not apply to the values.
+            If the distance does not apply to the values, or gives a NaN, an infinite or a
+            negative distance for some pair of them (:func:`~.distances.checked`).
+        """
+        observed, expected, power = self.scaled_sums(distance)
+        return float(np.ldexp(observed, power)), float(np.ldexp(expected, power))
+
+    def scaled_sums(self, distance: Distance) -> tuple[float, float, int]:
+        """:meth:`sums` in a unit of ``2**power``, and ``power``.
+
+        The unit is the power of two just above the largest distance evaluated, or, for a
+        distance with an ``embedding`` (interval, a bound ordinal), the squared spread of the
+        embedded values, which are summed shifted and scaled (so that values near 1e308
+        neither overflow nor values near 1e-7 look all equal); alpha is the same in any unit
+        (:func:`~clusteragree.core.alpha_classes.alpha_in_units`). Every distance evaluated
+        is checked: a NaN, an infinite or a negative distance is refused with the pair of
+        values.
+
+        Parameters
+        ----------
+        distance : Distance
+            As for :meth:`sums`.
+
+        Returns
+        -------
+        (float, float, int)
+            ``n * D_o`` and ``n (n - 1) * D_e`` divided by ``2**power``, and ``power``.
         """
         pi, pj, w, n_v = self.pairs[:, 0], self.pairs[:, 1], self.weights, self.counts
         if distance.marginal:
             distance = distance.bind(self.values, n_v)
         if distance.kind == "set" and self.value_kind == "set":
-            return self.to_cardinality().sums(distance)
+            return self.to_cardinality().scaled_sums(distance)
         if distance.equality:
             total = float(n_v.sum())
-            return float(w[pi != pj].sum()), total * total - float(n_v @ n_v)
+            return float(w[pi != pj].sum()), total * total - float(n_v @ n_v), 0
         if distance.kind == "set":
             raise ParameterError(
                 f"The {distance.name!r} distance compares sets; the table holds scalar values "
                 f"({option('distance', 'nominal')} compares any values).", params=("distance",))
         if distance.embedding is not None:
-            x = self._floats(distance, distance.embedding)
-            observed = float(w @ (x[pi] - x[pj]) ** 2) if len(w) else 0.0
-            total = float(n_v.sum())
-            mean = float(n_v @ x) / total if total else 0.0
-            return observed, 2.0 * total * float(n_v @ (x - mean) ** 2)
+            return self._embedded_sums(distance)
         if distance.kind == "scalar":
             x = self._floats(distance, as_numbers)
             func = distance.func
-            observed = float(w @ np.asarray(func(x[pi], x[pj]), dtype=np.float64)) \
-                if len(w) else 0.0
-            return observed, self._expected_by_blocks(lambda i, j: func(x[i], x[j]))
-        cache = [float(distance.func(self.values[i], self.values[j])) for i, j in zip(
-            pi.tolist(), pj.tolist(), strict=True)]
-        observed = float(np.dot(w, cache)) if cache else 0.0
-        return observed, self._expected_pairwise(distance)
+            d_o = self._checked(distance, func(x[pi], x[pj]), pi, pj) if len(w) \
+                else np.zeros(0)
+            expected, top = self._expected_by_blocks(distance, lambda i, j: func(x[i], x[j]))
+            return self._in_power(float(w @ d_o) if len(w) else 0.0, expected,
+                                  max(top, float(d_o.max(initial=0.0))))
+        cache = self._checked(distance, [float(distance.func(self.values[i], self.values[j]))
+                                         for i, j in zip(pi.tolist(), pj.tolist(), strict=True)],
+                              pi, pj)
+        observed = float(np.dot(w, cache)) if len(cache) else 0.0
+        expected, top = self._expected_pairwise(distance)
+        return self._in_power(observed, expected, max(top, float(cache.max(initial=0.0))))
+
+    @staticmethod
+    def _in_power(observed: float, expected: float, top: float) -> tuple[float, float, int]:
+        """The sums in units of the power of two just above ``top`` (exact)."""
+        power = int(np.frexp(top)[1])
+        return float(np.ldexp(observed, -power)), float(np.ldexp(expected, -power)), power
+
+    def _checked(self, distance: Distance, d: Any, i: Any, j: Any) -> FloatArray:
+        """:func:`checked` distances of the pairs of types ``(i, j)`` (broadcast)."""
+        d = np.asarray(d, dtype=np.float64)
+        i, j = np.broadcast_to(i, d.shape), np.broadcast_to(j, d.shape)
+        return checked(distance, d, lambda k: (
+            f"the values {self.values[int(i.flat[k])]!r} and {self.values[int(j.flat[k])]!r}"))
+
+    def _embedded_sums(self, distance: Distance) -> tuple[float, float, int]:
+        """The sums of ``d(x, y) = (e(x) - e(y))**2`` from the embedded values: observed over
+        the coincidences, expected in closed form, ``2 n sum_v n_v (e_v - mean)**2``; the
+        values shifted to start at 0 and scaled by a power of two to below 1, in two exact
+        steps (no overflow of the spread of values near 1e308)."""
+        pi, pj, w, n_v = self.pairs[:, 0], self.pairs[:, 1], self.weights, self.counts
+        x = self._floats(distance, distance.embedding)
+        if not np.isfinite(x).all():
+            k = int(np.flatnonzero(~np.isfinite(x))[0])
+            raise ParameterError(
+                f"the distance {distance.name!r} places the value {self.values[k]!r} at "
+                f"{float(x[k])!r}; alpha needs finite positions", params=("distance",))
+        if not len(x):
+            return 0.0, 0.0, 0
+        _, big = np.frexp(float(np.abs(x).max()))
+        y = np.ldexp(x, -big)  # exact, in (-1, 1)
+        y = y - y.min()  # in [0, 2)
+        _, spread = np.frexp(float(y.max()))
+        z = np.ldexp(y, -spread)  # exact, in [0, 1)
+        observed = float(w @ (z[pi] - z[pj]) ** 2) if len(w) else 0.0
+        total = float(n_v.sum())
+        mean = float(n_v @ z) / total if total else 0.0
+        return observed, 2.0 * total * float(n_v @ (z - mean) ** 2), 2 * (big + spread)
 
     def _floats(self, distance: Distance, embed: Any) -> FloatArray:
         if self.value_kind == "set" and self.values:
@@ -430,27 +492,36 @@ class ValueStats:
             raise ParameterError(f"The {distance.name!r} distance: {err}",
                                  params=("distance",)) from None
 
-    def _expected_by_blocks(self, dist: Any) -> float:
+    def _expected_by_blocks(self, distance: Distance, dist: Any) -> tuple[float, float]:
+        """The expected sum of a vectorised distance over blocks of pairs of types, and the
+        largest distance (each block checked)."""
         n_v = self.counts
         idx = np.arange(len(n_v))
-        total = -float(n_v @ dist(idx, idx))
+        same = self._checked(distance, dist(idx, idx), idx, idx)
+        total, top = -float(n_v @ same), float(same.max(initial=0.0))
         for start in range(0, len(n_v), 1024):
             block = idx[start : start + 1024]
-            total += float(n_v[block] @ dist(block[:, None], idx[None, :]) @ n_v)
-        return total
+            d = self._checked(distance, dist(block[:, None], idx[None, :]), block[:, None],
+                              idx[None, :])
+            total += float(n_v[block] @ d @ n_v)
+            top = max(top, float(d.max(initial=0.0)))
+        return total, top
 
-    def _expected_pairwise(self, distance: Distance) -> float:
-        """Sum of a Python callable over pairs of types (assumed symmetric)."""
+    def _expected_pairwise(self, distance: Distance) -> tuple[float, float]:
+        """Sum of a Python callable over pairs of types (assumed symmetric), and the largest
+        distance (each checked)."""
         n_v, values = self.counts, self.values
-        total = 0.0
+        total = top = 0.0
         count = len(values)
         with Progress(count * (count + 1) // 2, "pairs of values") as bar:
             for i in range(count):
-                total += n_v[i] * (n_v[i] - 1.0) * float(distance.func(values[i], values[i]))
-                for j in range(i + 1, count):
-                    total += 2.0 * n_v[i] * n_v[j] * float(distance.func(values[i], values[j]))
+                row = self._checked(distance, [float(distance.func(values[i], values[j]))
+                                               for j in range(i, count)], i, np.arange(i, count))
+                total += n_v[i] * (n_v[i] - 1.0) * float(row[0])
+                total += 2.0 * n_v[i] * float(n_v[i + 1:] @ row[1:])
+                top = max(top, float(row.max(initial=0.0)))
                 bar.update(count - i)
-        return total
+        return total, top
 
     def compute(self, distance: str | Distance = "masi") -> AlphaResult:
         """Alpha for one distance.
@@ -467,9 +538,9 @@ class ValueStats:
             Alpha with ``D_o``, ``D_e``, ``n`` and the signature (``engine:generic``).
         """
         dist = get_distance(distance)
-        observed, expected = self.sums(dist)
-        return alpha_from_sums(observed, expected, self.n, self.units, self.coders, dist,
-                               "generic", self.meta)
+        observed, expected, power = self.scaled_sums(dist)
+        return alpha_in_units(observed, expected, power, self.n, self.units, self.coders, dist,
+                              "generic", self.meta)
 
 
 def value_stats(table: Any) -> ValueStats:

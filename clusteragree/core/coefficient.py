@@ -41,7 +41,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
 from .bootstrap import block_stats, bootstrap_alpha
@@ -61,8 +61,7 @@ def _check_engine(engine: str) -> None:
     if engine not in ("auto", "classes", "generic"):
         raise ParameterError(
             f"The 'engine' parameter of alpha must be one of 'auto', 'classes', 'generic'. "
-            f"Got {engine!r}."
-        )
+            f"Got {engine!r}.", params=("engine",))
 
 
 def as_table(table: Any, what: str = "table") -> CodingTable:
@@ -182,19 +181,21 @@ def choose_engine(table: CodingTable, distance: Distance, engine: str) -> str:
     >>> choose_engine(records, get_distance("masi"), "classes")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    clusteragree.errors.ParameterError: The classes engine needs a class-derived table ...
+    clusteragree.errors.ParameterError: engine='classes' needs a class-derived table ...
     """
     _check_engine(engine)
     if engine == "classes":
         if not table.is_class_derived:
             raise ParameterError(
-                "The classes engine needs a class-derived table (CodingTable.from_clusterings)."
-            )
+                f"{option('engine', 'classes')} needs a class-derived table (the other units "
+                "of a unit's class, CodingTable.from_clusterings); these values are given as "
+                f"they are: use {option('engine', 'generic')} or {option('engine', 'auto')}",
+                params=("engine",))
         if distance.kind != "set":
             raise ParameterError(
-                f"The classes engine needs a set distance; {distance.name!r} is a "
-                f"{distance.kind} distance. Use engine='generic'."
-            )
+                f"{option('engine', 'classes')} needs a set distance; {distance.name!r} is a "
+                f"{distance.kind} distance: use {option('engine', 'generic')} or "
+                f"{option('engine', 'auto')}", params=("engine", "distance"))
         return "classes"
     if engine == "auto" and table.is_class_derived and distance.kind == "set":
         return "classes"

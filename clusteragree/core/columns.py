@@ -9,15 +9,17 @@ with one count over all cells, and scatters the value codes into the coders x un
 The wide and record entries promise what reading the records one by one gives
 (:meth:`CodingTable.from_records`): Python's equality of dict keys, the first value seen kept,
 the errors naming the record. Where pandas could answer differently (a missing coder or unit, a
-value it takes for missing and :func:`is_missing` does not, such as ``pd.NaT``, a NaN inside a
-tuple, which its hash tables equate and Python does not) or the data hold an error, they return
-None and the caller reads the records one by one, which gives the table or the error.
+missing value of a kind pandas may code otherwise, such as ``numpy.float32("nan")`` or a masked
+cell, a NaN inside a tuple, which its hash tables equate and Python does not) or the data hold an
+error, they return None and the caller reads the records one by one, which gives the table or
+the error. What is missing is what :func:`is_missing` says, on every entry.
 """
 
 from __future__ import annotations
 
-import math
+import warnings
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -27,21 +29,25 @@ import pandas as pd
 from ..errors import InputError
 from ..inputs import objects_in_bulk
 
-__all__ = ["is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
-           "wide_cells"]
+__all__ = ["hide", "is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
+           "unmasked", "wide_cells"]
 
 IntArray = npt.NDArray[np.int64]
 #: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
 Cells = tuple[list[Any], list[Any], IntArray, list[Any]]
 SET_TYPES = (set, frozenset, list)
-_MISSING_TYPES = (type(None), type(pd.NA))
+#: Types whose every value is missing (pandas' factorisation agrees).
+_MISSING_TYPES = (type(None), type(pd.NA), type(pd.NaT))
 
 
 def is_missing(value: Any) -> bool:
-    """None, NaN and ``pd.NA`` mean a missing value.
+    """None, NaN, ``pd.NA``, ``pd.NaT`` and a masked cell mean a missing value.
 
     A missing cell is a unit the coder did not code; it is not the same as coding it with the empty
-    set, which is a value.
+    set, which is a value. What counts as missing is what pandas counts (``pd.isna`` of a
+    single value), and numpy's masked cell (``numpy.ma.masked``, what a masked array gives for
+    a cell it hides), so that every entry of a table (records, reliability data, DataFrames)
+    reads the same data the same way.
 
     Parameters
     ----------
@@ -51,7 +57,9 @@ def is_missing(value: Any) -> bool:
     Returns
     -------
     bool
-        True for None, ``pd.NA`` and a float NaN (including ``numpy.nan``); False otherwise.
+        True for None, ``pd.NA``, ``pd.NaT``, ``numpy.ma.masked``, a float or complex NaN
+        (Python's or numpy's, of any precision), numpy's ``NaT`` (``datetime64`` and
+        ``timedelta64``) and ``Decimal("NaN")``; False otherwise, for containers too.
 
     References
     ----------
@@ -64,12 +72,20 @@ def is_missing(value: Any) -> bool:
     --------
     >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0)
     (True, True, True, False)
-    >>> is_missing(frozenset()), is_missing("")  # the empty set and "" are values
-    (False, False)
+    >>> is_missing(pd.NaT), is_missing(np.float32("nan")), is_missing(np.ma.masked)
+    (True, True, True)
+    >>> is_missing(frozenset()), is_missing(""), is_missing(float("inf"))  # values
+    (False, False, False)
     """
-    if value is None or value is pd.NA:
+    if value is None or value is pd.NA or value is pd.NaT or value is np.ma.masked:
         return True
-    return isinstance(value, float) and math.isnan(value)
+    if isinstance(value, (float, complex, np.inexact)):
+        return bool(value != value)
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(value))
+    if isinstance(value, Decimal):
+        return value.is_nan()
+    return False
 
 
 def plain(value: Any) -> Any:
@@ -182,7 +198,8 @@ def long_cells(coders: pd.Series, units: pd.Series, values: pd.Series
     ----------
     coders, units, values : Series
         The three columns, equally long. A value is a label, a number, or a set (or list) of
-        labels; None, NaN and ``pd.NA`` are missing.
+        labels; what :func:`is_missing` calls missing (None, NaN, ``pd.NA``, ``pd.NaT``, a
+        masked cell) is missing.
 
     Returns
     -------
@@ -223,6 +240,9 @@ def long_cells(coders: pd.Series, units: pd.Series, values: pd.Series
         vals = vals.reset_index(drop=True)
         is_set = vals.map(lambda v: isinstance(v, SET_TYPES)).to_numpy(dtype=bool)
         missing = ~is_set & vals.map(is_missing).to_numpy(dtype=bool)
+        unseen = missing & ~vals.isna().to_numpy(dtype=bool)  # a masked cell, say
+        if unseen.any():
+            vals = vals.where(~unseen, None)
         if is_set.any() and (~is_set & ~missing).any():
             row = int(np.flatnonzero(~is_set & ~missing)[0]) + 1
             raise InputError(f"row {row}: a single value among label sets; a table holds "
@@ -238,7 +258,7 @@ def long_cells(coders: pd.Series, units: pd.Series, values: pd.Series
             f"record {again + 1}: coder {plain(c_labels[c_codes[again]])!r} coded unit "
             f"{plain(u_labels[u_codes[again]])!r} twice (first at record {first + 1}); "
             "keep one record per coder and unit (a set value holds several labels)")
-    try:  # None, NaN and pd.NA all get the code -1: missing
+    try:  # None, NaN, pd.NA and pd.NaT all get the code -1: missing
         v_codes, v_uniques = factorize_column(vals)
     except TypeError as err:
         raise InputError(f"a value is not hashable ({err}); give label sets as set, "
@@ -506,18 +526,64 @@ def wide_cells(df: pd.DataFrame) -> Cells | None:
 DENSE_VALUE_SPAN = 1 << 22
 
 
+def unmasked(data: Any) -> tuple[Any, npt.NDArray[np.bool_] | None]:
+    """Reliability data with numpy's masks turned into missing cells.
+
+    A masked cell is missing (:func:`is_missing`), wherever it is: a 2-D masked array of
+    numbers gives its data and its mask (the caller codes the hidden cells as missing); any
+    other masked array, and masked rows of a list, give lists in which a hidden cell is None.
+    Anything else is returned as it is. Converting a masked array with ``numpy.asarray``
+    would drop the mask and read the hidden cells as values.
+
+    Parameters
+    ----------
+    data : object
+        Reliability data as :meth:`~clusteragree.CodingTable.from_matrix` takes it.
+
+    Returns
+    -------
+    (data, mask)
+        The data without masks, and the mask of the hidden cells (None when no mask is left
+        to apply: none was given, or the hidden cells are None now).
+
+    References
+    ----------
+    docs/alpha.md, "Input and missing values".
+
+    Examples
+    --------
+    >>> values, hidden = unmasked(np.ma.masked_array([[1, 2], [1, 3]], [[0, 1], [0, 0]]))
+    >>> values.tolist(), hidden.tolist()
+    ([[1, 2], [1, 3]], [[False, True], [False, False]])
+    >>> unmasked([["a", "b"], np.ma.masked_array(["a", "c"], [0, 1])])
+    ([['a', 'b'], ['a', None]], None)
+    """
+    if isinstance(data, np.ma.MaskedArray):
+        if data.ndim == 2 and data.dtype.kind in "biuf":
+            return np.ma.getdata(data), np.ma.getmaskarray(data)
+        return data.tolist(), None  # hidden cells as None
+    if isinstance(data, (list, tuple)) and any(isinstance(r, np.ma.MaskedArray) for r in data):
+        return [r.tolist() if isinstance(r, np.ma.MaskedArray) else r for r in data], None
+    return data, None
+
+
 def numeric_matrix(data: Any) -> npt.NDArray[Any] | None:
     """Reliability data as a 2-D numeric array, or None when it is not plainly numeric.
 
     A numpy array of booleans, integers or floats is taken as it is. A list of rows is
-    converted by numpy and kept when every cell became a number (no None, sets or strings)
-    and, for floats, no magnitude reaches 2**53, where a Python int could have been rounded.
+    converted by numpy and kept when every cell became a number (no None, sets, strings or
+    masked cells) and, for floats, no magnitude reaches 2**53, where a Python int could have
+    been rounded. Masked arrays are for :func:`unmasked` first.
     """
+    if isinstance(data, np.ma.MaskedArray):
+        return None
     if isinstance(data, np.ndarray):
         return data if data.ndim == 2 and data.dtype.kind in "biuf" else None
     try:
-        arr = np.asarray(data)
-    except (ValueError, TypeError):
+        with warnings.catch_warnings():  # numpy turns a masked cell into NaN, with a warning
+            warnings.filterwarnings("error", message=".*masked element", category=UserWarning)
+            arr = np.asarray(data)
+    except (ValueError, TypeError, UserWarning):
         return None
     if arr.ndim != 2 or arr.dtype.kind not in "biuf":
         return None
@@ -526,6 +592,28 @@ def numeric_matrix(data: Any) -> npt.NDArray[Any] | None:
             if float(np.nanmax(np.abs(arr), initial=0.0)) >= 2.0**53:
                 return None
     return arr
+
+
+def hide(codes: IntArray, values: list[Any], hidden: npt.NDArray[np.bool_] | None
+         ) -> tuple[IntArray, list[Any]]:
+    """``codes`` with the ``hidden`` cells missing (-1), and only the values still used.
+
+    Examples
+    --------
+    >>> codes, values = hide(np.array([[0, 1], [0, 2]]), [1, 2, 3],
+    ...                      np.array([[False, True], [False, False]]))
+    >>> codes.tolist(), values
+    ([[0, -1], [0, 1]], [1, 3])
+    """
+    if hidden is None or not hidden.any():
+        return codes, values
+    codes = np.where(hidden, -1, codes)
+    used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(values)))
+    if len(used) == len(values):
+        return codes, values
+    remap = np.full(len(values) + 1, -1, dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    return remap[codes], [values[k] for k in used.tolist()]
 
 
 def numeric_cells(arr: npt.NDArray[Any]) -> tuple[IntArray, list[Any]]:
@@ -601,9 +689,15 @@ def _dense_codes(flat: npt.NDArray[Any], kind: str) -> tuple[IntArray, list[Any]
         return None
     if kind == "f":
         shifted = flat - float(lo)
-        np.copyto(shifted, float(span), where=np.isnan(shifted))  # missing: the last slot
+        missing = np.isnan(shifted)
+        np.copyto(shifted, float(span), where=missing)  # missing: the last slot
         ints = shifted.astype(np.int64)
-        if not np.array_equal(ints, shifted):  # a value that is not a whole number
+        back = ints.astype(np.float64)
+        back += float(lo)
+        np.copyto(back, np.nan, where=missing)
+        # a value that is not a whole number (compared with the value itself: 1 + 1e-20 is
+        # 1.0 once shifted, 1e-20 is not a whole number)
+        if not np.array_equal(back, flat, equal_nan=True):
             return None
     elif kind in "ib":
         ints = flat.astype(np.int64) - lo

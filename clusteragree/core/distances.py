@@ -456,6 +456,10 @@ def interval(x: ArrayLike, y: ArrayLike) -> FloatArray:
 def ratio(x: ArrayLike, y: ArrayLike) -> FloatArray:
     """Krippendorff's ratio difference ``((x - y) / (x + y))**2``; 0 when ``x + y == 0``.
 
+    Each pair is first divided by the power of two just above the larger of ``|x|`` and
+    ``|y|`` (exactly, and the difference does not change), so that numbers near the largest
+    float (``1e308``) give their difference rather than an overflow.
+
     Parameters
     ----------
     x, y : array-like of float
@@ -483,9 +487,70 @@ def ratio(x: ArrayLike, y: ArrayLike) -> FloatArray:
     (0.25, 0.25)
     >>> float(ratio(0, 0))
     0.0
+    >>> float(ratio(1e308, -0.5e308)), float(ratio(1.5e308, 1.5e308 / 3))
+    (9.0, 0.25)
     """
     xa, ya = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    return _ratio_or(xa - ya, xa + ya, 0.0) ** 2
+    _, power = np.frexp(np.maximum(np.abs(xa), np.abs(ya)))
+    xs, ys = np.ldexp(xa, -power), np.ldexp(ya, -power)  # exact, in (-1, 1): no overflow
+    return _ratio_or(xs - ys, xs + ys, 0.0) ** 2
+
+
+def checked(distance: Distance, d: ArrayLike, pair: Callable[[int], str]) -> FloatArray:
+    """Distances as floats, refused where one is NaN, infinite or negative.
+
+    Alpha weighs every pair of values by its distance; a distance that is not a number of 0 or
+    more for some pair leaves alpha without meaning (a NaN would silently make alpha NaN, a
+    negative one would pull D_o and D_e the wrong way). The engines call this on every
+    distance they evaluate (the user's functions included), so the fault is named with the
+    pair of values rather than found in the result.
+
+    Parameters
+    ----------
+    distance : Distance
+        The distance evaluated (its name goes into the message).
+    d : array-like
+        The distances of some pairs, any shape.
+    pair : callable
+        ``pair(k)``: the ``k``-th pair (in ``d``'s flat order), in words, for the message.
+
+    Returns
+    -------
+    ndarray of float
+        ``d`` as float64, when every distance is finite and not negative.
+
+    Raises
+    ------
+    ParameterError
+        About ``distance``, naming the first pair whose distance is NaN, infinite or negative.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. (A difference
+    function is 0 for equal values and positive otherwise.) docs/distances.md, "Your own
+    distance".
+
+    Examples
+    --------
+    >>> d = Distance("signed", "scalar", lambda x, y: x - y)
+    >>> checked(d, [0.0, 2.0], lambda k: f"pair {k}")
+    array([0., 2.])
+    >>> checked(d, [0.0, -1.0], lambda k: "the values 1 and 2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: the distance 'signed' gives -1.0 for the values 1 and 2; ...
+    """
+    arr = np.asarray(d, dtype=np.float64)
+    bad = ~(arr >= 0) | np.isinf(arr)  # NaN is not >= 0
+    if bad.any():
+        k = int(np.flatnonzero(bad.reshape(-1))[0])
+        value = float(arr.reshape(-1)[k])
+        raise ParameterError(
+            f"the distance {distance.name!r} gives {value!r} for {pair(k)}; alpha needs a "
+            "distance that is a finite number of 0 or more for every pair of values (0 for "
+            "equal values): correct the distance, or leave out the values it cannot compare",
+            params=("distance",))
+    return arr
 
 
 def as_numbers(values: Sequence[Any]) -> FloatArray:

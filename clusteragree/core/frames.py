@@ -400,11 +400,25 @@ def _add_intervals(frame: pd.DataFrame, tables: Mapping[Any, CodingTable],
         frame[column] = float("nan")
     pooled = pooled_rows(frame)
     for dist in dists:
-        result = (krippendorff_bootstrap(stats, dist, n=n, level=level, seed=seed, jobs=jobs)
-                  if chosen == "krippendorff" else
-                  bootstrap_alpha(stats, dist, n=n, level=level, seed=seed, resample=chosen,
-                                  jobs=jobs))
         row = pooled & (frame["distance"] == dist.name)
+        if frame.loc[row, "alpha"].isna().all():  # undefined on the data: so is its interval
+            warnings.warn(AlphaUndefinedWarning(
+                f"alpha ({dist.name}) has no bootstrap interval: alpha itself is undefined on "
+                "these data"), stacklevel=4)
+            continue
+        try:
+            result = (krippendorff_bootstrap(stats, dist, n=n, level=level, seed=seed,
+                                             jobs=jobs)
+                      if chosen == "krippendorff" else
+                      bootstrap_alpha(stats, dist, n=n, level=level, seed=seed,
+                                      resample=chosen, jobs=jobs))
+        except ParameterError as err:
+            if "undefined in every resample" not in str(err):
+                raise
+            warnings.warn(AlphaUndefinedWarning(
+                f"alpha ({dist.name}) has no bootstrap interval: it is undefined in every one "
+                f"of the {n} resamples"), stacklevel=4)
+            continue
         frame.loc[row, INTERVAL_COLUMNS] = [result.ci[0], result.ci[1], result.se,
                                             result.p_below["0.667"], result.p_below["0.8"],
                                             result.undefined]

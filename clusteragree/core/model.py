@@ -1,8 +1,9 @@
 """The coding table: coders x units, each cell a value or missing.
 
 A value is a frozenset (a set of labels, or a unit's class minus the unit itself) or a scalar
-(a label, a number); one table holds one kind. ``None`` (and NaN) mean missing: the coder did not
-code that unit, which is not the same as coding it with the empty set.
+(a label, a number); one table holds one kind. ``None`` (and NaN, ``pd.NA``, ``pd.NaT``, a masked
+cell: :func:`~clusteragree.core.columns.is_missing`) mean missing: the coder did not code that
+unit, which is not the same as coding it with the empty set.
 
 A table built from clusterings keeps each coder's class ids instead of materialised sets, so the
 linear-time alpha engine can use them directly; the sets are built only when asked for.
@@ -19,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..errors import InputError, ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .columns import (
+    hide,
     is_missing,
     long_cells,
     normalise,
@@ -28,10 +30,11 @@ from .columns import (
     numeric_matrix,
     record_cells,
     record_columns,
+    unmasked,
     wide_cells,
 )
 
-__all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
+__all__ = ["CodingTable", "is_missing", "name_coders", "require_records", "unique_labels"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -180,13 +183,15 @@ class CodingTable:
         """Build a table from ``(coder, unit, value)`` records.
 
         Sets, frozensets and lists become frozensets of labels; other values are scalars.
-        ``None`` or NaN is a missing value, as is a (coder, unit) pair that never occurs.
+        A missing value (:func:`is_missing`: None, NaN, ``pd.NA``, ``pd.NaT``, a masked cell)
+        is missing, as is a (coder, unit) pair that never occurs.
 
         The records are read in one pass into three columns, which pandas factorises at once
         (:func:`~clusteragree.core.columns.record_cells`); where that could differ from reading
         them one by one (an error among them, a label or value that pandas compares otherwise
-        than Python, such as ``pd.NaT``), and below :data:`FEW_RECORDS` records, where the loop
-        is faster, they are read one by one, which gives the table or names the record.
+        than Python, such as a NaN inside a tuple), and below :data:`FEW_RECORDS` records,
+        where the loop is faster, they are read one by one, which gives the table or names the
+        record.
 
         Raises
         ------
@@ -297,13 +302,15 @@ class CodingTable:
         """Build a table from reliability data: one row per coder, one column per unit.
 
         This is Krippendorff's layout (and the ``krippendorff`` package's): ``data[i][j]`` is
-        coder ``i``'s value for unit ``j``; None, NaN and pd.NA are missing. A cell may hold a
-        set (or list) of labels; a table holds sets or scalars, not both.
+        coder ``i``'s value for unit ``j``; None, NaN, ``pd.NA``, ``pd.NaT`` and the cells a
+        numpy masked array hides are missing (:func:`is_missing`). A cell may hold a set (or
+        list) of labels; a table holds sets or scalars, not both.
 
         Parameters
         ----------
         data : 2-D array-like
-            A list of equally long rows, or a 2-D numpy array.
+            A list of equally long rows, or a 2-D numpy array (masked arrays and masked rows
+            too: a masked cell is missing).
         coders, units : sequence, optional
             Labels of the rows and columns (default: 0, 1, ...).
 
@@ -312,14 +319,22 @@ class CodingTable:
         >>> t = CodingTable.from_matrix([[1, 2, None], [1, 3, 3]], coders=["A", "B"])
         >>> t.n_coders, t.n_units, t.value("A", 2)
         (2, 3, None)
+
+        A masked cell is missing; its hidden value is not among the table's values:
+
+        >>> import numpy as np
+        >>> m = CodingTable.from_matrix(np.ma.masked_array([[1, 2], [1, 3]], [[0, 0], [0, 1]]))
+        >>> m.value(1, 1), m.values
+        (None, (1, 2))
         """
         if isinstance(data, pd.DataFrame):
             raise ParameterTypeError(
                 "from_matrix takes a 2-D list or numpy array; for a DataFrame use "
                 "CodingTable.from_dataframe(df, layout='long' or 'wide')")
+        data, hidden = unmasked(data)  # a masked cell is missing
         arr = numeric_matrix(data)
         if arr is not None:  # numbers only: coded at once, as reading cell by cell would
-            return cls._from_numeric(arr, coders, units, meta)
+            return cls._from_numeric(arr, coders, units, meta, hidden)
         if isinstance(data, np.ndarray):
             if data.ndim != 2:
                 raise ParameterError(
@@ -359,9 +374,10 @@ class CodingTable:
 
     @classmethod
     def _from_numeric(cls, arr: npt.NDArray[Any], coders: Sequence[Hashable] | None,
-                      units: Sequence[Hashable] | None, meta: Mapping[str, str] | None
-                      ) -> CodingTable:
-        """:meth:`from_matrix` of a numeric array (NaN missing), without a record per cell."""
+                      units: Sequence[Hashable] | None, meta: Mapping[str, str] | None,
+                      hidden: npt.NDArray[np.bool_] | None = None) -> CodingTable:
+        """:meth:`from_matrix` of a numeric array (NaN and the ``hidden`` cells missing),
+        without a record per cell."""
         n_rows, width = arr.shape
         coder_labels: Sequence[Hashable] = range(n_rows) if coders is None else list(coders)
         unit_labels: Sequence[Hashable] | pd.Index = (
@@ -370,7 +386,7 @@ class CodingTable:
             raise ParameterError(
                 f"{len(coder_labels)} coder and {len(unit_labels)} unit labels for data of "
                 f"shape ({n_rows}, {width})")
-        codes, values = numeric_cells(arr)
+        codes, values = hide(*numeric_cells(arr), hidden)
         try:
             return cls(list(coder_labels), unit_labels, codes=codes, values=values, meta=meta)
         except ParameterError:
@@ -399,9 +415,10 @@ class CodingTable:
         df : DataFrame
             Long layout: the columns named by ``coder``, ``unit`` and ``value`` (default: the
             first of ``value``, ``labels``, ``label``), one row per coded cell; a value is a
-            label, a number, or a set (or list) of labels; None, NaN and ``pd.NA`` are
-            missing. Wide layout (``layout="wide"``): one row per coder (the index) and one
-            column per unit, Krippendorff's reliability data.
+            label, a number, or a set (or list) of labels; None, NaN, ``pd.NA``, ``pd.NaT``
+            and masked cells are missing (:func:`is_missing`). Wide layout
+            (``layout="wide"``): one row per coder (the index) and one column per unit,
+            Krippendorff's reliability data.
         layout : {"long", "wide"}, default="long"
             Never guessed: a frame without the long columns is refused with a message.
         coder, unit, value : str
@@ -471,7 +488,8 @@ class CodingTable:
             Coder -> clustering, where a clustering is either a mapping unit -> class id
             (units absent, or mapped to None, are missing for that coder), a pandas Series
             indexed by unit, or an array-like of class ids for units ``0..n-1`` in which
-            a negative id (or None/NaN) is missing. Class ids are per coder: class 1 of one
+            a negative id (or a missing value, :func:`is_missing`, or a masked cell) is
+            missing. Class ids are per coder: class 1 of one
             coder has nothing to do with class 1 of another.
 
         Examples
@@ -502,7 +520,7 @@ class CodingTable:
                     f"the clustering of coder {coder!r} must be a mapping unit -> class id, a "
                     f"Series or an array of class ids. Got {type(clustering).__name__}.")
             else:
-                arrays[coder] = np.asarray(clustering)
+                arrays[coder] = _ids_of(clustering)
                 if arrays[coder].ndim != 1:
                     raise ParameterError(
                         f"the class ids of coder {coder!r} must be one-dimensional; got shape "
@@ -634,8 +652,10 @@ class CodingTable:
         return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
                            meta=self.meta)
 
-    def relabel(self, units: Sequence[Hashable]) -> CodingTable:
-        """The same cells under other unit labels (one per unit, in order, unique).
+    def relabel(self, units: Sequence[Hashable] | None = None, *,
+                coders: Sequence[Hashable] | None = None) -> CodingTable:
+        """The same cells under other unit labels (one per unit, in order, unique), or other
+        coder labels (``coders``, likewise), or both.
 
         A class-derived table stays class-derived (its values, the other units of a class,
         are then written with the new labels); any other keeps its values as they are.
@@ -648,14 +668,20 @@ class CodingTable:
         >>> c = CodingTable.from_clusterings({"A": [0, 0], "B": [0, 1]})
         >>> sorted(c.relabel(["w1", "w2"]).value("A", "w1"))
         ['w2']
+        >>> list(t.relabel(coders=["Ann", "Bo"]).coders)
+        ['Ann', 'Bo']
         """
+        units = self.units if units is None else units
+        coders = self.coders if coders is None else coders
         if len(units) != self.n_units:
             raise ParameterError(f"relabel needs {self.n_units} unit labels; got {len(units)}",
                                  params=("units",))
+        if len(coders) != self.n_coders:
+            raise ParameterError(f"relabel needs {self.n_coders} coder labels; got "
+                                 f"{len(coders)}", params=("coders",))
         if self._classes is not None:
-            return CodingTable(self.coders, units, classes=self._classes, meta=self.meta)
-        return CodingTable(self.coders, units, codes=self.codes, values=self.values,
-                           meta=self.meta)
+            return CodingTable(coders, units, classes=self._classes, meta=self.meta)
+        return CodingTable(coders, units, codes=self.codes, values=self.values, meta=self.meta)
 
     def to_frame(self) -> pd.DataFrame:
         """Wide DataFrame, coders as rows and units as columns, None where missing."""
@@ -689,6 +715,55 @@ class CodingTable:
                     codes[c, t] = value_ix.setdefault(value, len(value_ix))
         self.__dict__["codes"] = codes
         self.__dict__["values"] = tuple(value_ix)
+
+
+def name_coders(coders: Sequence[Hashable], names: Sequence[Hashable],
+                what: str = "coders") -> dict[Hashable, Hashable]:
+    """Each coder's new name: one distinct name per coder, in the coders' order.
+
+    Parameters
+    ----------
+    coders : sequence
+        The coders, in the order the names follow (the order they first appear in the data).
+    names : sequence
+        The names, as many as there are coders, all different.
+    what : str, default="coders"
+        What the coders are called in the message (``"annotators"``).
+
+    Returns
+    -------
+    dict
+        coder -> name.
+
+    Raises
+    ------
+    ParameterError
+        About ``names`` (the command line's ``--names``): a wrong count or a name given twice,
+        naming the coders in their order.
+
+    References
+    ----------
+    docs/cli.md (``--names``).
+
+    Examples
+    --------
+    >>> name_coders(["c1", "c2"], ["Ann", "Bo"])
+    {'c1': 'Ann', 'c2': 'Bo'}
+    >>> name_coders(["c1", "c2"], ["Ann"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.ParameterError: names=['Ann'] gives 1 name for the 2 coders (c1, c2, ...
+    """
+    coders, names = list(coders), list(names)
+    if len(names) != len(coders) or len(set(names)) != len(names):
+        shown = ", ".join(map(str, coders[:12])) + (", ..." if len(coders) > 12 else "")
+        raise ParameterError(
+            f"{option('names', names)} gives {len(names)} "
+            f"{'name' if len(names) == 1 else 'names'}"
+            f"{'' if len(set(names)) == len(names) else ' (some twice)'} for the "
+            f"{len(coders)} {what} ({shown}, in the order they first appear); give one "
+            f"distinct name per {what[:-1]}", params=("names",))
+    return dict(zip(coders, names, strict=True))
 
 
 def unique_labels(paths: Sequence[str]) -> list[str]:
@@ -731,6 +806,21 @@ def unique_labels(paths: Sequence[str]) -> list[str]:
     if len(set(names)) < len(names):
         names = [f"{n}#{i + 1}" for i, n in enumerate(names)]
     return names
+
+
+def _ids_of(clustering: Any) -> np.ndarray:
+    """An array of class ids, a masked cell missing (-1 among integers, else None)."""
+    if not isinstance(clustering, np.ma.MaskedArray):
+        return np.asarray(clustering)
+    hidden = np.ma.getmaskarray(clustering)
+    ids = np.ma.getdata(clustering)
+    if not hidden.any():
+        return ids
+    if ids.dtype.kind == "i":
+        return np.where(hidden, -1, ids)
+    obj = ids.astype(object)
+    obj[hidden] = None
+    return obj
 
 
 def _class_codes(raw: np.ndarray, out: IntArray | None = None) -> IntArray:

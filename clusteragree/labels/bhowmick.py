@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pandas as pd
 import scipy.sparse as sp
 
-from ..errors import InputError, ParameterError
+from ..errors import InputError, ParameterError, option
 from .model import MultiLabel, require_multilabel
 
 __all__ = ["AmResult", "a_m", "a_m_pairwise", "agreement_bins", "category_confusion",
@@ -120,7 +120,10 @@ def _membership(data: MultiLabel, annotators: Sequence[Hashable],
         for i, item in enumerate(items):
             for label in data.labels(annotator, item):
                 if label not in col:
-                    raise ParameterError(f"label {label!r} is not among the categories")
+                    raise ParameterError(
+                        f"label {label!r} of annotator {annotator!r} is not among the "
+                        f"categories ({option('categories', list(categories))}); name every "
+                        "label used", params=("categories",))
                 rows.append(i)
                 cols.append(col[label])
         x = sp.csr_matrix((np.ones(len(rows)), (rows, cols)),

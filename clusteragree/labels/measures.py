@@ -3,18 +3,22 @@ multi-label files)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Iterable
 
 import pandas as pd
 
-from ..core.coefficient import alpha_many
-from ..core.model import CodingTable
+from ..core.coefficient import Engine, alpha_many
+from ..errors import AlphaUndefinedWarning, ParameterError, option
 from .bhowmick import a_m
 from .model import MultiLabel, require_multilabel
 from .mvalpha import mv_alpha
 from .rosenberg_binkowski import augmented_kappa
 
-__all__ = ["measures_table"]
+__all__ = ["MEASURES", "measures_table"]
+
+#: The families of measures, as ``--metrics`` names them.
+MEASURES = ("kappa", "am", "alpha", "mvalpha")
 
 
 def measures_table(
@@ -23,6 +27,8 @@ def measures_table(
     ps: tuple[float, ...] = (0.5, 0.75, 1.0),
     distances: tuple[str, ...] = ("nominal", "jaccard", "dice", "masi"),
     categories: Iterable[Hashable] | None = None,
+    engine: Engine = "auto",
+    metrics: Iterable[str] = MEASURES,
 ) -> pd.DataFrame:
     """Every measure on the same data, one row each: augmented kappa K' at each p (when every
     cell has one label or ranked labels), A_m (the paper's and the consistent variant), alpha
@@ -41,6 +47,11 @@ def measures_table(
         knows, see docs/distances.md).
     categories : iterable of hashable, optional
         The scheme's categories for A_m (default: the labels used).
+    engine : {"auto", "classes", "generic"}, default="auto"
+        Alpha's engine (:func:`~clusteragree.core.coefficient.alpha`).
+    metrics : iterable of str, default=MEASURES
+        The families computed, among ``kappa`` (K'), ``am`` (A_m), ``alpha`` and
+        ``mvalpha``; the others are not computed at all.
 
     Returns
     -------
@@ -48,7 +59,15 @@ def measures_table(
         One row per measure, with the columns ``measure`` (its name and option), ``value``,
         ``observed`` and ``expected`` (the observed and chance agreement for K' and A_m, the
         observed and expected disagreement for alpha and mv-alpha) and ``note`` (the source, or
-        alpha's signature).
+        alpha's signature). K' where a cell holds two unranked labels, and A_m with fewer
+        than two categories, are undefined: NaN, with an
+        :class:`~clusteragree.errors.AlphaUndefinedWarning` (kind ``undefined``).
+
+    Raises
+    ------
+    ParameterError
+        About ``metrics``: mv-alpha's expected disagreement would enumerate too many sets
+        (the message says how to leave it out); about ``categories``: a label not among them.
 
     References
     ----------
@@ -98,36 +117,69 @@ def measures_table(
     9             mv-alpha  0.6667    0.2500    0.7500
     """
     require_multilabel(data)
-
+    chosen = set(metrics)
+    if not chosen <= set(MEASURES):
+        raise ParameterError(f"metrics must be among {', '.join(MEASURES)}. Got "
+                             f"{sorted(chosen)!r}.", params=("metrics",))
     rows = []
     two_unranked = (not data.ranked and data.weights is None
                     and any(len(v) > 1 for v in data.cells.values()))
     if data.weights is not None:
         ps = ps[:1]
-    for p in ps:
+    if "kappa" in chosen and two_unranked:
+        warnings.warn(AlphaUndefinedWarning(
+            "K' is undefined: a cell holds two labels without ranks, and augmented kappa "
+            "weighs a primary and a secondary label (give a rank column)"), stacklevel=2)
+    for p in ps if "kappa" in chosen else ():
         if two_unranked:
             rows.append({"measure": f"K' (p={p:g})", "value": float("nan"),
                          "note": "needs ranked labels"})
             continue
         r = augmented_kappa(data, p)
         name = "K' (given weights)" if data.weights is not None else f"K' (p={p:g})"
+        if r.value != r.value:
+            warnings.warn(AlphaUndefinedWarning(
+                f"{name} is undefined: the agreement expected by chance is 1 (the "
+                "annotators use one and the same label)"), stacklevel=2)
         rows.append({"measure": name, "value": r.value, "observed": r.p_a,
                      "expected": r.p_e, "note": "Rosenberg & Binkowski; mean over pairs"})
     cats = list(categories) if categories is not None else None
-    for consistent in (False, True):
+    few = len(cats if cats is not None else data.categories) < 2
+    if "am" in chosen and few:
+        warnings.warn(AlphaUndefinedWarning(
+            "A_m is undefined: it needs two categories at least (one label is used: every "
+            "agreement is expected by chance)"), stacklevel=2)
+    for consistent in (False, True) if "am" in chosen else ():
+        name = "A_m" + (" (consistent Po)" if consistent else "")
+        note = "Bhowmick et al." + ("; [0 1] = [1 0] in Po" if consistent else "")
+        if few:
+            rows.append({"measure": name, "value": float("nan"),
+                         "note": "needs two categories"})
+            continue
         am = a_m(data, categories=cats, consistent=consistent)
-        rows.append({"measure": "A_m" + (" (consistent Po)" if consistent else ""),
-                     "value": am.value, "observed": am.p_a, "expected": am.p_e,
-                     "note": "Bhowmick et al." + ("; [0 1] = [1 0] in Po" if consistent else "")})
-    table = CodingTable.from_records(
-        (annotator, item, frozenset(labels)) for (annotator, item), labels in data.cells.items())
-    for res in alpha_many(table, distances):
-        rows.append({"measure": f"alpha ({res.distance})", "value": res.alpha,
-                     "observed": res.D_o, "expected": res.D_e, "note": res.signature})
-    units: dict[Hashable, dict[Hashable, set[Hashable]]] = {}
-    for (annotator, item), labels in data.cells.items():
-        units.setdefault(item, {})[annotator] = set(labels)
-    mv = mv_alpha(units)
-    rows.append({"measure": "mv-alpha", "value": mv.alpha, "observed": mv.D_o, "expected": mv.D_e,
-                 "note": "Krippendorff & Craggs 2016"})
+        rows.append({"measure": name, "value": am.value, "observed": am.p_a,
+                     "expected": am.p_e, "note": note})
+    if "alpha" in chosen:
+        for res in alpha_many(data.coding_table(), distances, engine=engine):
+            rows.append({"measure": f"alpha ({res.distance})", "value": res.alpha,
+                         "observed": res.D_o, "expected": res.D_e, "note": res.signature})
+    if "mvalpha" in chosen:
+        units: dict[Hashable, dict[Hashable, set[Hashable]]] = {}
+        for (annotator, item), labels in data.cells.items():
+            units.setdefault(item, {})[annotator] = set(labels)
+        try:
+            mv = mv_alpha(units)
+        except ParameterError as err:
+            if "too many to enumerate" not in str(err):
+                raise
+            rest = ",".join(m for m in MEASURES if m in chosen and m != "mvalpha") or "alpha"
+            raise ParameterError(f"{err}: leave mv-alpha out ({option('metrics', rest)})",
+                                 params=("metrics",)) from None
+        if mv.alpha != mv.alpha:
+            warnings.warn(AlphaUndefinedWarning(
+                "mv-alpha is undefined: "
+                + ("its expected disagreement is 0 (every label set the same)"
+                   if mv.D_e == 0 else "fewer than two pairable label sets")), stacklevel=2)
+        rows.append({"measure": "mv-alpha", "value": mv.alpha, "observed": mv.D_o,
+                     "expected": mv.D_e, "note": "Krippendorff & Craggs 2016"})
     return pd.DataFrame(rows, columns=["measure", "value", "observed", "expected", "note"])

@@ -16,14 +16,14 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..core.model import is_missing, require_records
+from ..core.model import CodingTable, is_missing, name_coders, require_records
 from ..errors import InputError, ParameterTypeError, notify
 from ..inputs import parse_int
 
@@ -156,7 +156,7 @@ class MultiLabel:
     @classmethod
     def from_weighted_records(
         cls, records: Iterable[tuple[Any, Any, Any, Any]], *, source: str | None = None,
-        lines: Iterable[int] | None = None,
+        lines: Iterable[int | None] | None = None,
     ) -> MultiLabel:
         """Build from ``(item, annotator, label, weight)``: explicit weights, which must be in
         (0, 1] and add up to 1 for each item and annotator (Rosenberg & Binkowski's "one
@@ -188,7 +188,8 @@ class MultiLabel:
     @classmethod
     def from_records(
         cls, records: Iterable[tuple[Any, ...]], *, source: str | None = None,
-        lines: Iterable[int] | None = None, annotators: Iterable[Hashable] | None = None,
+        lines: Iterable[int | None] | None = None,
+        annotators: Iterable[Hashable] | None = None,
     ) -> MultiLabel:
         """Build from ``(item, annotator, label)`` or ``(item, annotator, label, rank)``.
 
@@ -212,6 +213,8 @@ class MultiLabel:
                                  f"{str(record)[:60]}", **where)
             item, annotator, label = record[0], record[1], record[2]
             for what, value in (("item", item), ("annotator", annotator), ("label", label)):
+                if is_missing(value):  # checked below (a masked cell is not hashable)
+                    continue
                 try:
                     hash(value)
                 except TypeError:
@@ -248,7 +251,7 @@ class MultiLabel:
                 raise InputError(f"annotator {annotator!r} gives item {item!r} {len(cell)} "
                                  "ranked labels; a primary and a secondary at most", **where)
         if missing_labels:
-            notify("skipped", "rows with a missing label (None, NaN or NA) give no label",
+            notify("skipped", "rows with a missing label (None, NaN, NA or NaT) give no label",
                    path=source, line=first_missing, count=missing_labels)
         cells = {k: tuple(lab for _, lab, _ in sorted(v, key=lambda x: (x[0], str(x[1]))))
                  for k, v in got.items()}
@@ -269,6 +272,61 @@ class MultiLabel:
             raise InputError(f"the DataFrame needs the columns item, annotator and label (and "
                              f"optionally rank); it has {list(df.columns)}")
         return cls.from_records(df[cols].itertuples(index=False, name=None))
+
+    def renamed(self, names: Sequence[Hashable]) -> MultiLabel:
+        """The same labels under other annotator names, one per annotator, in order.
+
+        Parameters
+        ----------
+        names : sequence
+            The new names, distinct, in the order of :attr:`annotators` (the order in which the
+            annotators first appear).
+
+        Returns
+        -------
+        MultiLabel
+            Cells and weights keyed by the new names.
+
+        Raises
+        ------
+        ParameterError
+            About ``names``: not one distinct name per annotator.
+
+        References
+        ----------
+        docs/cli.md (``clusteragree table --names``).
+
+        Examples
+        --------
+        >>> data = MultiLabel.from_records([("m1", "A", "q"), ("m1", "B", "q")])
+        >>> data.renamed(["ann1", "ann2"]).labels("ann2", "m1")
+        ('q',)
+        """
+        new = name_coders(self.annotators, names, "annotators")
+        names = [new[a] for a in self.annotators]
+        cells = {(new[a], i): labels for (a, i), labels in self.cells.items()}
+        weights = None if self.weights is None else {
+            (new[a], i): dict(w) for (a, i), w in self.weights.items()}
+        return MultiLabel(self.items, tuple(names), self.categories, cells, self.ranked, weights)
+
+    def coding_table(self) -> CodingTable:
+        """The labels as a coding table: annotators x items, each cell the set of labels.
+
+        What alpha with a set distance compares (the alpha rows of
+        :func:`~clusteragree.labels.measures.measures_table`, the intervals and diagnostics of
+        ``clusteragree table``); an item an annotator did not label is missing.
+
+        Examples
+        --------
+        >>> data = MultiLabel.from_records([("m1", "A", "q"), ("m1", "A", "a"), ("m1", "B", "q"),
+        ...                                 ("m2", "B", "c")])
+        >>> t = data.coding_table()
+        >>> sorted(t.value("A", "m1")), t.value("A", "m2")
+        (['a', 'q'], None)
+        """
+        return CodingTable.from_records(
+            (annotator, item, frozenset(labels))
+            for (annotator, item), labels in self.cells.items())
 
     def labels(self, annotator: Hashable, item: Hashable) -> tuple[Hashable, ...]:
         """The labels of a cell (empty when the annotator did not label the item)."""

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from math import prod
+from math import comb, prod
 
 from ..errors import ParameterError, ParameterTypeError
 
@@ -199,7 +199,8 @@ def mv_alpha(units: Mapping[Hashable, Mapping[Hashable, Iterable[Hashable] | Non
     sizes = Counter(len(v) for v in all_values)
     freq = Counter(label for v in all_values for label in v)
     labels = sorted(freq, key=str)
-    work = sum(len(list(combinations(labels, s))) * len(list(combinations(labels, t)))
+    # counted, not listed: listing C(50, 11) sets to count them exhausted the memory
+    work = sum(comb(len(labels), s) * comb(len(labels), t)
                for s in sizes for t in sizes if s <= t)
     if work > 10**7:
         raise ParameterError(f"mv-alpha's expected disagreement needs {work} pairs of sets "

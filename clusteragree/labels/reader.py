@@ -6,21 +6,31 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
 
-__all__ = ["MULTILABEL_FORMATS", "read_multilabel"]
+__all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel"]
 
 
 #: Input formats of multi-label files: ``auto`` reads names ending in ``.json`` as JSON.
 MULTILABEL_FORMATS = ("auto", "csv", "json")
 
 
+#: The separator of label sets in the codings format: in a multi-label file, whose rows give
+#: one label each, a label holding it is ambiguous (one label, or several joined?).
+SET_SEPARATOR = ";"
+
+
 def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None,
-                    input_format: str = "auto") -> MultiLabel:
+                    input_format: str = "auto", sep: str | None = None) -> MultiLabel:
     """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
     ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
+
+    A row gives one label. A label that holds ``;`` (:data:`SET_SEPARATOR`, the separator of
+    label sets in the codings format) is ambiguous, several labels joined or one label, and
+    refused unless ``sep`` says: ``sep=";"`` (any separator) splits every label field into
+    labels, ``sep="none"`` keeps each field whole.
 
     A missing label (an empty JSON ``null``) gives no label and is reported; ranks are the
     integers 1 and 2 (``1.0`` reads as 1, ``1.7`` is refused); numbers in JSON must be finite
@@ -36,6 +46,10 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
         The file's encoding (default UTF-8, with or without a byte-order mark).
     input_format : {"auto", "csv", "json"}, default="auto"
         The format of the file (auto: by its name).
+    sep : str, optional
+        The separator of several labels in one field (each piece stripped; a field with a
+        rank or a weight must hold one label); ``"none"``: every field is one label, whatever
+        it holds. Default: one label per field, a field holding ``;`` refused.
 
     Returns
     -------
@@ -48,7 +62,8 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     InputError
         With the file and line: a wrong header, a wrong number of fields, a rank other than 1
         or 2, a label given twice or differing from another only in case or spaces, weights
-        that do not add up to 1, fewer than two annotators, and the other checks of
+        that do not add up to 1, fewer than two annotators, a label holding ``;`` without
+        ``sep``, an empty label between separators, and the other checks of
         :meth:`MultiLabel.from_records`.
     ParameterTypeError
         When ``path`` is not a path.
@@ -93,16 +108,34 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     ...     data = read_multilabel(path)
     >>> data.labels("u1", "s1"), data.labels("u2", "s1"), data.ranked
     (('anger', 'disgust'), ('anger',), False)
+
+    Labels joined by ``;`` in one field: refused as ambiguous, read as several with ``sep``:
+
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "joined.csv")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("item,annotator,label\\ni1,A,PER;ORG\\ni1,B,PER\\n")
+    ...     try:
+    ...         read_multilabel(path)
+    ...     except InputError as err:
+    ...         print(err.message)  # doctest: +ELLIPSIS
+    ...     data = read_multilabel(path, sep=";")
+    label 'PER;ORG' holds ';', which separates the labels of a set: ...
+    >>> data.labels("A", "i1")
+    ('ORG', 'PER')
     """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     if input_format not in MULTILABEL_FORMATS:
         raise ParameterError(f"input_format must be one of {', '.join(MULTILABEL_FORMATS)}. "
                              f"Got {input_format!r}.")
+    if sep is not None and (not isinstance(sep, str) or not sep):
+        raise ParameterError(f"sep must be a non-empty string or 'none'. Got {sep!r}.",
+                             params=("sep",))
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
-    data = _read_json(text, name) if as_json else _read_csv(text, name)
+    data = _read_json(text, name, sep) if as_json else _read_csv(text, name, sep)
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "
@@ -114,7 +147,48 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
 _KEYS = ("item", "annotator", "label", "rank")
 
 
-def _read_json(text: str, name: str) -> MultiLabel:
+def _labels_of(label: Any, sep: str | None, name: str, line: int | None, where: str
+               ) -> list[Any]:
+    """The labels of one label field: split on ``sep``; whole with ``"none"``; without
+    ``sep``, whole unless it holds the separator of label sets (ambiguous: refused)."""
+    if not isinstance(label, str) or sep == "none":
+        return [label]
+    if sep is None:
+        if SET_SEPARATOR in label:
+            raise InputError(
+                f"{where}label {label!r} holds {SET_SEPARATOR!r}, which separates the labels "
+                f"of a set: read it as several labels with {option('sep', SET_SEPARATOR)}, or "
+                f"as one label with {option('sep', 'none')}", path=name, line=line)
+        return [label]
+    pieces = [piece.strip() for piece in label.split(sep)]
+    if len(pieces) > 1 and any(not piece for piece in pieces):
+        raise InputError(f"{where}empty label in {label!r} (separator {sep!r}); remove the "
+                         "extra separator", path=name, line=line)
+    return pieces
+
+
+def _split(records: list[tuple[Any, ...]], lines: list[int | None], sep: str | None,
+           name: str, what: str) -> tuple[list[tuple[Any, ...]], list[int | None]]:
+    """Records of one label each: every label field read by :func:`_labels_of`; a field of
+    several labels with a rank or a weight is refused (each row ranks or weighs one
+    label)."""
+    out: list[tuple[Any, ...]] = []
+    out_lines: list[int | None] = []
+    for pos, (record, line) in enumerate(zip(records, lines, strict=True), start=1):
+        where = "" if line is not None else f"object {pos}: "
+        labels = _labels_of(record[2], sep, name, line, where)
+        if len(labels) > 1 and len(record) > 3 and record[3] is not None:
+            raise InputError(
+                f"{where}{len(labels)} labels in {record[2]!r} with the {what} {record[3]!r}; "
+                f"a {what} belongs to one label: write one row per label", path=name,
+                line=line)
+        for label in labels:
+            out.append((*record[:2], label, *record[3:]))
+            out_lines.append(line)
+    return out, out_lines
+
+
+def _read_json(text: str, name: str, sep: str | None = None) -> MultiLabel:
     objects = load_json(text, name)
     if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
         raise InputError("expected a JSON list of objects with item, annotator, label",
@@ -134,10 +208,11 @@ def _read_json(text: str, name: str) -> MultiLabel:
     if extra:
         notify("ignored", f"keys not used: {', '.join(sorted(map(repr, extra)))} (a record "
                "reads item, annotator, label and rank)", path=name)
+    records, _ = _split(records, [None] * len(records), sep, name, "rank")
     return MultiLabel.from_records(records, source=name)
 
 
-def _read_csv(text: str, name: str) -> MultiLabel:
+def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
     rows = csv_rows(text, name)
     first = next(rows, None)
     header = [h.strip().lower() for h in first[1]] if first else []
@@ -156,7 +231,9 @@ def _read_csv(text: str, name: str) -> MultiLabel:
             values[3] = None
         rows_read.append(tuple(values))
         lines.append(number)
-    if header[3:] == ["weight"]:
-        return MultiLabel.from_weighted_records(rows_read, source=name,
-                                                lines=lines)
-    return MultiLabel.from_records(rows_read, source=name, lines=lines)
+    weighted = header[3:] == ["weight"]
+    split, split_lines = _split(rows_read, list(lines), sep, name,
+                                "weight" if weighted else "rank")
+    if weighted:
+        return MultiLabel.from_weighted_records(split, source=name, lines=split_lines)
+    return MultiLabel.from_records(split, source=name, lines=split_lines)

@@ -48,7 +48,8 @@ def _check_p(p: float) -> None:
         raise ParameterTypeError(f"The primary weight p must be a number in [0.5, 1]. Got "
                                  f"{p!r}.")
     if not 0.5 <= p <= 1.0:
-        raise ParameterError(f"The primary weight p must be in [0.5, 1]. Got {p!r}.")
+        raise ParameterError(f"The primary weight p must be in [0.5, 1]. Got {p!r}.",
+                             params=("p",))
 
 
 def weight_matrix(data: MultiLabel, annotator: Hashable, p: float,

@@ -55,6 +55,9 @@ class LongTable:
         cells with a label given twice, counted once.
     path : str, default="<input>"
         The name used in messages.
+    coders : tuple or None, default=None
+        Every coder of the file, in the order they first appear (None when the reader does
+        not say; the tables' coders are then the order to use).
 
     References
     ----------
@@ -83,6 +86,14 @@ class LongTable:
     rows: int
     repairs: dict[str, int] = field(default_factory=dict)
     path: str = "<input>"
+    coders: tuple[Hashable, ...] | None = None
+
+    def coder_order(self) -> list[Hashable]:
+        """Every coder, in the order they first appear in the file (or, when the reader does
+        not say, in the order of the documents and of each table)."""
+        if self.coders is not None:
+            return list(self.coders)
+        return list(dict.fromkeys(c for t in self.tables.values() for c in t.coders))
 
 
 def _source_text(source: str | os.PathLike[str] | IO[str], path: str,
@@ -161,7 +172,8 @@ def read_long_table(
     source : str, os.PathLike or text stream
         The file, or an open text stream (``io.StringIO``, a file opened in text mode).
     sep : str, default=";"
-        Separator between the labels of a set.
+        Separator between the labels of a set; ``"none"``: a field is one label (a set of
+        one, or the empty set for an empty field).
     scalar : bool, default=False
         Read one value per field instead of a set.
     numeric : bool, default=False
@@ -229,7 +241,8 @@ def read_long_table(
     line 2); keep one row per coder and unit
     """
     if not isinstance(sep, str) or not sep:
-        raise ParameterError("the label separator must be a non-empty string")
+        raise ParameterError("the label separator must be a non-empty string or 'none'",
+                             params=("sep",))
     name = path or (os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<input>")
     text = _source_text(source, name, encoding)
     rows_iter = csv_rows(text, name)
@@ -287,7 +300,7 @@ def read_long_table(
                                   values=[values[k] for k in v_ids.tolist()])
     repairs = {"cells with a label given twice (counted once)": merged} if merged else {}
     _check_pairable(tables, name)
-    return LongTable(tables, n, repairs, name)
+    return LongTable(tables, n, repairs, name, tuple(coders.names))
 
 
 def _read_rows(rows_iter: Any, header: list[str], header_line: int,
@@ -396,10 +409,14 @@ def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bo
                 value = text
                 words.append((line, text))
             else:
-                value = int(number) if float(number).is_integer() else number
+                # a whole number is an int where ints and floats agree (|x| < 2**53): 1e308
+                # stays a float, not an int of 309 digits
+                value = int(number) if isinstance(number, int) or (
+                    number.is_integer() and abs(number) < 2.0**53) else number
                 spellings.setdefault(value, []).append(text)
         else:
-            labels = [piece.strip() for piece in text.split(sep)] if text else []
+            pieces = [text] if sep == "none" else text.split(sep)
+            labels = [piece.strip() for piece in pieces] if text else []
             if any(not label for label in labels):
                 raise InputError(
                     f"empty label in {text!r} (separator {sep!r}); remove the extra separator",
