@@ -123,7 +123,7 @@ def test_ci_pairwise_and_diagnostics_act_on_a_multilabel_file(cli, tmp_path) -> 
         for distance in ("nominal", "jaccard", "masi"):  # the same interval as the codings
             assert got[distance]["ci"] == pytest.approx(want[distance]["ci"])
             assert got[distance]["ci"][0] < got[distance]["ci"][1]
-    notes = [w["message"] for w in multi["warnings"] if w["kind"] == "note"]
+    notes = [w["message"] for w in multi["warnings"] if w["kind"] == "unused"]
     assert any("K', A_m and mv-alpha have none" in n for n in notes)
     # text: the measures, then alpha with its interval and pairs
     code, out, _ = cli("table", str(path), "--sep", ";", *options)
@@ -195,14 +195,14 @@ def _inputs(tmp_path: Path) -> dict[str, Path]:
     return {"codings": codings, "multilabel-csv": multi, "multilabel-json": as_json}
 
 
-#: (option, formats it applies to, what it does elsewhere: exit status and a word said)
+#: (option, formats it applies to, what it does elsewhere: exit status and a word said; an
+#: option of another format is an `unused` notice, as on every command)
 REFUSED_ELSEWHERE = [
-    (("--p", "0.75"), {"multilabel-csv", "multilabel-json"}, (2, "--p: options of multi-label")),
+    (("--p", "0.75"), {"multilabel-csv", "multilabel-json"},
+     (0, "unused: --p acts on multilabel-csv and multilabel-json input; these inputs are")),
     (("--categories", "PER,ORG,LOC,MISC"), {"multilabel-csv", "multilabel-json"},
-     (2, "--categories: options of multi-label")),
-    (("--scalar",), {"codings"}, (2, "--scalar: options of codings")),
-    (("--weights", "linear", "--metrics", "fleiss"), {"codings"},
-     (2, "--weights: options of codings")),
+     (0, "unused: --categories acts on multilabel-csv")),
+    (("--scalar",), {"codings"}, (0, "unused: --scalar acts on codings and parquet input")),
     (("--dask",), set(), (2, "--dask reads Parquet")),
 ]
 
@@ -225,11 +225,17 @@ def test_an_option_of_another_format_is_refused(cli, tmp_path, fmt, option, appl
         assert code == elsewhere[0] and elsewhere[1] in err, err
 
 
+def test_weights_on_a_multilabel_file_are_said(cli, tmp_path) -> None:
+    path = _inputs(tmp_path)["multilabel-json"]
+    code, _, err = cli("table", str(path), "--weights", "linear")
+    assert code == 0 and "unused: --weights acts on codings and parquet input" in err, err
+
+
 NOTED = [
-    (("--bootstrap", "20"), "--bootstrap: it shapes the bootstrap interval of --ci"),
-    (("--seed", "1", "--resample", "units"), "--seed, --resample: these shape"),
-    (("--worst", "2"), "--worst: how many units --diagnostics lists"),
-    (("--table", "alpha", "-f", "json"), "--table chooses the table of -f csv"),
+    (("--bootstrap", "20"), "--bootstrap shapes the bootstrap interval"),
+    (("--seed", "1", "--resample", "units"), "--resample shapes the bootstrap interval"),
+    (("--worst", "2"), "--worst says how many units --diagnostics lists"),
+    (("--table", "alpha", "-f", "json"), "--table chooses the one table"),
     (("--per-doc",), "--per-doc:"),
 ]
 

@@ -59,7 +59,7 @@ def _formats(args: argparse.Namespace) -> set[str]:
 #: Options that act on some input formats only: command -> dest -> formats.
 FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
     "table": {"sep": {"codings", "parquet"}, "scalar": {"codings", "parquet"},
-              "engine": {"codings", "parquet"}, "dask": {"parquet"},
+              "engine": {"codings", "parquet"},
               "weights": {"codings", "parquet"}, "p": {"multilabel-csv", "multilabel-json"},
               "categories": {"multilabel-csv", "multilabel-json"}},
     "coref": {"text_dir": {"brat"}, "types": {"brat"}, "relations": {"brat"}},
