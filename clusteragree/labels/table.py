@@ -32,7 +32,7 @@ import numpy as np
 from ..core.model import CodingTable
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
-from .table_fast import fast_codings
+from .table_fast import FAST_MIN_CHARS, fast_codings
 
 __all__ = ["LongTable", "read_long_table"]
 
@@ -142,7 +142,7 @@ def read_long_table(
     numeric: bool = False,
     path: str | None = None,
     encoding: str | None = None,
-    fast: bool = True,
+    fast: bool | None = None,
 ) -> LongTable:
     """Read a long CSV of codings.
 
@@ -170,11 +170,13 @@ def read_long_table(
         Name used in messages (defaults to ``source`` when it is a path).
     encoding : str, optional
         The file's encoding (default UTF-8, with or without a byte-order mark).
-    fast : bool, default=True
+    fast : bool or None, default=None
         Read a plain file (no quotes, no blank lines, ...) by columns with pyarrow when it is
         installed (:func:`clusteragree.labels.table_fast.fast_codings`), which gives the same
         table; any other file, and every file with ``fast=False``, is read row by row, so
-        errors and notices name the same lines either way.
+        errors and notices name the same lines either way. None: by columns from
+        :data:`~clusteragree.labels.table_fast.FAST_MIN_CHARS` characters on (below, loading
+        pyarrow costs more than it saves).
 
     Returns
     -------
@@ -253,13 +255,15 @@ def read_long_table(
                "reads coder, unit, document and one of labels, value, label)",
                path=name, line=header_line)
     coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
+    if fast is None:
+        fast = len(text) >= FAST_MIN_CHARS
     fast_read = (fast_codings(text, len(header), [idoc, ic, iu, iv], scalar)
                  if fast and header_line == 1 else None)
     if fast_read is not None:  # a plain file, read by columns
+        del rows_iter, text  # not needed any more: the file's text goes
         names, arrays = fast_read
         for coded, distinct in zip((docs, coders, units, fields), names, strict=True):
-            coded.names = distinct
-            coded.ids = {v: k for k, v in enumerate(distinct)}
+            coded.names = distinct  # (no ids: only the row-by-row reader looks names up)
         n = len(arrays["line"])
     else:
         arrays, n = _read_rows(rows_iter, header, header_line, (idoc, ic, iu, iv), scalar,
