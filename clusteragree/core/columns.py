@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from .._lazy import loaded, module
 from ..errors import InputError
 from ..inputs import objects_in_bulk
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
            "wide_cells"]
@@ -34,7 +39,10 @@ IntArray = npt.NDArray[np.int64]
 #: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
 Cells = tuple[list[Any], list[Any], IntArray, list[Any]]
 SET_TYPES = (set, frozenset, list)
-_MISSING_TYPES = (type(None), type(pd.NA))
+
+
+def _missing_types() -> tuple[type, ...]:
+    return (type(None), type(pd.NA))
 
 
 def is_missing(value: Any) -> bool:
@@ -67,7 +75,7 @@ def is_missing(value: Any) -> bool:
     >>> is_missing(frozenset()), is_missing("")  # the empty set and "" are values
     (False, False)
     """
-    if value is None or value is pd.NA:
+    if value is None or (loaded("pandas") and value is pd.NA):  # no pd.NA without pandas
         return True
     return isinstance(value, float) and math.isnan(value)
 
@@ -308,7 +316,7 @@ def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | N
     sets = any(issubclass(t, SET_TYPES) for t in types)
     values = raw
     if sets:
-        if not all(issubclass(t, (*SET_TYPES, float)) or t in _MISSING_TYPES for t in types):
+        if not all(issubclass(t, (*SET_TYPES, float)) or t in _missing_types() for t in types):
             return None  # a single value among the sets
         present = np.flatnonzero(~pd.isna(raw))
         values = raw.copy()
@@ -324,7 +332,7 @@ def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | N
         return None
     if len(codes) and codes.min() < 0:  # missing for pandas: missing for is_missing too?
         odd = set(map(type, raw[codes < 0]))
-        if not all(t in _MISSING_TYPES or issubclass(t, float) for t in odd):
+        if not all(t in _missing_types() or issubclass(t, float) for t in odd):
             return None
     distinct = []
     tuples = any(issubclass(t, tuple) for t in types)

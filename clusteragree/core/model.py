@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from .._lazy import module
 from ..errors import InputError, ParameterError, ParameterTypeError
 from .columns import (
     is_missing,
@@ -30,6 +30,11 @@ from .columns import (
     record_columns,
     wide_cells,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["CodingTable", "is_missing", "require_records", "unique_labels"]
 
@@ -143,10 +148,9 @@ class CodingTable:
         classes: npt.ArrayLike | None = None,
         meta: Mapping[str, str] | None = None,
     ) -> None:
-        self.coders = pd.Index(coders)
-        self.units = pd.Index(units)
+        self._coders, self._units = _axis(coders), _axis(units)
         self.meta: dict[str, str] = dict(meta or {})
-        shape = (len(self.coders), len(self.units))
+        shape = (len(self._coders), len(self._units))
         if (codes is None) == (classes is None):
             raise ParameterError("give exactly one of codes (with values) and classes")
         if classes is not None:
@@ -163,9 +167,9 @@ class CodingTable:
                 raise ParameterError("codes point past the end of values")
             self.__dict__["codes"] = codes_arr
             self.__dict__["values"] = vals
-        if not self.coders.is_unique:
+        if not _unique(self._coders):
             raise ParameterError("coder labels must be unique")
-        if not self.units.is_unique:
+        if not _unique(self._units):
             raise ParameterError("unit labels must be unique")
 
     # ------------------------------------------------------------------ constructors
@@ -536,14 +540,30 @@ class CodingTable:
 
     # ------------------------------------------------------------------ properties
     @property
+    def coders(self) -> pd.Index:
+        """The coder labels, in order."""
+        axis = self._coders
+        if isinstance(axis, tuple):
+            axis = self._coders = pd.Index(axis)
+        return axis
+
+    @property
+    def units(self) -> pd.Index:
+        """The unit labels, in order."""
+        axis = self._units
+        if isinstance(axis, tuple):
+            axis = self._units = pd.Index(axis)
+        return axis
+
+    @property
     def n_coders(self) -> int:
         """Number of coders."""
-        return len(self.coders)
+        return len(self._coders)
 
     @property
     def n_units(self) -> int:
         """Number of units."""
-        return len(self.units)
+        return len(self._units)
 
     @property
     def classes(self) -> IntArray | None:
@@ -628,7 +648,7 @@ class CodingTable:
             raise ParameterError(
                 f"select needs coders of this table, each once; got {wanted!r} (the table has "
                 f"{list(self.coders)!r})")
-        rows = self.coders.get_indexer(wanted)
+        rows = self.coders.get_indexer(pd.Index(wanted))
         if self._classes is not None:
             return CodingTable(wanted, self.units, classes=self._classes[rows], meta=self.meta)
         return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
@@ -689,6 +709,18 @@ class CodingTable:
                     codes[c, t] = value_ix.setdefault(value, len(value_ix))
         self.__dict__["codes"] = codes
         self.__dict__["values"] = tuple(value_ix)
+
+
+def _axis(labels: Sequence[Hashable] | pd.Index) -> pd.Index | tuple[str, ...]:
+    """Labels that are all strings, as a tuple (the Index is built when first asked for, so
+    that a table read from a file and answered needs no pandas); any others as an Index."""
+    if isinstance(labels, (list, tuple)) and all(type(x) is str for x in labels):
+        return tuple(labels)
+    return pd.Index(labels)
+
+
+def _unique(axis: pd.Index | tuple[str, ...]) -> bool:
+    return len(set(axis)) == len(axis) if isinstance(axis, tuple) else bool(axis.is_unique)
 
 
 def unique_labels(paths: Sequence[str]) -> list[str]:
