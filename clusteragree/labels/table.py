@@ -32,7 +32,7 @@ import numpy as np
 from ..core.model import CodingTable
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
-from .table_fast import FAST_MIN_CHARS, fast_codings
+from .table_fast import FAST_MIN_CHARS, fast_columns, names_of
 
 __all__ = ["LongTable", "read_long_table"]
 
@@ -257,11 +257,13 @@ def read_long_table(
     coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
     if fast is None:
         fast = len(text) >= FAST_MIN_CHARS
-    fast_read = (fast_codings(text, len(header), [idoc, ic, iu, iv], scalar)
+    fast_read = (fast_columns(text, len(header), [idoc, ic, iu, iv], scalar)
                  if fast and header_line == 1 else None)
     if fast_read is not None:  # a plain file, read by columns
-        del rows_iter, text  # not needed any more: the file's text goes
-        names, arrays = fast_read
+        del rows_iter, text  # not needed any more: the file's text goes before the names come
+        dictionaries, arrays = fast_read
+        names = names_of(dictionaries)
+        del fast_read, dictionaries
         for coded, distinct in zip((docs, coders, units, fields), names, strict=True):
             coded.names = distinct  # (no ids: only the row-by-row reader looks names up)
         n = len(arrays["line"])
@@ -354,7 +356,11 @@ def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Co
     n_c, n_u = len(coders.names), len(units.names)
     n_d = int(arrays["doc"].max(initial=0)) + 1
     if n_d * n_c * n_u < 2**62:  # one packed key: one sort
-        key = (arrays["doc"].astype(np.int64) * n_c + arrays["coder"]) * n_u + arrays["unit"]
+        key = _packed(arrays, n_c, n_u)
+        key.sort()  # in place: no copy of the rows when (as nearly always) none repeats
+        if not (key[1:] == key[:-1]).any():
+            return
+        key = _packed(arrays, n_c, n_u)
         order = np.argsort(key, kind="stable")
         key = key[order]
         same = np.flatnonzero(key[1:] == key[:-1])
@@ -373,6 +379,16 @@ def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Co
         f"{units.names[int(arrays['unit'][first])]!r} twice (first at line "
         f"{int(lines[first])}); keep one row per coder and unit", path=name,
         line=int(lines[again]))
+
+
+def _packed(arrays: dict[str, np.ndarray], n_c: int, n_u: int) -> np.ndarray:
+    """One int64 per row: its document, coder and unit, packed (built in place)."""
+    key = arrays["doc"].astype(np.int64)
+    key *= n_c
+    key += arrays["coder"]
+    key *= n_u
+    key += arrays["unit"]
+    return key
 
 
 def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bool, sep: str,

@@ -30,13 +30,13 @@ else:  # loaded when a file is large enough to be read by columns
     pc = module("pyarrow.compute")
     pacsv = module("pyarrow.csv")
 
-__all__ = ["CHUNK_CHARS", "FAST_MIN_CHARS", "fast_codings"]
+__all__ = ["CHUNK_CHARS", "FAST_MIN_CHARS", "fast_codings", "fast_columns", "names_of"]
 
 #: Files of fewer characters are read row by row when the reader chooses (``fast=None``):
 #: loading pyarrow costs more than reading them by columns saves (scripts/bench.py, start-up).
 FAST_MIN_CHARS = 1 << 20
 #: Characters of the file parsed at a time by the column path (whole lines).
-CHUNK_CHARS = 1 << 23
+CHUNK_CHARS = 1 << 22
 
 # Whitespace other than space, TAB and the line ends: str.strip removes it, pyarrow's trim
 # of " \t" would not, so such files take the row-by-row path.
@@ -111,6 +111,16 @@ def fast_codings(text: str, columns: int, used: Sequence[int | None], scalar: bo
     >>> fast_codings('coder,unit,labels\\nA,1,"x"\\n', 3, [None, 0, 1, 2]) is None
     True
     """
+    got = fast_columns(text, columns, used, scalar, chunk_chars=chunk_chars)
+    return None if got is None else (names_of(got[0]), got[1])
+
+
+def fast_columns(text: str, columns: int, used: Sequence[int | None], scalar: bool = False,
+                 *, chunk_chars: int | None = None
+                 ) -> tuple[list[Any], dict[str, np.ndarray]] | None:
+    """:func:`fast_codings` with the distinct strings of each column still pyarrow arrays
+    (None for a missing document column; :func:`names_of` makes the lists), so that a
+    caller can let the text go before the strings become Python objects."""
     pa = _pyarrow()
     chunk_chars = chunk_chars or CHUNK_CHARS
     if pa is None or '"' in text or "\x00" in text or _ODD_SPACE.search(text):
@@ -120,16 +130,19 @@ def fast_codings(text: str, columns: int, used: Sequence[int | None], scalar: bo
         return None
     rows = text.count("\n", start) + (0 if text.endswith("\n") else 1)
     keys = ("doc", "coder", "unit", "value")
-    arrays: dict[str, np.ndarray] = {"line": np.arange(2, rows + 2, dtype=np.int64)}
+    lines = np.arange(2, rows + 2, dtype=np.int32 if rows < 2**31 - 2 else np.int64)
+    arrays: dict[str, np.ndarray] = {"line": lines}
     for key in keys:
         arrays[key] = np.zeros(rows, dtype=np.int32)
     known: dict[str, Any] = {}
     firsts: list[np.ndarray] = []
+    pool = pa.default_memory_pool()
     done = 0
     while start < len(text):
         end = text.find("\n", min(len(text), start + max(1, chunk_chars)) - 1)
         end = len(text) if end < 0 else end + 1
         got = _chunk(text[start:end], columns, used, scalar)
+        pool.release_unused()  # the chunk's columns go back to the system, not to a cache
         start = end
         if got is None:
             return None
@@ -157,9 +170,13 @@ def fast_codings(text: str, columns: int, used: Sequence[int | None], scalar: bo
     if done != rows:
         return None
     arrays["first"] = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
-    names = [known[key].to_pylist() if k is not None else []
-             for key, k in zip(keys, used, strict=True)]
-    return names, arrays
+    return [known[key] if k is not None else None for key, k in zip(keys, used, strict=True)
+            ], arrays
+
+
+def names_of(dictionaries: Sequence[Any]) -> list[list[str]]:
+    """The distinct strings of :func:`fast_columns` as lists (empty for a missing column)."""
+    return [[] if d is None else d.to_pylist() for d in dictionaries]
 
 
 def _chunk(chunk: str, columns: int, used: Sequence[int | None], scalar: bool
@@ -201,16 +218,14 @@ def _chunk(chunk: str, columns: int, used: Sequence[int | None], scalar: bool
     trimmed = [pc.utf8_trim(table.column(c).combine_chunks(), characters=" \t")
                for c in names]
     del table
-    empty = [pc.equal(pc.utf8_length(t), 0) for t in trimmed]
-    blank = empty[0]
-    for e in empty[1:]:
-        blank = pc.and_(blank, e)
-    if pc.any(blank).as_py():
+    empty = [_empty(t) for t in trimmed]
+    if np.logical_and.reduce(empty).any():
         return None  # a row of empty fields, which the row-by-row reader skips
     _, coder, unit, value = used
     for k in (coder, unit, value) if scalar else (coder, unit):
-        if pc.any(empty[k]).as_py():  # type: ignore[index]
+        if empty[k].any():  # type: ignore[index]
             return None
+    del empty
     out = []
     for key, k in zip(("doc", "coder", "unit", "value"), used, strict=True):
         if k is None:
@@ -219,3 +234,11 @@ def _chunk(chunk: str, columns: int, used: Sequence[int | None], scalar: bool
         codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
         out.append((key, codes, encoded.dictionary))
     return rows, out
+
+
+def _empty(strings: Any) -> np.ndarray:
+    """Which strings of a pyarrow string array (no nulls) are empty, from its offsets (no
+    compute kernel: the first one run costs tens of MB of resident code)."""
+    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int32, count=len(strings) + 1,
+                            offset=4 * strings.offset)
+    return np.diff(offsets) == 0
