@@ -79,7 +79,10 @@ def _fail(message: str, path: str, line: int | None = None) -> InputError:
 
 def _load(path: str | os.PathLike[str], encoding: str | None
           ) -> tuple[bytes, str, int, _Repairs]:
-    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs."""
+    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs.
+
+    The bytes are the file's own (the same object :func:`read_bytes` gave) unless a repair
+    or an encoding changed them."""
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
                                  f"{type(path).__name__}.")
@@ -349,16 +352,18 @@ _PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, 
               huge_tree=True, remove_comments=True, remove_pis=True)
 
 
-def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
+def _walk(source: bytes | str, name: str, offset: int, strict: bool, window: int,
           repairs: _Repairs) -> tuple[str, dict[str, _Part]]:
-    """Stream the XML: each SCU is read as soon as it ends, then dropped from the tree, so
-    memory holds the text and the SCUs read, not the whole document."""
+    """Stream the XML (bytes, or the file named ``source``, read a block at a time): each SCU
+    is read as soon as it ends, then dropped from the tree, so memory holds the text and the
+    SCUs read, not the whole document."""
     root_tag = ""
     parts: dict[str, _Part] = {}
     stack: list[_Part] = []
     elements: list[Any] = []
+    handle = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115
     try:
-        for event, el in etree.iterparse(io.BytesIO(raw), **_PARSE):
+        for event, el in etree.iterparse(handle, **_PARSE):
             tag = el.tag if isinstance(el.tag, str) else ""
             if event == "start":
                 if not root_tag:
@@ -414,6 +419,10 @@ def _walk(raw: bytes, name: str, offset: int, strict: bool, window: int,
         raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
     except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
         raise _fail(f"cannot read the XML: {err}", name, 1) from None
+    except OSError as err:  # the file went away between the two readings
+        raise _fail(f"cannot read the file: {err.strerror}", name) from None
+    finally:
+        handle.close()
     if not root_tag:
         raise _fail("no XML element in the file", name, 1)
     return root_tag, parts
@@ -527,12 +536,15 @@ def read_ducview(
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
     raw, name, offset, repairs = _load(path, encoding)
+    source: bytes | str = raw
+    if not repairs and encoding is None and os.path.isfile(name):
+        source = name  # the file as it is: parsed from disk, its bytes not held beside the SCUs
+    del raw
     if strict and repairs:
         what = next(iter(repairs))
         raise _fail(f"a repair is needed: {what} (leave out strict to accept it)", name,
                     repairs.first.get(what) or 1)
-    root_tag, parts = _walk(raw, name, offset, strict, window, repairs)
-    del raw
+    root_tag, parts = _walk(source, name, offset, strict, window, repairs)
     if root_tag == "pyramid":
         pyramid, notes = _pyramid(parts["pyramid"], name)
         pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))
