@@ -28,14 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "corpora_fixtures" / "krippendorff2011.csv"
 HEAVY = ("pandas", "scipy", "numba", "pyarrow")
 
-PROBE = """
+PROBE = f"""
 import json, sys
 from clusteragree.cli import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
-print("\\nLOADED " + json.dumps(sorted({m.split(".")[0] for m in sys.modules} & set(%r))))
+print("\\nLOADED " + json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & {set(HEAVY)!r})))
 sys.exit(code)
-""" % (HEAVY,)
+"""
 
 
 def _loaded(*argv: str) -> tuple[int, list[str], str]:

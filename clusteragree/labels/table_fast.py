@@ -33,8 +33,9 @@ else:  # loaded when a file is large enough to be read by columns
 __all__ = ["CHUNK_CHARS", "FAST_MIN_CHARS", "fast_codings", "fast_columns", "names_of"]
 
 #: Files of fewer characters are read row by row when the reader chooses (``fast=None``):
-#: loading pyarrow costs more than reading them by columns saves (scripts/bench.py, start-up).
-FAST_MIN_CHARS = 1 << 20
+#: loading pyarrow costs more than reading them by columns saves (timed in fresh processes,
+#: the row path is quicker at a quarter of this size and slower at twice it).
+FAST_MIN_CHARS = 1 << 19
 #: Characters of the file parsed at a time by the column path (whole lines).
 CHUNK_CHARS = 1 << 22
 
@@ -155,8 +156,8 @@ def fast_columns(text: str, columns: int, used: Sequence[int | None], scalar: bo
                 known[key] = dictionary
             else:
                 at = pc.index_in(dictionary, value_set=before)
-                new = pc.is_null(at).to_numpy(zero_copy_only=False)
-                remap = at.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+                new = ~_valid(at)
+                remap = _int32s(at).copy()
                 remap[new] = np.arange(len(before), len(before) + int(new.sum()),
                                        dtype=np.int32)
                 known[key] = pa.concat_arrays([before, dictionary.filter(pa.array(new))])
@@ -231,9 +232,24 @@ def _chunk(chunk: str, columns: int, used: Sequence[int | None], scalar: bool
         if k is None:
             continue
         encoded: Any = pc.dictionary_encode(trimmed[k])
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+        codes = _int32s(encoded.indices).copy()
         out.append((key, codes, encoded.dictionary))
     return rows, out
+
+
+def _int32s(ints: Any) -> np.ndarray:
+    """The values of a pyarrow int32 array as a numpy view (no conversion module: pyarrow's
+    ``to_numpy`` loads pandas)."""
+    return np.frombuffer(ints.buffers()[1], dtype=np.int32, count=len(ints),
+                         offset=4 * ints.offset)
+
+
+def _valid(array: Any) -> np.ndarray:
+    """Which entries of a pyarrow array are not null, from its validity bitmap."""
+    if array.null_count == 0:
+        return np.ones(len(array), dtype=bool)
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+    return bits[array.offset:array.offset + len(array)].astype(bool)
 
 
 def _empty(strings: Any) -> np.ndarray:
