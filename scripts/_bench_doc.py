@@ -56,10 +56,11 @@ imported, before reading; **ratio**: peak over the input's size (the target is a
 array and calls `krippendorff.alpha(..., level_of_measurement="nominal")`; and the
 interpreter alone (`python -c pass`). **Best** and **median**: wall clock of the whole
 process; **CPU**: its user and system time, the best run (steadier than the wall clock on a
-shared machine). Then the first `alpha` on 1,000 units in a fresh interpreter, after the
-imports it needs (numpy, `clusteragree.core.coefficient` and `clusteragree.core.model`, the
-table built), and the second call; the median of {runs} fresh interpreters; **loaded**: the
-heavy libraries in `sys.modules` after the two calls. The package's bytecode is compiled
+shared machine). Then the first `clusteragree.alpha` on 1,000 units in a fresh interpreter,
+after numpy, `import clusteragree` and the table built (`clusteragree.CodingTable`; **imports**
+is that time), so that the first call includes loading alpha's own modules, and the second
+call; the median of {runs} fresh interpreters; **loaded**: the heavy libraries in
+`sys.modules` after the two calls. The package's bytecode is compiled
 first, as an installation leaves it; the case "package compiled at each start" runs a copy
 of the package without bytecode under `PYTHONDONTWRITEBYTECODE=1`, as an editable install
 does where that variable is set (the figures of the first call exclude it). The code of these
