@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _bench_memory_runs  # noqa: F401  (registers the memory section's runs)
+import _bench_startup  # noqa: F401  (registers the start-up section's runs)
 from _bench_runs import RUNS, run_command
 
 SINGLE_RUN = 10.0

@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 from _bench_runs import COREF_METRICS, ROOT
+from _bench_startup import RUNS_PER_CASE as STARTUP_RUNS
 
 SECTIONS = ("alpha-classes", "alpha-int", "alpha-sets", "coref", "trees", "pyramids",
-            "dataframe")
+            "dataframe", "startup", "memory")
 TOLERANCE = 1e-9
 PEERS = ("nltk", "krippendorff", "simpledorff", "scorch", "zss", "apted")
 OURS = {"trees": "clusteragree (numba kernel)"}
@@ -34,9 +35,36 @@ TITLES = {
     "trees": "Tree edit distance, and Skjaerholt's Table 2",
     "pyramids": "Pyramids: the units study",
     "dataframe": "From a DataFrame to alpha",
+    "startup": "Start-up: a small table as a whole process, and the first call",
+    "memory": "Memory of the readers on large files",
 }
 
 NOTES = {
+    "memory": """\
+**Data.** The generators of `scripts/bench_memory.py`, one file per case of the size given
+(both files for the pair): a long CSV `coder,unit,labels` of a million distinct units, each
+coder a pass over them, label sets of 0 to 3 of 20 labels; DUCView pyramids of NIST-style
+model summaries and SCUs of one to four contributors. **Measured:** the file read by
+`read_long_table` or `read_pyramid` in a fresh interpreter (`python scripts/bench_memory.py
+--formats FORMAT --size-mb SIZE`); **peak**: that interpreter's resident peak
+(`ru_maxrss`), its imports included; **baseline**: its resident size with the reader
+imported, before reading; **ratio**: peak over the input's size (the target is at most 5).""",
+    "startup": """\
+**Timed.** Whole processes, each run {runs} times after one round to warm the disk cache:
+`python -m clusteragree table corpora_fixtures/krippendorff2011.csv --scalar --distance nominal`
+(text output); a script that reads the same CSV with the csv module into a coders x units
+array and calls `krippendorff.alpha(..., level_of_measurement="nominal")`; and the
+interpreter alone (`python -c pass`). **Best** and **median**: wall clock of the whole
+process; **CPU**: its user and system time, the best run (steadier than the wall clock on a
+shared machine). Then the first `clusteragree.alpha` on 1,000 units in a fresh interpreter,
+after numpy, `import clusteragree` and the table built (`clusteragree.CodingTable`; **imports**
+is that time), so that the first call includes loading alpha's own modules, and the second
+call; the median of {runs} fresh interpreters; **loaded**: the heavy libraries in
+`sys.modules` after the two calls. The package's bytecode is compiled
+first, as an installation leaves it; the case "package compiled at each start" runs a copy
+of the package without bytecode under `PYTHONDONTWRITEBYTECODE=1`, as an editable install
+does where that variable is set (the figures of the first call exclude it). The code of these
+runs: `scripts/_bench_startup.py`.""",
     "alpha-classes": """\
 **Data.** Two coders partition the units into classes; a unit's value is its class minus
 itself. The first coder's classes have geometric sizes (mean about 1.5, many singletons) and
@@ -128,11 +156,19 @@ HOW = """\
   labels array. `scripts/bench_dataframe.py` also times wide frames and lists of records.
 * **Tree edit distance** runs a numba-compiled Zhang-Shasha kernel where numba loads, and a pure
   Python one (the reference of a property test) elsewhere, with a `performance` warning.
+* **Start-up**: pandas, scipy, numba and pyarrow are deferred imports, loaded by the functions
+  that use them; a small table of codings is read row by row, held with its labels as tuples,
+  and its report rendered from plain rows, so the command answers with numpy alone (checked on
+  `sys.modules` by tests/test_startup.py). Options that need more (intervals, diagnostics,
+  the kappa family, CSV output, sets of labels) load it then.
+* **Readers' memory**: the long CSV is parsed by pyarrow a chunk of whole lines at a time and
+  its text dropped before its distinct strings become Python objects; a pyramid that needs no
+  repair is parsed from disk by lxml, each SCU dropped from the tree once read.
 
 Other scripts time narrower questions and are not quoted on this page: `bench_alpha.py`
 (class-derived alpha, three distances), `bench_coref.py` (coreference stage by stage),
-`bench_dataframe.py` (every DataFrame entry and shape), `bench_memory.py`, `bench_bootstrap.py`
-and `bench_choices.py`.
+`bench_dataframe.py` (every DataFrame entry and shape), `bench_memory.py` (other formats and
+sizes than the memory section's), `bench_bootstrap.py` and `bench_choices.py`.
 """
 
 
@@ -299,6 +335,83 @@ def scripts_table(section: str, results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def startup_table(results: list[dict[str, Any]]) -> list[str]:
+    """Whole processes (best, median, CPU, ratio to the krippendorff script), then the first
+    call in a fresh interpreter."""
+    lines: list[str] = []
+    whole = [r for r in results if "whole process" in r["tool"] or "alone" in r["tool"]]
+    peer = next((r for r in whole if "krippendorff" in r["tool"] and r["status"] == "ok"),
+                None)
+    if whole:
+        head = ["run", "best s", "median s", "CPU s", "value", "best over the script's",
+                "CPU over the script's"]
+        lines += [row(head), row(["---"] * len(head))]
+        for r in whole:
+            if r["status"] != "ok":
+                lines.append(row([r["tool"], f"{r['status']} {r.get('error', '')}",
+                                  *[""] * 5]))
+                continue
+            ratio = (times(r["best"] / peer["best"]), times(r["cpu"] / peer["cpu"])) \
+                if peer is not None and r is not peer else ("", "")
+            lines.append(row([r["tool"], seconds(r["best"]), seconds(r["median"]),
+                              seconds(r["cpu"]), value(r.get("value")), *ratio]))
+    first = [r for r in results if r["tool"].startswith("first alpha")]
+    if first:
+        head = ["values", "imports s", "first call s", "second call s", "value", "loaded"]
+        lines += ["", row(head), row(["---"] * len(head))]
+        for r in first:
+            if r["status"] != "ok":
+                lines.append(row([r["params"]["kind"], f"{r['status']} {r.get('error', '')}",
+                                  *[""] * 4]))
+                continue
+            lines.append(row([r["params"]["kind"], seconds(r["imports"]),
+                              seconds(r["first"]), seconds(r["second"]),
+                              value(r.get("value")), ", ".join(r["loaded"]) or "none"]))
+    return lines
+
+
+def memory_table(results: list[dict[str, Any]]) -> list[str]:
+    """Each reader's input, peak, baseline, ratio and time."""
+    head = ["reader", "input MB", "peak MB", "baseline MB", "peak / input", "seconds",
+            "read"]
+    lines = [row(head), row(["---"] * len(head))]
+    for r in results:
+        if r["status"] != "ok":
+            lines.append(row([r["tool"], f"{r['status']} {r.get('error', '')}", *[""] * 5]))
+            continue
+        lines.append(row([r["params"]["format"], f"{r['file_mb']:,.1f}",
+                          f"{r['peak_mb']:,.0f}", f"{r['baseline_mb']:,.0f}",
+                          f"{r['ratio']:.2f}", seconds(r["seconds"]), str(r["read"])]))
+    return lines
+
+
+def _memory_goal(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    found = [r for r in results if r["section"] == "memory" and r["status"] == "ok"]
+    if not found:
+        return None
+    worst = max(found, key=lambda r: r["ratio"])
+    return (f"{worst['ratio']:.2f}x ({worst['params']['format']}, "
+            f"{worst['file_mb']:,.0f} MB)", worst["ratio"] <= 5)
+
+
+def _startup_goal(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    ours = _find(results, "startup", "clusteragree table, whole process", 1)
+    peer = _find(results, "startup", "script calling krippendorff, whole process", 1)
+    if ours is None or peer is None or "ok" not in (ours["status"], peer["status"]) \
+            or ours["status"] != peer["status"]:
+        return None
+    ratio = ours["best"] / peer["best"]
+    return f"{times(ratio)} (CPU {times(ours['cpu'] / peer['cpu'])})", ratio <= 3
+
+
+def _first_goal(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    found = [r for r in results if r["tool"].startswith("first alpha") and r["status"] == "ok"]
+    if not found:
+        return None
+    worst = max(r["first"] for r in found)
+    return f"{seconds(worst)} s", worst < 0.1
+
+
 # ------------------------------------------------------------------ goals
 def _find(results: list[dict[str, Any]], section: str, tool: str, n: int
           ) -> dict[str, Any] | None:
@@ -354,6 +467,11 @@ GOALS = [
      _time_goal("trees", "Table 2 reproduction, whole script", 1, 12)),
     ("the pyramid units study: under 15 s",
      _time_goal("pyramids", "pyramid units study, whole script", 1, 15)),
+    ("a small table as a whole process within 3x of a script calling krippendorff",
+     _startup_goal),
+    ("the first alpha on 1,000 units in a fresh process: under 0.1 s beyond its imports",
+     _first_goal),
+    ("every reader within 5x of its input's size in peak memory", _memory_goal),
 ]
 
 
@@ -434,9 +552,12 @@ def render(results: list[dict[str, Any]], *, notes: list[str], quick: bool, comm
         if not rs and not skipped:
             continue
         lines += [f"## {TITLES[section]}", "",
-                  NOTES[section].format(labels_minus_one=labels - 1), ""]
-        for part in (comparison(section, rs or [], failures), growth(section, rs or []),
-                     scripts_table(section, rs or [])):
+                  NOTES[section].format(labels_minus_one=labels - 1, runs=STARTUP_RUNS), ""]
+        parts = ([startup_table(rs or [])] if section == "startup" else
+                 [memory_table(rs or [])] if section == "memory" else
+                 [comparison(section, rs or [], failures), growth(section, rs or []),
+                  scripts_table(section, rs or [])])
+        for part in parts:
             if part:
                 lines += [*part, ""]
         lines += [f"* {n}." for n in skipped]

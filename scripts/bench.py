@@ -13,7 +13,12 @@ Sections (``--only``, comma-separated; default all):
 * ``trees``: tree edit distance per pair against zss and apted on Skjaerholt's NDT1 trees, and
   the wall time of scripts/reproduce_skjaerholt2014.py;
 * ``pyramids``: the wall time of scripts/study_pyramid_units.py;
-* ``dataframe``: alpha from a long DataFrame against the krippendorff route.
+* ``dataframe``: alpha from a long DataFrame against the krippendorff route;
+* ``startup``: ``clusteragree table`` on a small CSV as a whole process against a script
+  calling krippendorff (and the interpreter alone), and the first ``alpha`` on 1,000 units in
+  a fresh process (scripts/_bench_startup.py);
+* ``memory``: the readers' peak memory on a long CSV of a million distinct units and on
+  DUCView pyramids, one and a pair, of ``--memory-mb`` each (scripts/bench_memory.py).
 
 Every case (a tool at a size) runs in a fresh process, so that its peak memory is its own and
 a slow peer can be stopped (``--timeout``; reported as "> T s"). Each table gives the seconds,
@@ -99,6 +104,19 @@ def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict
         extra = ["--limit", "1", "--levels", "0.1"] if q else []
         cases.append(_case("pyramids", "pyramid units study, whole script", 1,
                            params={"extra": extra}))
+    if "startup" in only:
+        cases += [_case("startup", tool, 1, warm=1, repeat=1) for tool in (
+            "clusteragree table, whole process", "script calling krippendorff, whole process",
+            "the interpreter alone (python -c pass)",
+            "clusteragree table, whole process, package compiled at each start")]
+        cases += [_case("startup", "first alpha, 1,000 units, fresh process", 1000,
+                        params={"kind": kind}, repeat=1) for kind in ("integer", "class-derived")]
+    if "memory" in only:
+        mb = args.memory_mb or (5 if q else 100)
+        units = {"units": 10_000 if q else 1_000_000}
+        cases += [_case("memory", f"reader: {fmt}", mb,
+                        params={"format": fmt, **(units if fmt == "csv" else {})}, repeat=1)
+                  for fmt in ("csv", "pyr", "pyr-pair")]
     if "dataframe" in only:
         rows = args.rows or (1_000 if q else 1_000_000)
         for shape in args.df_shapes.split(","):
@@ -111,7 +129,8 @@ def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict
 
 
 PEER_MODULES = {"NLTK": "nltk", "krippendorff": "krippendorff", "simpledorff": "simpledorff",
-                "scorch": "scorch", "zss": "zss", "apted": "apted"}
+                "scorch": "scorch", "zss": "zss", "apted": "apted",
+                "script calling krippendorff, whole process": "krippendorff"}
 
 
 def missing_peers(cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -125,7 +144,7 @@ def missing_peers(cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
 
 def run_case(case: dict[str, Any], timeout: float, repeat: int) -> dict[str, Any]:
     """Run one case in a fresh process; the figures, or why there are none."""
-    spec = json.dumps({**case, "repeat": repeat})
+    spec = json.dumps({"repeat": repeat, **case})  # a case may set its own
     start = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, __file__, "--child", spec], capture_output=True,
@@ -218,6 +237,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--df-kinds", default=None,
                         help="label columns: object, category, number (default: all three; "
                              "object with --quick)")
+    parser.add_argument("--memory-mb", type=int, default=None,
+                        help="size of each file of the memory section, MB (default: 100, 5 "
+                             "with --quick)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]

@@ -4,11 +4,15 @@ Writes one file per format of about ``--size-mb`` megabytes (a DUCView pyramid, 
 codings, a CoNLL-2012 coreference file, ...), reads each in a fresh Python process and prints
 that process's peak resident memory (``ru_maxrss``) beside the file size, the memory of the
 interpreter with clusteragree imported (the baseline) and the time. The target is a peak of
-at most 5 times the file size; every reader must stay under 2 GB at 200 MB.
+at most 5 times the input's size; every reader must stay under 2 GB at 200 MB. ``pyr-pair``
+reads two pyramids of ``--size-mb`` each in one process (as ``clusteragree pyramid A B``
+reads them), its ratio taken over both files. The long CSV has ``--units`` distinct units
+(a million by default), each coder a pass over them.
 
 Usage::
 
-    python scripts/bench_memory.py [--size-mb 200] [--formats pyr,csv,conll] [--out DIR]
+    python scripts/bench_memory.py [--size-mb 200] [--formats pyr,pyr-pair,csv,conll]
+        [--units 1000000] [--out DIR]
 
 The generated files and ``memory.json`` go to ``--out`` (default: a temporary directory,
 deleted at the end unless ``--keep``).
@@ -95,22 +99,23 @@ def _words(line: str) -> Iterator[re.Match[str]]:
     return re.finditer(r"\S+", line)
 
 
-def write_csv(path: Path, size: int, rng: np.random.Generator) -> None:
-    """A long CSV ``coder,unit,labels``: three coders, label sets of 0-3 of 20 labels."""
+def write_csv(path: Path, size: int, rng: np.random.Generator, units: int = 1_000_000) -> None:
+    """A long CSV ``coder,unit,labels`` of ``units`` distinct units (a million by default),
+    each coder a pass over all of them, as many coders as the size needs; label sets of 0-3
+    of 20 labels."""
+    labels = [";".join(sorted({f"l{x}" for x in rng.integers(0, 20, k).tolist()}))
+              for k in (0, 1, 1, 2, 2, 3) for _ in range(50)]
     with path.open("w", encoding="utf-8") as out:
         out.write("coder,unit,labels\n")
-        unit = 0
-        while out.tell() < size:
-            rows = []
-            for _ in range(10_000):
-                unit += 1
-                base = rng.integers(0, 20, 2)
-                for coder in ("A", "B", "C"):
-                    k = int(rng.integers(0, 4))
-                    labels = sorted({f"l{x}" for x in base[:k].tolist()}
-                                    | ({f"l{int(rng.integers(0, 20))}"} if k == 3 else set()))
-                    rows.append(f"{coder},u{unit},{';'.join(labels)}\n")
-            out.write("".join(rows))
+        coder = 0
+        while coder < 2 or out.tell() < size:  # two coders at least: something to compare
+            coder += 1
+            for start in range(0, units, 100_000):
+                picks = rng.integers(0, len(labels), min(100_000, units - start)).tolist()
+                out.write("".join(f"c{coder},u{start + k},{labels[p]}\n"
+                                  for k, p in enumerate(picks)))
+                if out.tell() >= size and coder > 1:
+                    return
 
 
 def write_conll(path: Path, size: int, rng: np.random.Generator) -> None:
@@ -134,10 +139,14 @@ def write_conll(path: Path, size: int, rng: np.random.Generator) -> None:
             d += 1
 
 
-#: format -> (file suffix, writer, import line, reading expression, summary expression)
-FORMATS: dict[str, tuple[str, Callable[[Path, int, np.random.Generator], None], str, str, str]] = {
+#: format -> (file suffix, writer, import line, reading expression, summary expression); the
+#: reading expression sees the input as PATH, or as PATHS when the format reads two files.
+FORMATS: dict[str, tuple[str, Callable[..., None], str, str, str]] = {
     "pyr": (".pyr", write_pyramid, "from clusteragree.pyramids import read_pyramid",
             "read_pyramid(PATH)", "f'{len(obj.scus)} SCUs'"),
+    "pyr-pair": (".pyr", write_pyramid, "from clusteragree.pyramids import read_pyramid",
+                 "[read_pyramid(p) for p in PATHS]",
+                 "' + '.join(f'{len(p.scus)} SCUs' for p in obj)"),
     "csv": (".csv", write_csv, "from clusteragree.labels import read_long_table",
             "read_long_table(PATH)", "f'{obj.rows} rows'"),
     "conll": (".conll", write_conll, "from clusteragree.coref import read_conll",
@@ -148,7 +157,8 @@ CHILD = """
 import json, resource, time
 {imports}
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-PATH = {path!r}
+PATHS = {paths!r}
+PATH = PATHS[0]
 t0 = time.perf_counter()
 obj = {call}
 seconds = time.perf_counter() - t0
@@ -158,15 +168,16 @@ print(json.dumps({{"base_kb": base, "peak_kb": peak, "seconds": seconds,
 """
 
 
-def measure(fmt: str, path: Path) -> dict[str, object]:
-    """Read ``path`` in a fresh interpreter; its peak RSS, baseline and time."""
+def measure(fmt: str, *paths: Path) -> dict[str, object]:
+    """Read ``paths`` in a fresh interpreter; its peak RSS, baseline and time."""
     _, _, imports, call, summary = FORMATS[fmt]
-    code = CHILD.format(imports=imports, path=str(path), call=call, summary=summary)
+    code = CHILD.format(imports=imports, paths=[str(p) for p in paths], call=call,
+                        summary=summary)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if done.returncode != 0:
         return {"format": fmt, "error": done.stderr.strip().splitlines()[-1:]}
     got = json.loads(done.stdout)
-    size = path.stat().st_size
+    size = sum(p.stat().st_size for p in paths)
     return {"format": fmt, "file_mb": size / MB, "peak_mb": got["peak_kb"] / 1024,
             "baseline_mb": got["base_kb"] / 1024, "ratio": got["peak_kb"] * 1024 / size,
             "seconds": got["seconds"], "read": got["read"]}
@@ -178,6 +189,8 @@ def main() -> None:
     parser.add_argument("--formats", default=",".join(FORMATS),
                         help="comma-separated among " + ", ".join(FORMATS))
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--units", type=int, default=1_000_000,
+                        help="distinct units of the long CSV (default: %(default)s)")
     parser.add_argument("--out", type=Path, help="directory for the files and memory.json "
                         "(default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
@@ -192,20 +205,24 @@ def main() -> None:
     try:
         for fmt in formats:
             suffix, writer, *_ = FORMATS[fmt]
-            path = out / f"large{suffix}"
-            writer(path, int(args.size_mb * MB), np.random.default_rng(args.seed))
-            row = measure(fmt, path)
+            paths = [out / f"large{k or ''}{suffix}" for k in range(2 if "pair" in fmt else 1)]
+            for k, path in enumerate(paths):
+                extra = {"units": args.units} if fmt == "csv" else {}
+                writer(path, int(args.size_mb * MB), np.random.default_rng(args.seed + k),
+                       **extra)
+            row = measure(fmt, *paths)
             rows.append(row)
             if "error" in row:
                 print(f"{fmt:<6} failed: {row['error']}")
                 continue
             verdict = ("within 5x" if row["ratio"] <= 5 else "under 2 GB" if row["peak_mb"]
                        < 2048 else "OVER 2 GB")
-            print(f"{fmt:<6} file {row['file_mb']:7.1f} MB  peak {row['peak_mb']:8.1f} MB "
+            print(f"{fmt:<8} file {row['file_mb']:7.1f} MB  peak {row['peak_mb']:8.1f} MB "
                   f"(baseline {row['baseline_mb']:5.1f} MB)  {row['ratio']:5.2f}x  "
                   f"{row['seconds']:6.1f} s  {verdict}  [{row['read']}]")
             if not args.keep:
-                path.unlink()
+                for path in paths:
+                    path.unlink()
         (out / "memory.json").write_text(json.dumps(rows, indent=2) + "\n")
         if args.out is not None:
             print(f"written: {out / 'memory.json'}")

@@ -120,3 +120,28 @@ def test_an_unknown_section_is_a_usage_error() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--only", "alpha,trees"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "unknown section(s) alpha" in done.stderr
+
+
+def test_start_up_and_memory_sections(tmp_path: Path) -> None:
+    """The start-up section times whole processes and the first call (our table's alpha is
+    the krippendorff script's), the memory section reads every format; no time asserted."""
+    text, raw = run_bench(tmp_path, "--only", "startup,memory", "--memory-mb", "2")
+    assert "## Start-up: a small table as a whole process, and the first call" in text
+    assert "## Memory of the readers on large files" in text
+    assert {r["status"] for r in raw} == {"ok"}, [r.get("error") for r in raw]
+    found = {r["tool"]: r for r in raw}
+    ours = found["clusteragree table, whole process"]
+    assert ours["value"] == found["clusteragree table, whole process, package compiled at "
+                                  "each start"]["value"]
+    peer = found.get("script calling krippendorff, whole process")
+    if peer is not None:  # the peer is installed
+        assert abs(ours["value"] - peer["value"]) < 5e-7  # ours printed to six decimals
+    assert all(r["best"] <= r["median"] for r in raw if "best" in r)
+    first = [r for r in raw if r["tool"].startswith("first alpha")]
+    assert {r["params"]["kind"] for r in first} == {"integer", "class-derived"}
+    assert all("scipy" not in r["loaded"] and "numba" not in r["loaded"] for r in first)
+    memory = [r for r in raw if r["section"] == "memory"]
+    assert {r["params"]["format"] for r in memory} == {"csv", "pyr", "pyr-pair"}
+    pair = next(r for r in memory if r["params"]["format"] == "pyr-pair")
+    assert pair["file_mb"] > 3.5 and " + " in pair["read"]  # two files of about 2 MB
+    assert all(r["peak_mb"] > r["baseline_mb"] > 0 for r in memory)

@@ -339,11 +339,17 @@ def _table_summary(long: object) -> object:
     return tables, long.n_rows if hasattr(long, "n_rows") else None, long.repairs  # type: ignore[attr-defined]
 
 
-def read_table_both(text: str, scalar: bool) -> tuple[object, object]:
+def read_table_both(text: str, scalar: bool, chunk: int | None = None
+                    ) -> tuple[object, object]:
+    """The file read by columns (``chunk`` characters parsed at a time, when given) and row
+    by row."""
+    from clusteragree.labels import table_fast
     from clusteragree.labels.table import read_long_table
 
     out = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
+        if chunk is not None:
+            patch.setattr(table_fast, "CHUNK_CHARS", chunk)
         path = Path(tmp) / "codings.csv"
         path.write_text(text, encoding="utf-8", newline="")
         for fast in (True, False):
@@ -381,15 +387,52 @@ def codings(draw: st.DrawFn) -> tuple[str, bool]:
 
 @SETTINGS
 @given(codings(), st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(
-    ["", "\n", ",", '"', "\r", " ", "\n\n", ",,,\n", "\x0c", "A,1,z\n", "\u2028"])),
-    max_size=2))
-def test_codings_csv_reads_the_same_by_columns_and_by_rows(case, breaks) -> None:
+    ["", "\n", ",", '"', "\r", " ", "\n\n", ",,,\n", "\x0c", "A,1,z\n", "\u2028", "\ufeff",
+     "\n\ufeff"])), max_size=2), st.one_of(st.none(), st.integers(1, 40)))
+def test_codings_csv_reads_the_same_by_columns_and_by_rows(case, breaks, chunk) -> None:
+    """Any file, parsed by columns in one piece or in chunks of a few lines, reads as row by
+    row; a byte-order mark starting a row (the first or any other) included."""
     text, scalar = case
     for at, piece in breaks:
         at %= len(text) + 1
         text = text[:at] + piece + text[at:]
-    fast_read, slow_read = read_table_both(text, scalar)
+    fast_read, slow_read = read_table_both(text, scalar, chunk)
     assert fast_read == slow_read
+
+
+@pytest.mark.parametrize("chunk", [None, 1, 7])
+def test_a_byte_order_mark_starting_a_row_is_kept_by_columns_as_by_rows(chunk) -> None:
+    """pyarrow drops a U+FEFF at the start of what it parses; the row-by-row reader keeps it
+    as part of the coder's name, so A and U+FEFF A are two coders either way (a duplicate
+    coding, exit 1, by columns only before)."""
+    text = "coder,unit,labels\n\ufeffA,1,x\nA,1,y\nB,1,x\nB,2,\ufeffy\nA,2,y\n"
+    by_columns, by_rows = read_table_both(text, False, chunk)
+    assert by_columns == by_rows
+    tables = by_rows[0][0]  # type: ignore[index]
+    assert tables[None][0] == ["\ufeffA", "A", "B"]
+
+
+def test_plain_codings_are_read_by_columns_in_chunks() -> None:
+    """Chunks of any size give the names in order of first appearance across chunks, the
+    codes and the line where each value first appears, as one piece does."""
+    from clusteragree.labels.table_fast import fast_codings
+
+    text = "coder,unit,labels\n" + "".join(
+        f"{c},u{u % 7},{'xyzw'[(u * 5 + len(c)) % 4]}\n" for u in range(30) for c in "BCA")
+    rows = [line.split(",") for line in text.splitlines()[1:]]
+    expected = [[], *(list(dict.fromkeys(row[k] for row in rows)) for k in range(3))]
+    whole = fast_codings(text, 3, [None, 0, 1, 2])
+    assert whole is not None and whole[0] == expected
+    assert whole[1]["value"].tolist() == [expected[3].index(row[2]) for row in rows]
+    assert whole[1]["first"].tolist() == [2 + [row[2] for row in rows].index(v)
+                                          for v in expected[3]]
+    for chunk in (1, 5, 23, 100):
+        parts = fast_codings(text, 3, [None, 0, 1, 2], chunk_chars=chunk)
+        assert parts is not None and parts[0] == expected
+        for key, array in whole[1].items():
+            assert parts[1][key].tolist() == array.tolist(), key
+    by_columns, by_rows = read_table_both(text.replace("u", "v", 3), False, 13)
+    assert by_columns == by_rows
 
 
 def test_plain_codings_take_the_column_path() -> None:

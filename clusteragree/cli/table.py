@@ -280,11 +280,11 @@ def _stdin(encoding: str | None) -> Any:
 
 
 def _run_table(args: argparse.Namespace) -> int:
-    from ..core.diagnostics import combine, diagnostics
-    from ..core.frames import alpha_report, pairwise_report
+    # Only what a small table needs is imported before it is known to be needed: pandas,
+    # scipy and the diagnostics load with the options that use them (docs/performance.md).
+    from ..core.frames import alpha_report, alpha_rows, pairwise_report
     from ..core.gwet import COEFFICIENTS, chance_corrected
     from ..core.model import CodingTable, name_coders
-    from ..labels.parquet import read_parquet_table
     from ..labels.table import read_long_table
     given = _given(args)
     args.input_format = _input_format(args.file, args.input_format, args.encoding)
@@ -327,6 +327,7 @@ def _run_table(args: argparse.Namespace) -> int:
         return _run_dask(args, chosen, numeric)
     source: Any = _stdin(args.encoding) if args.file == "-" else args.file
     if args.input_format == "parquet":
+        from ..labels.parquet import read_parquet_table
         data = read_parquet_table(args.file, sep=args.sep, scalar=args.scalar, numeric=numeric)
     else:
         data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
@@ -343,6 +344,7 @@ def _run_table(args: argparse.Namespace) -> int:
         if "per_doc" in given and args.per_doc:
             notify("unused", f"--per-doc: {data.path} has no document column; its rows are "
                    "pooled")
+    frame: Any
     if args.pairwise:
         docs = tables if isinstance(tables, dict) else {None: tables}
         names = order
@@ -354,6 +356,9 @@ def _run_table(args: argparse.Namespace) -> int:
 
         frame = pairwise_report(tables_of, names, args.distance, engine=args.engine,
                                 per_document=args.per_doc, **interval_options(args))
+    elif args.ci is None and not args.diagnostics:  # nothing needs a DataFrame (nor pandas)
+        frame = alpha_rows(tables, args.distance, engine=args.engine, per_document=args.per_doc,
+                           jobs=args.jobs)
     else:
         frame = alpha_report(tables, args.distance, engine=args.engine,
                              per_document=args.per_doc, **interval_options(args))
@@ -366,10 +371,13 @@ def _run_table(args: argparse.Namespace) -> int:
             "table", [("dist", ",".join(args.distance)), ("sep", args.sep),
                       ("values", "scalar" if args.scalar else "sets"), ("engine", args.engine)]),
     }
-    found = diagnostics(tables, args.distance, worst=args.worst, report=frame) \
-        if args.diagnostics else {}
+    found: Any = {}
+    if args.diagnostics:
+        from ..core.diagnostics import diagnostics
+        found = diagnostics(tables, args.distance, worst=args.worst, report=frame)
     kappas = None
     if chosen:
+        from ..core.diagnostics import combine
         pooled_table = tables if isinstance(tables, CodingTable) else combine(tables)
         kappas = chance_corrected(pooled_table, chosen, weights=args.weights,
                                   level=args.ci or 0.95)

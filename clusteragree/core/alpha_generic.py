@@ -23,19 +23,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-import scipy.sparse as sp
 
+from .._lazy import module
 from ..errors import ParameterError, option
 from ..progress import Progress
 from .alpha_classes import CardinalityStats, alpha_in_units
 from .crosstab import sum_by_key
 from .distances import Distance, as_numbers, checked, get_distance
 from .result import AlphaResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import scipy.sparse as sp
+else:
+    pd = module("pandas")
+    sp = module("scipy.sparse")
 
 __all__ = ["ValueStats", "value_stats"]
 

@@ -31,17 +31,23 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-import scipy.sparse as sp
 
+from .._lazy import module
 from ..errors import InputError, ParameterError, ParameterTypeError
 from ..progress import Progress
 from .distances import Distance, DistanceLike, as_numbers, get_distance
 from .parallel import resolve_jobs
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import scipy.sparse as sp
+else:
+    pd = module("pandas")
+    sp = module("scipy.sparse")
 
 __all__ = ["RESAMPLE", "BlockStats", "Bootstrap", "block_stats", "bootstrap_alpha",
            "reweighted_alpha"]

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import module
 from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
@@ -49,6 +49,11 @@ from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import Distance, DistanceLike, get_distance
 from .model import CodingTable
 from .result import AlphaResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["AlphaResult", "CardinalityStats", "ValueStats", "alpha", "alpha_many", "alpha_stats",
            "as_table", "choose_engine"]

@@ -20,14 +20,19 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from .._lazy import loaded, module
 from ..errors import InputError
 from ..inputs import objects_in_bulk
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["hide", "is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
            "unmasked", "wide_cells"]
@@ -36,8 +41,11 @@ IntArray = npt.NDArray[np.int64]
 #: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
 Cells = tuple[list[Any], list[Any], IntArray, list[Any]]
 SET_TYPES = (set, frozenset, list)
-#: Types whose every value is missing (pandas' factorisation agrees).
-_MISSING_TYPES = (type(None), type(pd.NA), type(pd.NaT))
+
+
+def _missing_types() -> tuple[type, ...]:
+    """Types whose every value is missing (pandas' factorisation agrees)."""
+    return (type(None), type(pd.NA), type(pd.NaT))
 
 
 def is_missing(value: Any) -> bool:
@@ -77,7 +85,8 @@ def is_missing(value: Any) -> bool:
     >>> is_missing(frozenset()), is_missing(""), is_missing(float("inf"))  # values
     (False, False, False)
     """
-    if value is None or value is pd.NA or value is pd.NaT or value is np.ma.masked:
+    if value is None or value is np.ma.masked or (  # no pd.NA nor pd.NaT without pandas
+            loaded("pandas") and (value is pd.NA or value is pd.NaT)):
         return True
     if isinstance(value, (float, complex, np.inexact)):
         return bool(value != value)
@@ -328,7 +337,7 @@ def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | N
     sets = any(issubclass(t, SET_TYPES) for t in types)
     values = raw
     if sets:
-        if not all(issubclass(t, (*SET_TYPES, float)) or t in _MISSING_TYPES for t in types):
+        if not all(issubclass(t, (*SET_TYPES, float)) or t in _missing_types() for t in types):
             return None  # a single value among the sets
         present = np.flatnonzero(~pd.isna(raw))
         values = raw.copy()
@@ -344,7 +353,7 @@ def record_values(raw: np.ndarray) -> tuple[npt.NDArray[np.intp], list[Any]] | N
         return None
     if len(codes) and codes.min() < 0:  # missing for pandas: missing for is_missing too?
         odd = set(map(type, raw[codes < 0]))
-        if not all(t in _MISSING_TYPES or issubclass(t, float) for t in odd):
+        if not all(t in _missing_types() or issubclass(t, float) for t in odd):
             return None
     distinct = []
     tuples = any(issubclass(t, tuple) for t in types)

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import module
 from ..errors import AlphaUndefinedWarning, ParameterError, notify
 from .bootstrap import RESAMPLE, block_stats, bootstrap_alpha
 from .coefficient import Engine, alpha_stats, choose_engine
@@ -32,8 +31,13 @@ from .model import CodingTable
 from .parallel import map_chunks, pool_running
 from .result import AlphaResult
 
-__all__ = ["COLUMNS", "TOTAL", "alpha_report", "document_stats", "pairwise_report", "pooled_rows",
-           "results_frame"]
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
+
+__all__ = ["COLUMNS", "TOTAL", "alpha_report", "alpha_rows", "document_stats", "pairwise_report",
+           "pooled_rows", "report_rows", "results_frame", "results_records"]
 
 COLUMNS = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders", "engine",
            "signature", "pooled"]
@@ -78,9 +82,66 @@ def results_frame(rows: Iterable[tuple[Hashable, AlphaResult]],
     >>> df["document"].tolist(), df["alpha"].tolist(), df["D_e"].tolist(), df["pooled"].tolist()
     (['d1', 'TOTAL'], [0.0, 0.0], [0.5, 0.5], [False, True])
     """
+    return pd.DataFrame(results_records(rows, pooled), columns=COLUMNS)
+
+
+def results_records(rows: Iterable[tuple[Hashable, AlphaResult]],
+                    pooled: Iterable[tuple[Hashable, AlphaResult]] = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`results_frame` as dicts (column -> value), without pandas.
+
+    Parameters
+    ----------
+    rows, pooled : iterable of (hashable, AlphaResult)
+        As for :func:`results_frame`.
+
+    Returns
+    -------
+    list of dict
+        One dict per row, keys :data:`COLUMNS` in that order.
+
+    References
+    ----------
+    docs/performance.md, "Start-up" (a small table answered without pandas).
+
+    Examples
+    --------
+    >>> from clusteragree import CodingTable, alpha
+    >>> r = alpha(CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"),
+    ...                                     ("B", 2, "y")]), "nominal")
+    >>> [(row["document"], row["alpha"], row["pooled"])
+    ...  for row in results_records([], [(TOTAL, r)])]
+    [('TOTAL', 0.0, True)]
+    """
     data = [{"document": doc, **result.as_dict(), "pooled": False} for doc, result in rows]
     data += [{"document": doc, **result.as_dict(), "pooled": True} for doc, result in pooled]
-    return pd.DataFrame(data, columns=COLUMNS)
+    return [{column: row[column] for column in COLUMNS} for row in data]
+
+
+def report_rows(report: pd.DataFrame | Sequence[Mapping[str, Any]]
+                ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rows of a report (a DataFrame, or the dicts of :func:`alpha_rows`) as dicts with
+    string keys and Python scalars, and the report's ``attrs`` (none for dicts).
+
+    Examples
+    --------
+    >>> report_rows([{"document": "TOTAL", "alpha": 0.5, "pooled": True}])
+    ([{'document': 'TOTAL', 'alpha': 0.5, 'pooled': True}], {})
+    """
+    if isinstance(report, Sequence):  # rows already (a DataFrame is no Sequence)
+        return [dict(row) for row in report], {}
+    return ([{str(k): v for k, v in row.items()} for row in report.to_dict("records")],
+            {str(k): v for k, v in report.attrs.items()})
+
+
+def pooled_row(row: Mapping[str, Any]) -> bool:
+    """Whether a row of :func:`report_rows` is pooled (as :func:`pooled_rows` tells).
+
+    Examples
+    --------
+    >>> pooled_row({"document": "TOTAL", "pooled": False}), pooled_row({"document": "TOTAL"})
+    (False, True)
+    """
+    return bool(row["pooled"]) if "pooled" in row else row["document"] == TOTAL
 
 
 def pooled_rows(frame: pd.DataFrame) -> pd.Series:
@@ -126,7 +187,7 @@ def _warn_undefined(dist: str, undefined: list[tuple[Hashable, str]]) -> None:
     causes = sorted({cause for _, cause in undefined})
     warnings.warn(AlphaUndefinedWarning(
         f"alpha ({dist}) is undefined for {len(undefined)} document(s) ({shown}{more}): "
-        + "; ".join(causes)), stacklevel=3)
+        + "; ".join(causes)), stacklevel=4)
 
 
 def alpha_report(
@@ -236,6 +297,49 @@ def alpha_report(
                    jobs)
 
 
+def alpha_rows(
+    tables: CodingTable | Mapping[Any, CodingTable],
+    distances: Sequence[DistanceLike] = DEFAULT_DISTANCES,
+    *,
+    engine: Engine = "auto",
+    per_document: bool = True,
+    jobs: int | None = 1,
+) -> list[dict[str, Any]]:
+    """The rows of :func:`alpha_report` (without an interval) as dicts, without pandas.
+
+    The command line answers a table with these when nothing asks for a DataFrame, so that a
+    small table does not wait for pandas to load; the renderers of :mod:`clusteragree.report`
+    take them as they take the DataFrame.
+
+    Parameters
+    ----------
+    tables, distances, engine, per_document, jobs
+        As for :func:`alpha_report`.
+
+    Returns
+    -------
+    list of dict
+        The rows of ``alpha_report(tables, distances, ...)``, in its order, keys
+        :data:`COLUMNS`; the same warnings are issued.
+
+    References
+    ----------
+    docs/performance.md, "Start-up".
+
+    Examples
+    --------
+    >>> from clusteragree import CodingTable
+    >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "y"), ("B", 2, "x")])
+    >>> [(r["distance"], r["alpha"], r["pooled"]) for r in alpha_rows(t, ["nominal"])]
+    [('nominal', 0.0, True)]
+    """
+    tables, per_document = _documents(tables, per_document)
+    dists = [get_distance(d) for d in distances]
+    engines = _engines(tables, dists, engine)
+    stats = _group_stats([tables], [engines], jobs)[0]
+    return results_records(*_results(dists, engines, stats, per_document))
+
+
 def _documents(tables: CodingTable | Mapping[Any, CodingTable], per_document: bool
                ) -> tuple[Mapping[Any, CodingTable], bool]:
     """Tables by document (a single table is the ``TOTAL`` document, without rows of its
@@ -276,6 +380,18 @@ def _report(tables: Mapping[Any, CodingTable], dists: Sequence[Distance],
             per_document: bool, ci: float | None, bootstrap: int, seed: int | None,
             resample: str, jobs: int | None) -> pd.DataFrame:
     """The rows of :func:`alpha_report` from the documents' statistics."""
+    rows, totals = _results(dists, engines, stats_of, per_document)
+    frame = results_frame(rows, totals)
+    frame.attrs["distances"] = [d.name for d in dists]
+    if ci is not None:
+        _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample, jobs)
+    return frame
+
+
+def _results(dists: Sequence[Distance], engines: Mapping[str, str],
+             stats_of: Mapping[str, Mapping[Any, Any]], per_document: bool
+             ) -> tuple[list[tuple[Hashable, AlphaResult]], list[tuple[Hashable, AlphaResult]]]:
+    """The documents' results and the pooled ones, in the order of the distances."""
     rows: list[tuple[Hashable, AlphaResult]] = []
     totals: list[tuple[Hashable, AlphaResult]] = []
     for kind in sorted(set(engines.values())):
@@ -298,11 +414,7 @@ def _report(tables: Mapping[Any, CodingTable], dists: Sequence[Distance],
     order = {d.name: i for i, d in enumerate(dists)}
     rows.sort(key=lambda r: order[r[1].distance])
     totals.sort(key=lambda r: order[r[1].distance])
-    frame = results_frame(rows, totals)
-    frame.attrs["distances"] = [d.name for d in dists]
-    if ci is not None:
-        _add_intervals(frame, tables, dists, ci, bootstrap, seed, resample, jobs)
-    return frame
+    return rows, totals
 
 
 #: Documents' statistics are counted on a pool of processes when the documents hold at least

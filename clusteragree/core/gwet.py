@@ -29,15 +29,21 @@ alternatives. Educational and Psychological Measurement 41, 687-699.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from scipy import stats
 
+from .._lazy import module
 from ..errors import ParameterError, ParameterTypeError, option
 from .model import CodingTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import stats
+else:
+    pd = module("pandas")
+    stats = module("scipy.stats")
 
 __all__ = ["COEFFICIENTS", "WEIGHTS", "agreement_table", "chance_corrected", "weight_matrix"]
 

@@ -34,16 +34,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from scipy import stats as sps
 
+from .._lazy import module
 from ..errors import InputError, ParameterError, option
 from .gwet import COEFFICIENTS
 from .model import CodingTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import stats as sps
+else:
+    pd = module("pandas")
+    sps = module("scipy.stats")
 
 __all__ = ["KappaStats", "SubjectStats", "kappa_stats", "subject_stats"]
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cached_property
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from .._lazy import module
 from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .columns import (
     hide,
@@ -33,6 +33,11 @@ from .columns import (
     unmasked,
     wide_cells,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["CodingTable", "is_missing", "name_coders", "require_records", "unique_labels"]
 
@@ -146,10 +151,9 @@ class CodingTable:
         classes: npt.ArrayLike | None = None,
         meta: Mapping[str, str] | None = None,
     ) -> None:
-        self.coders = pd.Index(coders)
-        self.units = pd.Index(units)
+        self._coders, self._units = _axis(coders), _axis(units)
         self.meta: dict[str, str] = dict(meta or {})
-        shape = (len(self.coders), len(self.units))
+        shape = (len(self._coders), len(self._units))
         if (codes is None) == (classes is None):
             raise ParameterError("give exactly one of codes (with values) and classes")
         if classes is not None:
@@ -166,9 +170,9 @@ class CodingTable:
                 raise ParameterError("codes point past the end of values")
             self.__dict__["codes"] = codes_arr
             self.__dict__["values"] = vals
-        if not self.coders.is_unique:
+        if not _unique(self._coders):
             raise ParameterError("coder labels must be unique")
-        if not self.units.is_unique:
+        if not _unique(self._units):
             raise ParameterError("unit labels must be unique")
 
     # ------------------------------------------------------------------ constructors
@@ -554,14 +558,30 @@ class CodingTable:
 
     # ------------------------------------------------------------------ properties
     @property
+    def coders(self) -> pd.Index:
+        """The coder labels, in order."""
+        axis = self._coders
+        if isinstance(axis, tuple):
+            axis = self._coders = pd.Index(axis)
+        return axis
+
+    @property
+    def units(self) -> pd.Index:
+        """The unit labels, in order."""
+        axis = self._units
+        if isinstance(axis, tuple):
+            axis = self._units = pd.Index(axis)
+        return axis
+
+    @property
     def n_coders(self) -> int:
         """Number of coders."""
-        return len(self.coders)
+        return len(self._coders)
 
     @property
     def n_units(self) -> int:
         """Number of units."""
-        return len(self.units)
+        return len(self._units)
 
     @property
     def classes(self) -> IntArray | None:
@@ -646,7 +666,7 @@ class CodingTable:
             raise ParameterError(
                 f"select needs coders of this table, each once; got {wanted!r} (the table has "
                 f"{list(self.coders)!r})")
-        rows = self.coders.get_indexer(wanted)
+        rows = self.coders.get_indexer(pd.Index(wanted))
         if self._classes is not None:
             return CodingTable(wanted, self.units, classes=self._classes[rows], meta=self.meta)
         return CodingTable(wanted, self.units, codes=self.codes[rows], values=self.values,
@@ -671,17 +691,18 @@ class CodingTable:
         >>> list(t.relabel(coders=["Ann", "Bo"]).coders)
         ['Ann', 'Bo']
         """
-        units = self.units if units is None else units
-        coders = self.coders if coders is None else coders
-        if len(units) != self.n_units:
-            raise ParameterError(f"relabel needs {self.n_units} unit labels; got {len(units)}",
-                                 params=("units",))
-        if len(coders) != self.n_coders:
+        new_units = self._units if units is None else units
+        new_coders = self._coders if coders is None else coders
+        if len(new_units) != self.n_units:
+            raise ParameterError(f"relabel needs {self.n_units} unit labels; got "
+                                 f"{len(new_units)}", params=("units",))
+        if len(new_coders) != self.n_coders:
             raise ParameterError(f"relabel needs {self.n_coders} coder labels; got "
-                                 f"{len(coders)}", params=("coders",))
+                                 f"{len(new_coders)}", params=("coders",))
         if self._classes is not None:
-            return CodingTable(coders, units, classes=self._classes, meta=self.meta)
-        return CodingTable(coders, units, codes=self.codes, values=self.values, meta=self.meta)
+            return CodingTable(new_coders, new_units, classes=self._classes, meta=self.meta)
+        return CodingTable(new_coders, new_units, codes=self.codes, values=self.values,
+                           meta=self.meta)
 
     def to_frame(self) -> pd.DataFrame:
         """Wide DataFrame, coders as rows and units as columns, None where missing."""
@@ -764,6 +785,18 @@ def name_coders(coders: Sequence[Hashable], names: Sequence[Hashable],
             f"{len(coders)} {what} ({shown}, in the order they first appear); give one "
             f"distinct name per {what[:-1]}", params=("names",))
     return dict(zip(coders, names, strict=True))
+
+
+def _axis(labels: Sequence[Hashable] | pd.Index) -> pd.Index | tuple[str, ...]:
+    """Labels that are all strings, as a tuple (the Index is built when first asked for, so
+    that a table read from a file and answered needs no pandas); any others as an Index."""
+    if isinstance(labels, (list, tuple)) and all(type(x) is str for x in labels):
+        return tuple(labels)
+    return pd.Index(labels)
+
+
+def _unique(axis: pd.Index | tuple[str, ...]) -> bool:
+    return len(set(axis)) == len(axis) if isinstance(axis, tuple) else bool(axis.is_unique)
 
 
 def unique_labels(paths: Sequence[str]) -> list[str]:

@@ -17,15 +17,21 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from numbers import Integral
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._lazy import loaded, module
 from ..errors import ParameterTypeError
+
+if TYPE_CHECKING:
+    import multiprocessing
+    from concurrent.futures import process as pools
+    from concurrent.futures.process import ProcessPoolExecutor
+else:  # loaded with the first pool: a table counted in this process needs neither
+    multiprocessing = module("multiprocessing")
+    pools = module("concurrent.futures.process")
 
 __all__ = ["THREAD_VARIABLES", "map_chunks", "pin_threads_for", "pool_running", "resolve_jobs",
            "usable_cores"]
@@ -185,9 +191,9 @@ def _pinned_environment() -> Iterator[None]:
 def _pool(jobs: int) -> ProcessPoolExecutor:
     pool = _POOLS.get(jobs)
     if pool is None:
-        pool = ProcessPoolExecutor(max_workers=jobs,
-                                   mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_pin_threads)
+        pool = pools.ProcessPoolExecutor(max_workers=jobs,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_pin_threads)
         _POOLS[jobs] = pool
     return pool
 
@@ -280,7 +286,8 @@ def map_chunks(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 1,
         for future in futures:
             out.extend(future.result())
     except BaseException as err:
-        if isinstance(err, BrokenProcessPool):  # a worker died: start afresh next time
+        if loaded("concurrent.futures.process") and isinstance(err, pools.BrokenProcessPool):
+            # a worker died: start afresh next time
             _POOLS.pop(processes, None)
         for future in futures:
             future.cancel()

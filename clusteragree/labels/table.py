@@ -32,7 +32,7 @@ import numpy as np
 from ..core.model import CodingTable
 from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
-from .table_fast import fast_codings
+from .table_fast import FAST_MIN_CHARS, fast_columns, names_of
 
 __all__ = ["LongTable", "read_long_table"]
 
@@ -153,7 +153,7 @@ def read_long_table(
     numeric: bool = False,
     path: str | None = None,
     encoding: str | None = None,
-    fast: bool = True,
+    fast: bool | None = None,
 ) -> LongTable:
     """Read a long CSV of codings.
 
@@ -182,11 +182,13 @@ def read_long_table(
         Name used in messages (defaults to ``source`` when it is a path).
     encoding : str, optional
         The file's encoding (default UTF-8, with or without a byte-order mark).
-    fast : bool, default=True
+    fast : bool or None, default=None
         Read a plain file (no quotes, no blank lines, ...) by columns with pyarrow when it is
         installed (:func:`clusteragree.labels.table_fast.fast_codings`), which gives the same
         table; any other file, and every file with ``fast=False``, is read row by row, so
-        errors and notices name the same lines either way.
+        errors and notices name the same lines either way. None: by columns from
+        :data:`~clusteragree.labels.table_fast.FAST_MIN_CHARS` characters on (below, loading
+        pyarrow costs more than it saves).
 
     Returns
     -------
@@ -266,13 +268,17 @@ def read_long_table(
                "reads coder, unit, document and one of labels, value, label)",
                path=name, line=header_line)
     coders, units, docs, fields = _Codes(), _Codes(), _Codes(), _Codes()
-    fast_read = (fast_codings(text, len(header), [idoc, ic, iu, iv], scalar)
+    if fast is None:
+        fast = len(text) >= FAST_MIN_CHARS
+    fast_read = (fast_columns(text, len(header), [idoc, ic, iu, iv], scalar)
                  if fast and header_line == 1 else None)
     if fast_read is not None:  # a plain file, read by columns
-        names, arrays = fast_read
+        del rows_iter, text  # not needed any more: the file's text goes before the names come
+        dictionaries, arrays = fast_read
+        names = names_of(dictionaries)
+        del fast_read, dictionaries
         for coded, distinct in zip((docs, coders, units, fields), names, strict=True):
-            coded.names = distinct
-            coded.ids = {v: k for k, v in enumerate(distinct)}
+            coded.names = distinct  # (no ids: only the row-by-row reader looks names up)
         n = len(arrays["line"])
     else:
         arrays, n = _read_rows(rows_iter, header, header_line, (idoc, ic, iu, iv), scalar,
@@ -363,7 +369,11 @@ def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Co
     n_c, n_u = len(coders.names), len(units.names)
     n_d = int(arrays["doc"].max(initial=0)) + 1
     if n_d * n_c * n_u < 2**62:  # one packed key: one sort
-        key = (arrays["doc"].astype(np.int64) * n_c + arrays["coder"]) * n_u + arrays["unit"]
+        key = _packed(arrays, n_c, n_u)
+        key.sort()  # in place: no copy of the rows when (as nearly always) none repeats
+        if not (key[1:] == key[:-1]).any():
+            return
+        key = _packed(arrays, n_c, n_u)
         order = np.argsort(key, kind="stable")
         key = key[order]
         same = np.flatnonzero(key[1:] == key[:-1])
@@ -382,6 +392,16 @@ def _refuse_duplicates(arrays: dict[str, np.ndarray], coders: _Codes, units: _Co
         f"{units.names[int(arrays['unit'][first])]!r} twice (first at line "
         f"{int(lines[first])}); keep one row per coder and unit", path=name,
         line=int(lines[again]))
+
+
+def _packed(arrays: dict[str, np.ndarray], n_c: int, n_u: int) -> np.ndarray:
+    """One int64 per row: its document, coder and unit, packed (built in place)."""
+    key = arrays["doc"].astype(np.int64)
+    key *= n_c
+    key += arrays["coder"]
+    key *= n_u
+    key += arrays["unit"]
+    return key
 
 
 def _parse_values(texts: list[str], lines: np.ndarray, scalar: bool, numeric: bool, sep: str,

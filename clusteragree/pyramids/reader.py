@@ -84,7 +84,10 @@ def _fail(message: str, path: str, line: int | None = None) -> InputError:
 
 def _load(path: str | os.PathLike[str], encoding: str | None
           ) -> tuple[bytes, str, int, _Repairs]:
-    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs."""
+    """The XML bytes to parse, the path, the line offset (documents dropped before), repairs.
+
+    The bytes are the file's own (the same object :func:`read_bytes` gave) unless a repair
+    or an encoding changed them."""
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path (str or PathLike). Got "
                                  f"{type(path).__name__}.")
@@ -352,16 +355,18 @@ _PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, 
               huge_tree=True, remove_comments=True, remove_pis=True)
 
 
-def _walk(raw: bytes, name: str, offset: int, window: int,
+def _walk(source: bytes | str, name: str, offset: int, window: int,
           repairs: _Repairs) -> tuple[str, dict[str, _Part]]:
-    """Stream the XML: each SCU is read as soon as it ends, then dropped from the tree, so
-    memory holds the text and the SCUs read, not the whole document."""
+    """Stream the XML (bytes, or the file named ``source``, read a block at a time): each SCU
+    is read as soon as it ends, then dropped from the tree, so memory holds the text and the
+    SCUs read, not the whole document."""
     root_tag = ""
     parts: dict[str, _Part] = {}
     stack: list[_Part] = []
     elements: list[Any] = []
+    handle = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115
     try:
-        for event, el in etree.iterparse(io.BytesIO(raw), **_PARSE):
+        for event, el in etree.iterparse(handle, **_PARSE):
             tag = el.tag if isinstance(el.tag, str) else ""
             if event == "start":
                 if not root_tag:
@@ -417,6 +422,10 @@ def _walk(raw: bytes, name: str, offset: int, window: int,
         raise _fail(f"not well-formed XML: {err.msg}", name, (err.lineno or 1) + offset) from None
     except (ValueError, LookupError) as err:  # e.g. an encoding lxml does not know
         raise _fail(f"cannot read the XML: {err}", name, 1) from None
+    except OSError as err:  # the file went away between the two readings
+        raise _fail(f"cannot read the file: {err.strerror}", name) from None
+    finally:
+        handle.close()
     if not root_tag:
         raise _fail("no XML element in the file", name, 1)
     return root_tag, parts
@@ -539,9 +548,12 @@ def read_ducview(
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
     raw, name, offset, repairs = _load(path, encoding)
-    # strict reading reads the whole file first, so that its refusal names every repair
-    root_tag, parts = _walk(raw, name, offset, window, repairs)
+    source: bytes | str = raw
+    if not repairs and encoding is None and os.path.isfile(name):
+        source = name  # the file as it is: parsed from disk, its bytes not held beside the SCUs
     del raw
+    # strict reading reads the whole file first, so that its refusal names every repair
+    root_tag, parts = _walk(source, name, offset, window, repairs)
     if root_tag == "pyramid":
         pyramid, notes = _pyramid(parts["pyramid"], name)
         pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))

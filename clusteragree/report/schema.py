@@ -40,11 +40,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from .._lazy import module
+from ..core.frames import pooled_row, report_rows
 
-from ..core.frames import pooled_rows
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["SCHEMA", "alpha_records", "diagnostic_records", "envelope", "records"]
 
@@ -67,7 +71,8 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def alpha_records(frame: pd.DataFrame | Sequence[Mapping[str, Any]] | None
+                  ) -> list[dict[str, Any]]:
     """The rows of an alpha report as ``alpha`` records, pooled rows first.
 
     Parameters
@@ -106,11 +111,11 @@ def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     >>> alpha_records(None)
     []
     """
-    if frame is None or not len(frame):
+    if frame is None:
         return []
-    ordered = pd.concat([frame[pooled_rows(frame)], frame[~pooled_rows(frame)]])
+    rows, attrs = report_rows(frame)
     out = []
-    for row in ordered.to_dict("records"):
+    for row in [r for r in rows if pooled_row(r)] + [r for r in rows if not pooled_row(r)]:
         rec: dict[str, Any] = {"kind": "alpha"}
         rec.update({k: _plain(row[k]) for k in _ALPHA if k in row})
         rec["pooled"] = bool(rec.get("pooled", True))
@@ -122,7 +127,7 @@ def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             rec["se"] = _plain(row["se"])
             rec["p_below"] = {"0.667": _plain(row["p_below_0.667"]),
                               "0.8": _plain(row["p_below_0.8"])}
-            rec["bootstrap"] = {**frame.attrs.get("bootstrap", {}),
+            rec["bootstrap"] = {**attrs.get("bootstrap", {}),
                                 "undefined": int(row["bootstrap_undefined"])}
         out.append(rec)
     return out
@@ -168,7 +173,7 @@ def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
     >>> records([{"measure": "A_m", "value": None}], "measure")
     [{'kind': 'measure', 'measure': 'A_m', 'value': None}]
     """
-    rows = frame.to_dict("records") if isinstance(frame, pd.DataFrame) else list(frame)
+    rows, _ = report_rows(frame)
     out = []
     for row in rows:
         rec: dict[str, Any] = {"kind": kind}

@@ -14,17 +14,25 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union, cast
 
-import pandas as pd
-
-from ..core.frames import TOTAL, pooled_rows
+from .._lazy import module
+from ..core.frames import COLUMNS, TOTAL, pooled_row, report_rows
 from ..errors import ParameterError
 from .formats import FORMATS
 from .text import alpha_headline, text_report
 
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
+
 __all__ = ["FORMATS", "json_object", "render", "table"]
+
+#: An alpha report: the DataFrame of :func:`~clusteragree.core.frames.alpha_report`, or the
+#: rows of :func:`~clusteragree.core.frames.alpha_rows` (rendered alike, without pandas).
+Report = Union["pd.DataFrame", Sequence[Mapping[str, Any]]]
 
 
 
@@ -36,8 +44,8 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{str(k): _clean(v) for k, v in row.items()} for row in frame.to_dict("records")]
+def _records(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: _clean(v) for k, v in row.items()} for row in rows]
 
 
 def _fmt(x: Any) -> str:
@@ -46,14 +54,15 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def json_object(frame: Report, header: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON shape of a report: ``header`` fields, ``results`` (the pooled rows, one per
     distance) and ``documents`` (the per-document rows, when there are any); NaN as None.
 
     Parameters
     ----------
-    frame : DataFrame
-        An alpha report (:func:`~clusteragree.core.frames.alpha_report`).
+    frame : DataFrame or list of dict
+        An alpha report (:func:`~clusteragree.core.frames.alpha_report`, or the rows of
+        :func:`~clusteragree.core.frames.alpha_rows`).
     header : mapping, optional
         Fields put first in the object (command, signature, inputs, ...).
 
@@ -88,19 +97,20 @@ def json_object(frame: pd.DataFrame, header: Mapping[str, Any] | None = None) ->
     ...                            "alpha": [float("nan")], "pooled": [True]}))
     {'results': [{'distance': 'nominal', 'alpha': None}]}
     """
-    mask = pooled_rows(frame)
-    pooled, per_doc = frame[mask], frame[~mask]
+    rows, _ = report_rows(frame)
+    pooled = [r for r in rows if pooled_row(r)]
+    per_doc = [r for r in rows if not pooled_row(r)]
     obj: dict[str, Any] = dict(header or {})
     obj["results"] = [{k: v for k, v in r.items() if k not in ("document", "pooled")}
                       for r in _records(pooled)]
-    if len(per_doc):
+    if per_doc:
         obj["documents"] = [{k: v for k, v in r.items() if k != "pooled"}
                             for r in _records(per_doc)]
     return obj
 
 
 def render(
-    frame: pd.DataFrame, fmt: str = "text", *, header: Mapping[str, Any] | None = None,
+    frame: Report, fmt: str = "text", *, header: Mapping[str, Any] | None = None,
     what: str = "Krippendorff's alpha",
 ) -> str:
     """Render a report as ``text``, ``json``, ``csv`` or ``latex``.
@@ -111,8 +121,9 @@ def render(
 
     Parameters
     ----------
-    frame : DataFrame
-        An alpha report (:func:`~clusteragree.core.frames.alpha_report`).
+    frame : DataFrame or list of dict
+        An alpha report (:func:`~clusteragree.core.frames.alpha_report`, or the rows of
+        :func:`~clusteragree.core.frames.alpha_rows`, rendered alike).
     fmt : {"text", "json", "csv", "latex"}, default="text"
         ``text``: a headline with the pooled alpha of each distance (``what``, then the
         figures), a blank line, an aligned table of ``document`` (left out when there are only
@@ -170,14 +181,17 @@ def render(
     if fmt == "json":
         return json.dumps(json_object(frame, header), indent=2, ensure_ascii=False)
     if fmt == "csv":
-        return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
+        whole = (pd.DataFrame(list(frame), columns=COLUMNS) if isinstance(frame, Sequence)
+                 else cast("pd.DataFrame", frame))  # rows: as the DataFrame of alpha_report
+        return whole.to_csv(index=False, float_format="%.10g").rstrip("\n")
     if fmt == "latex":
-        shown = _alpha_columns(frame)
-        frame = _named_total(frame)
+        rows, _ = report_rows(frame)
+        shown = _alpha_columns(rows)
+        rows = _named_total(rows)
         left = shown.index("distance") + 1
         lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
                  " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
-        for _, row in frame.iterrows():
+        for row in rows:
             cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
             lines.append(" & ".join(cells) + r" \\")
         lines += [r"\bottomrule", r"\end{tabular}"]
@@ -186,36 +200,38 @@ def render(
     return text_report(alpha_headline(frame, what), [(None, body)], signatures)
 
 
-def _named_total(frame: pd.DataFrame) -> pd.DataFrame:
+def _named_total(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The pooled rows' document shown as ``TOTAL (pooled)`` when a document is called TOTAL."""
-    mask = pooled_rows(frame)
-    if (frame.loc[~mask, "document"].astype(str) == TOTAL).any():
-        return frame.assign(document=frame["document"].where(~mask, f"{TOTAL} (pooled)"))
-    return frame
+    if any(str(r["document"]) == TOTAL for r in rows if not pooled_row(r)):
+        return [{**r, "document": f"{TOTAL} (pooled)"} if pooled_row(r) else r for r in rows]
+    return rows
 
 
-def _alpha_columns(frame: pd.DataFrame) -> list[str]:
+def _alpha_columns(rows: list[dict[str, Any]]) -> list[str]:
     shown = ["document", "distance", "alpha", "D_o", "D_e", "n", "units", "coders"]
-    if pooled_rows(frame).all():
+    if all(pooled_row(r) for r in rows):
         shown.remove("document")
-    if "pair" in frame.columns and frame["pair"].nunique() > 1:
+    if rows and "pair" in rows[0] and len({r["pair"] for r in rows if _clean(r["pair"])
+                                           is not None}) > 1:
         shown.insert(0, "pair")
     return shown
 
 
-def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
-    """The table of an alpha report as text, and the signature line of each pooled row."""
-    shown = _alpha_columns(frame)
-    pooled = frame[pooled_rows(frame)]
-    frame = _named_total(frame)
-    if "ci_low" in frame.columns:  # the bootstrap interval after alpha, its level in the header
-        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
+def alpha_text(frame: Report) -> tuple[str, list[str]]:
+    """The table of an alpha report (a DataFrame or the rows of
+    :func:`~clusteragree.core.frames.alpha_rows`) as text, and the signature line of each
+    pooled row."""
+    rows, attrs = report_rows(frame)
+    shown = _alpha_columns(rows)
+    pooled = [r for r in rows if pooled_row(r)]
+    rows = _named_total(rows)
+    if rows and "ci_low" in rows[0]:  # the bootstrap interval after alpha, its level in the header
+        level = attrs.get("bootstrap", {}).get("level", float("nan"))
         label = f"{level:.0%} CI"
-        frame = frame.assign(**{label: [
-            "" if low != low else f"[{low:.4f}, {high:.4f}]"
-            for low, high in zip(frame["ci_low"], frame["ci_high"], strict=True)]})
+        rows = [{**r, label: "" if r["ci_low"] != r["ci_low"] else
+                 f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"} for r in rows]
         shown.insert(shown.index("alpha") + 1, label)
-    table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
+    table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
     left = shown.index("distance") + 1
     out = ["  ".join(cell.rjust(w) if i >= left else cell.ljust(w)

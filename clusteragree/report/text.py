@@ -18,15 +18,20 @@ x 0.2500
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from .._lazy import module
+from ..core.frames import pooled_row, report_rows
 
-from ..core.frames import pooled_rows
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = module("pandas")
 
 __all__ = ["alpha_headline", "diagnostic_sections", "plural", "text_report"]
 
-Section = tuple[str | None, pd.DataFrame | str]
+Section = tuple[str | None, "pd.DataFrame | str"]
 
 
 def plural(count: int, noun: str) -> str:
@@ -56,18 +61,24 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
 def _number(x: float, digits: int = 4) -> str:
     return "undefined" if isinstance(x, float) and math.isnan(x) else f"{x:.{digits}f}"
 
 
-def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> str:
+def alpha_headline(frame: pd.DataFrame | Sequence[Mapping[str, Any]],
+                   what: str = "Krippendorff's alpha") -> str:
     """One line with the pooled alpha of each distance of a report and what it rests on.
 
     Parameters
     ----------
-    frame : DataFrame
+    frame : DataFrame or list of dict
         A report of :func:`clusteragree.core.frames.alpha_report` (columns ``distance``,
-        ``alpha``, ``units``, ``coders``, ``n``; pooled rows marked).
+        ``alpha``, ``units``, ``coders``, ``n``; pooled rows marked), or the rows of
+        :func:`clusteragree.core.frames.alpha_rows`.
     what : str
         The name of the coefficient, first on the line.
 
@@ -95,21 +106,20 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
     >>> print(alpha_headline(alpha_report(t, ["nominal"])))
     Krippendorff's alpha: nominal 0.0000 (2 coders, 2 pairable units, 4 values)
     """
-    pooled = frame[pooled_rows(frame)] if len(frame) else frame
-    if "pair" in pooled.columns:  # all annotators together; the pairs are in the table
-        pooled = pooled[pooled["pair"] == "all"]
-    if not len(pooled):
+    rows, attrs = report_rows(frame)
+    pooled = [r for r in rows if pooled_row(r)]
+    if pooled and "pair" in pooled[0]:  # all annotators together; the pairs are in the table
+        pooled = [r for r in pooled if r["pair"] == "all"]
+    if not pooled:
         return f"{what}: nothing computed"
-    figures = ", ".join(f"{name} {_number(float(value))}" for name, value in
-                        zip(pooled["distance"].astype(str), pooled["alpha"], strict=True))
-    if "ci_low" in pooled.columns and pooled["ci_low"].notna().any():
-        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
+    figures = ", ".join(f"{r['distance']} {_number(float(r['alpha']))}" for r in pooled)
+    if "ci_low" in pooled[0] and any(not _missing(r["ci_low"]) for r in pooled):
+        level = attrs.get("bootstrap", {}).get("level", float("nan"))
         figures = ", ".join(
-            f"{name} {_number(float(value))} [{_number(float(low))}, {_number(float(high))}]"
-            for name, value, low, high in zip(pooled["distance"].astype(str), pooled["alpha"],
-                                              pooled["ci_low"], pooled["ci_high"], strict=True))
+            f"{r['distance']} {_number(float(r['alpha']))} [{_number(float(r['ci_low']))}, "
+            f"{_number(float(r['ci_high']))}]" for r in pooled)
         figures += f" ({level:.0%} bootstrap intervals)"
-    first = pooled.iloc[0]
+    first = pooled[0]
     return (f"{what}: {figures} ({plural(int(first['coders']), 'coder')}, "
             f"{plural(int(first['units']), 'pairable unit')}, {plural(int(first['n']), 'value')})")
 
