@@ -113,7 +113,8 @@ def test_a_seed_gives_the_same_resamples_and_an_interval_around_alpha() -> None:
     assert 0 < first.se < 0.1
     assert first.p_below["0.8"] >= first.p_below["0.667"]
     assert first.as_dict()["bootstrap"] == {"n": 300, "resample": "units", "seed": 11,
-                                            "level": 0.95, "undefined": 0}
+                                            "level": 0.95, "method": "bca", "resampled": 200,
+                                            "undefined": 0}
 
 
 def test_bad_arguments_are_refused() -> None:
@@ -129,6 +130,8 @@ def test_bad_arguments_are_refused() -> None:
     one = block_stats(CodingTable.from_records([("A", 1, "x"), ("B", 1, "y")]))
     with pytest.raises(ValueError, match="at least two units"):
         bootstrap_alpha(one, "nominal")
+    with pytest.raises(ValueError, match="interval"):
+        bootstrap_alpha(stats, "nominal", interval="basic")
 
 
 def _python_distance(x: object, y: object) -> float:

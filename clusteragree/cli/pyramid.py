@@ -15,6 +15,7 @@ from ._common import (
     check_names,
     command_signature,
     diagnostic_options,
+    interval_method,
     interval_options,
     print_json,
 )
@@ -151,18 +152,23 @@ def _run_pan(args: argparse.Namespace) -> int:
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
+    method = interval_method(args)
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,
+                             interval=method,
                              per_peer=args.per_doc, pairwise=args.pairwise,
                              **diagnostic_options(args))
     found = frame.attrs.get("diagnostics", {})
     scores, corr = pan_scores(pans)
     if args.ci is not None:  # the correlations over peers drawn with replacement
-        _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)
+        _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed,
+                                    interval=method or "bca")
         corr = corr.merge(bounds.drop(columns="peers"),
                           on=["annotator_a", "annotator_b", "score"], how="left")
+        corr.attrs["bootstrap"] = {"n": args.bootstrap, "resample": "peers", "seed": args.seed,
+                                   "resampled": int(scores["peer"].nunique())}
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
         print_json(envelope("pan", args.files, command_signature(args),
@@ -178,9 +184,13 @@ def _run_pan(args: argparse.Namespace) -> int:
             print(table(chosen, args.format))
         return 0
     body, signatures = alpha_text(frame)
+    title = "correlation of the annotators' pyramid scores over peers"
+    if args.ci is not None:
+        from ..core.intervals import describe
+        title += (" (" + describe(args.ci, method or "bca", args.bootstrap, "peers",
+                                  corr.attrs["bootstrap"]["resampled"]) + ")")
     sections: list[tuple[str | None, Any]] = [
-        ("alpha (peer words as units)", body),
-        ("correlation of the annotators' pyramid scores over peers", corr)]
+        ("alpha (peer words as units)", body), (title, corr)]
     if args.scores:
         sections.append(("pyramid scores of each peer", scores))
     if args.per_doc:

@@ -67,6 +67,21 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def _about(run: Mapping[str, Any], row: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+    """The ``bootstrap`` object of a record: the run's settings (``n``, ``resample``,
+    ``seed``, ``resampled``), the row's ``level`` and ``method`` (``ci_level``,
+    ``ci_method``), and its ``note`` when there is one."""
+    about = {k: _plain(v) for k, v in run.items() if k != "method"}
+    if "ci_level" in row and not _missing(row["ci_level"]):
+        about["level"] = float(row["ci_level"])
+    if "ci_method" in row and not _missing(row["ci_method"]):
+        about["method"] = str(row["ci_method"])
+    about.update(more)
+    if "ci_note" in row and not _missing(row["ci_note"]) and row["ci_note"]:
+        about["note"] = str(row["ci_note"])
+    return about
+
+
 def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """The rows of an alpha report as ``alpha`` records, pooled rows first.
 
@@ -122,8 +137,8 @@ def alpha_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             rec["se"] = _plain(row["se"])
             rec["p_below"] = {"0.667": _plain(row["p_below_0.667"]),
                               "0.8": _plain(row["p_below_0.8"])}
-            rec["bootstrap"] = {**frame.attrs.get("bootstrap", {}),
-                                "undefined": int(row["bootstrap_undefined"])}
+            rec["bootstrap"] = _about(frame.attrs.get("bootstrap", {}), row,
+                                      undefined=int(row["bootstrap_undefined"]))
         out.append(rec)
     return out
 
@@ -181,6 +196,10 @@ def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
             low, high, se = rec.pop("ci_low"), rec.pop("ci_high"), rec.pop("se", None)
             if not _missing(low):
                 rec["ci"], rec["se"] = [low, high], se
+        if kind in ("metric", "correlation") and "ci_method" in rec:  # how it was drawn
+            about = {k: rec.pop(k, None) for k in ("ci_level", "ci_method", "ci_note")}
+            if not _missing(about["ci_method"]) and isinstance(frame, pd.DataFrame):
+                rec["bootstrap"] = _about(frame.attrs.get("bootstrap", {}), about)
         out.append(rec)
     return out
 

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.frames import TOTAL, pooled_rows
+from ..core.intervals import INTERVALS, NAMES
 from ..errors import ParameterError
 from .formats import FORMATS
 from .text import alpha_headline, text_report
@@ -173,10 +174,11 @@ def render(
         return frame.to_csv(index=False, float_format="%.10g").rstrip("\n")
     if fmt == "latex":
         shown = _alpha_columns(frame)
-        frame = _named_total(frame)
+        frame, shown = _interval_columns(_named_total(frame), shown)
         left = shown.index("distance") + 1
         lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
-                 " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
+                 " & ".join(c.replace("_", r"\_").replace("%", r"\%") for c in shown)
+                 + r" \\", r"\midrule"]
         for _, row in frame.iterrows():
             cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
             lines.append(" & ".join(cells) + r" \\")
@@ -203,18 +205,40 @@ def _alpha_columns(frame: pd.DataFrame) -> list[str]:
     return shown
 
 
+def _interval_columns(frame: pd.DataFrame, shown: list[str]
+                      ) -> tuple[pd.DataFrame, list[str]]:
+    """The bootstrap interval after alpha (its level and method in the header, or in each
+    cell when BCa was not usable on some rows), then the shares of resamples below 0.667 and
+    0.8; the frame and columns unchanged without intervals."""
+    if "ci_low" not in frame.columns:
+        return frame, shown
+    level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
+    methods = sorted(set(frame.get("ci_method", pd.Series(dtype=object)).dropna()),
+                     key=INTERVALS.index)
+    label = f"{level:.0%} CI" + (f" ({NAMES.get(methods[0], methods[0])})"
+                                 if len(methods) == 1 else "")
+
+    def cell(row: Any) -> str:
+        if row["ci_low"] != row["ci_low"]:
+            return ""
+        text = f"[{row['ci_low']:.4f}, {row['ci_high']:.4f}]"
+        method = row.get("ci_method")
+        return text if len(methods) < 2 else f"{text} {NAMES.get(method, method)}"
+
+    added = {label: [cell(r) for r in frame.to_dict("records")]}
+    for q in ("0.667", "0.8"):
+        column = f"p_below_{q}"
+        if column in frame:
+            added[f"P(<{q})"] = ["" if v != v else f"{v:.3f}" for v in frame[column]]
+    at = shown.index("alpha") + 1
+    return frame.assign(**added), [*shown[:at], *added, *shown[at:]]
+
+
 def alpha_text(frame: pd.DataFrame) -> tuple[str, list[str]]:
     """The table of an alpha report as text, and the signature line of each pooled row."""
     shown = _alpha_columns(frame)
     pooled = frame[pooled_rows(frame)]
-    frame = _named_total(frame)
-    if "ci_low" in frame.columns:  # the bootstrap interval after alpha, its level in the header
-        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
-        label = f"{level:.0%} CI"
-        frame = frame.assign(**{label: [
-            "" if low != low else f"[{low:.4f}, {high:.4f}]"
-            for low, high in zip(frame["ci_low"], frame["ci_high"], strict=True)]})
-        shown.insert(shown.index("alpha") + 1, label)
+    frame, shown = _interval_columns(_named_total(frame), shown)
     table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for _, row in frame.iterrows()]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
     left = shown.index("distance") + 1

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..core.frames import pooled_rows
+from ..core.intervals import INTERVALS, describe
 
-__all__ = ["alpha_headline", "diagnostic_sections", "plural", "text_report"]
+__all__ = ["alpha_headline", "diagnostic_sections", "interval_label", "plural", "text_report"]
 
 Section = tuple[str | None, pd.DataFrame | str]
 
@@ -75,7 +76,9 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
     -------
     str
         ``"Krippendorff's alpha: nominal 0.4385, masi 0.5404 (2 coders, 11 pairable units,
-        22 values)"``; an alpha that is undefined reads ``undefined``.
+        22 values)"``; an alpha that is undefined reads ``undefined``. With bootstrap
+        intervals, each alpha is followed by its interval and the figures by how they were
+        drawn (:func:`interval_label`).
 
     References
     ----------
@@ -103,15 +106,53 @@ def alpha_headline(frame: pd.DataFrame, what: str = "Krippendorff's alpha") -> s
     figures = ", ".join(f"{name} {_number(float(value))}" for name, value in
                         zip(pooled["distance"].astype(str), pooled["alpha"], strict=True))
     if "ci_low" in pooled.columns and pooled["ci_low"].notna().any():
-        level = frame.attrs.get("bootstrap", {}).get("level", float("nan"))
-        figures = ", ".join(
-            f"{name} {_number(float(value))} [{_number(float(low))}, {_number(float(high))}]"
-            for name, value, low, high in zip(pooled["distance"].astype(str), pooled["alpha"],
-                                              pooled["ci_low"], pooled["ci_high"], strict=True))
-        figures += f" ({level:.0%} bootstrap intervals)"
+        figures = ", ".join(_with_interval(row) for row in pooled.to_dict("records"))
+        figures += f" ({interval_label(frame)})"
     first = pooled.iloc[0]
     return (f"{what}: {figures} ({plural(int(first['coders']), 'coder')}, "
             f"{plural(int(first['units']), 'pairable unit')}, {plural(int(first['n']), 'value')})")
+
+
+def interval_label(frame: pd.DataFrame) -> str:
+    """How the bootstrap intervals of an alpha report were drawn, in words.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A report with intervals (``attrs["bootstrap"]``, columns ``ci_method``).
+
+    Returns
+    -------
+    str
+        ``95% BCa bootstrap over 38 units, 1000 resamples`` (the methods of all rows,
+        ``BCa/percentile``, when BCa was not usable on some).
+
+    References
+    ----------
+    docs/uncertainty.md.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"ci_method": ["bca", "bca"]})
+    >>> f.attrs["bootstrap"] = {"n": 1000, "resample": "documents", "level": 0.95,
+    ...                         "method": "bca", "resampled": 22}
+    >>> interval_label(f)
+    '95% BCa bootstrap over 22 documents, 1000 resamples'
+    """
+    about = frame.attrs.get("bootstrap", {})
+    methods = [m for m in frame.get("ci_method", pd.Series(dtype=object)).dropna()]
+    method = ("/".join(sorted(set(methods), key=INTERVALS.index))
+              or str(about.get("method", "percentile")))
+    return describe(float(about.get("level", float("nan"))), method, int(about.get("n", 0)),
+                    about.get("resample"), about.get("resampled"))
+
+
+def _with_interval(row: dict) -> str:
+    figure = f"{row['distance']} {_number(float(row['alpha']))}"
+    low, high = float(row["ci_low"]), float(row["ci_high"])
+    if math.isnan(low):
+        return figure
+    return f"{figure} [{_number(low)}, {_number(high)}]"
 
 
 def _table(frame: pd.DataFrame, digits: int) -> str:
