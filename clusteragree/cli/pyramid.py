@@ -185,12 +185,18 @@ def _run_pan(args: argparse.Namespace) -> int:
         return 0
     body, signatures = alpha_text(frame)
     title = "correlation of the annotators' pyramid scores over peers"
-    if args.ci is not None:
+    shown = corr
+    if args.ci is not None and "ci_method" in corr:
         from ..core.intervals import describe
-        title += (" (" + describe(args.ci, method or "bca", args.bootstrap, "peers",
-                                  corr.attrs["bootstrap"]["resampled"]) + ")")
+        methods = set(corr["ci_method"].dropna())
+        if methods:
+            title += (" (" + describe(args.ci, "/".join(sorted(methods)), args.bootstrap,
+                                      "peers", corr.attrs["bootstrap"]["resampled"]) + ")")
+        else:
+            title += " (no interval: a correlation needs three peers scored by both)"
+        shown = corr.drop(columns=["ci_level", *([] if len(methods) > 1 else ["ci_method"])])
     sections: list[tuple[str | None, Any]] = [
-        ("alpha (peer words as units)", body), (title, corr)]
+        ("alpha (peer words as units)", body), (title, shown)]
     if args.scores:
         sections.append(("pyramid scores of each peer", scores))
     if args.per_doc:

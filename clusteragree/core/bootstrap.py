@@ -721,7 +721,18 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     estimate = float(weigh(np.ones((1, n_blocks)))[0])
     jackknife = weigh.jackknife() if interval == "bca" else None
     return summarise(alphas, level, resample, seed, method=interval, estimate=estimate,
-                     jackknife=jackknife, resampled=n_blocks)
+                     jackknife=jackknife, resampled=n_blocks, causes=_causes(stats, resample[:-1]))
+
+
+def _causes(stats: BlockStats, noun: str) -> list[str]:
+    """What in the data biases the resamples: values found in one block (a ``noun``) only; a
+    block drawn twice repeats them, an agreement by chance the data never have."""
+    alone = np.asarray((stats.counts > 0).sum(axis=0)).ravel() == 1
+    if len(alone) and alone.mean() > 0.5:
+        return [f"{alone.mean():.0%} of the values occur in one {noun} only, so a {noun} "
+                f"drawn twice repeats values no two {noun}s share in the data (as with "
+                "class-derived values under the nominal distance)"]
+    return []
 
 
 def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, chunk: int,
@@ -752,7 +763,8 @@ def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, ch
 
 def summarise(alphas: FloatArray, level: float, resample: str, seed: int | None, *,
               method: str = "percentile", estimate: float = float("nan"),
-              jackknife: FloatArray | None = None, resampled: int = 0) -> Bootstrap:
+              jackknife: FloatArray | None = None, resampled: int = 0,
+              causes: Sequence[str] = ()) -> Bootstrap:
     """The interval, standard error and shares below the thresholds of resampled alphas
     (NaN: undefined in that resample, left out and counted; undefined in every resample: NaN
     interval, standard error and shares)."""
@@ -763,7 +775,8 @@ def summarise(alphas: FloatArray, level: float, resample: str, seed: int | None,
     se = (float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0) if len(kept) else nan
     p_below = {f"{q:g}": float(np.mean(kept < q)) if len(kept) else nan for q in THRESHOLDS}
     what = resample if resample in RESAMPLE else "units"
-    note = outside_note(estimate, found, kept, blocks=resampled or None, what=what)
+    note = outside_note(estimate, found, kept, blocks=resampled or None, what=what,
+                        causes=causes)
     return Bootstrap(alphas, (found.low, found.high), se, p_below, float(level), int(n),
                      resample, seed, int(n - len(kept)), found.method, float(estimate),
                      int(resampled), found, note)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -458,8 +459,8 @@ def _skewness(values: FloatArray) -> float:
 
 
 def outside_note(estimate: float, found: Interval, resampled: npt.ArrayLike, *,
-                 blocks: int | None = None, what: str = "units", few: int = 20
-                 ) -> str | None:
+                 blocks: int | None = None, what: str = "units", few: int = 20,
+                 causes: Sequence[str] = ()) -> str | None:
     """Why the estimate lies outside its interval, or None when it lies inside.
 
     Parameters
@@ -476,6 +477,8 @@ def outside_note(estimate: float, found: Interval, resampled: npt.ArrayLike, *,
         What they are.
     few : int, default=20
         Fewer blocks than this are called few.
+    causes : sequence of str
+        What the caller knows of the data that biases the resamples (said after the bias).
 
     Returns
     -------
@@ -515,6 +518,8 @@ def outside_note(estimate: float, found: Interval, resampled: npt.ArrayLike, *,
         shown = f"{share:.0%}" if share < 0.99 else f"{share:.1%}"
         reasons.append(f"{shown} of the resamples lie {side} the estimate (the resamples' "
                        "distribution is biased)")
+    if reasons:
+        reasons.extend(causes)
     skew = _skewness(values)
     if abs(skew) > 1.0:
         reasons.append(f"the resamples' distribution is skewed (skewness {skew:.2f})")
