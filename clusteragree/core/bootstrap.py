@@ -278,7 +278,8 @@ def _incidence(values: Sequence[Any]) -> sp.csr_matrix:
 
 def _set_sizes(stats: BlockStats, pi: IntArray, pj: IntArray) -> tuple[FloatArray, FloatArray]:
     if stats.values and not isinstance(stats.values[0], frozenset):
-        raise ParameterError("a set distance needs set values; these are scalars")
+        raise ParameterError("a set distance needs set values; these are scalars",
+                             params=("distance",))
     incidence = _incidence(stats.values)
     size = np.asarray(incidence.sum(axis=1), dtype=np.float64).ravel()
     product = (incidence @ incidence.T).tocsr()
@@ -299,7 +300,7 @@ class ExpectedSums:
         elif dist.kind == "set":
             if values and not isinstance(values[0], frozenset):
                 raise ParameterError(f"The {dist.name!r} distance compares sets; the table "
-                                     "holds scalar values")
+                                     "holds scalar values", params=("distance",))
             self.kind = "set"
             incidence = _incidence(values)
             self.size = np.asarray(incidence.sum(axis=1), dtype=np.int64).ravel()
@@ -339,7 +340,7 @@ class ExpectedSums:
                 raise ParameterError(
                     f"the bootstrap of a distance given only as a Python function tabulates "
                     f"it over pairs of distinct values; {len(values):,} values are more than "
-                    f"{MAX_DENSE_TYPES:,}")
+                    f"{MAX_DENSE_TYPES:,}", params=("distance",))
             counts = stats.counts
             self.block_form: FloatArray | None = None
             if counts.shape[0] <= len(values):  # fewer blocks than types: r^T (N D N^T) r

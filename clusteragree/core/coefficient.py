@@ -47,7 +47,7 @@ from .alpha_generic import ValueStats, value_stats
 from .bootstrap import block_stats, bootstrap_alpha
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import Distance, DistanceLike, get_distance
-from .intervals import interval_method
+from .intervals import FEW_BLOCKS, interval_method
 from .model import CodingTable
 from .result import AlphaResult
 
@@ -381,10 +381,16 @@ def alpha(
         raise ParameterError(f"resample must be 'units' or 'krippendorff' (documents: "
                              f"alpha_report). Got {resample!r}.", params=("resample",))
     method = interval_method(interval, resample)
-    drawn = (krippendorff_bootstrap(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
+    blocks = block_stats(table)
+    count = len(blocks.blocks)
+    if 2 <= count < FEW_BLOCKS and resample == "units":
+        what = str(table.meta.get("units", "units"))
+        notify("note", f"the bootstrap resamples {count} {what}: with so few, its interval "
+               "is rough (docs/uncertainty.md)")
+    drawn = (krippendorff_bootstrap(blocks, dist, n=bootstrap, level=ci, seed=seed,
                                     jobs=jobs) if resample == "krippendorff" else
-             bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
-                             jobs=jobs, interval=method))
+             bootstrap_alpha(blocks, dist, n=bootstrap, level=ci, seed=seed, jobs=jobs,
+                             interval=method))
     if drawn.note:
         notify("note", f"{dist.name} alpha: {drawn.note} (docs/uncertainty.md)")
     return replace(result, uncertainty=drawn.as_dict())

@@ -28,7 +28,7 @@ from .bootstrap import RESAMPLE, block_stats, bootstrap_alpha
 from .coefficient import Engine, alpha_stats, choose_engine
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import DEFAULT_DISTANCES, Distance, DistanceLike, get_distance
-from .intervals import check_resamples, interval_method
+from .intervals import FEW_BLOCKS, check_resamples, interval_method
 from .model import CodingTable
 from .parallel import map_chunks, pool_running
 from .result import AlphaResult
@@ -377,9 +377,6 @@ def document_stats(tables: Sequence[CodingTable], kind: str, jobs: int | None = 
     cells = sum(t.n_coders * t.n_units for t in tables)
     return _stats_of_all([(t, kind) for t in tables], cells, jobs)
 
-
-#: Fewer blocks than this to resample get a note that the interval is rough.
-FEW_BLOCKS = 20
 
 #: Columns a report gains with a bootstrap interval (pooled rows only).
 INTERVAL_COLUMNS = ["ci_low", "ci_high", "se", "p_below_0.667", "p_below_0.8",

@@ -44,8 +44,8 @@ import numpy.typing as npt
 
 from ..errors import ParameterError, option
 
-__all__ = ["DEFAULT_INTERVAL", "INTERVALS", "Interval", "acceleration", "bias_correction",
-           "bootstrap_interval", "check_interval", "check_resamples", "describe",
+__all__ = ["DEFAULT_INTERVAL", "FEW_BLOCKS", "INTERVALS", "Interval", "acceleration",
+           "bias_correction", "bootstrap_interval", "check_interval", "check_resamples", "describe",
            "interval_method", "outside_note"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -58,6 +58,9 @@ DEFAULT_INTERVAL = "bca"
 
 #: How each method is named in the output.
 NAMES = {"bca": "BCa", "percentile": "percentile"}
+
+#: Fewer units or documents than this to resample get a note that the interval is rough.
+FEW_BLOCKS = 20
 
 #: At most this share of the memory available is taken by the resampled values a run keeps.
 MEMORY_SHARE = 0.5
@@ -459,7 +462,7 @@ def _skewness(values: FloatArray) -> float:
 
 
 def outside_note(estimate: float, found: Interval, resampled: npt.ArrayLike, *,
-                 blocks: int | None = None, what: str = "units", few: int = 20,
+                 blocks: int | None = None, what: str = "units", few: int = FEW_BLOCKS,
                  causes: Sequence[str] = ()) -> str | None:
     """Why the estimate lies outside its interval, or None when it lies inside.
 
