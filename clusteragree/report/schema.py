@@ -15,11 +15,13 @@ kind           fields
 alpha          document, pooled, distance, alpha, D_o, D_e, n, units, coders, engine, signature
                (and pair, with --pairwise; and ci, se, p_below, bootstrap, with --ci)
 metric         key, response, metric, recall, precision, f1, and the metric's numerators and
-               denominators (recall_num ... or, for BLANC, c_key ... n_both)
+               denominators (recall_num ... or, for BLANC, c_key ... n_both); with --ci, ci,
+               se and bootstrap (level, method, n, resample, resampled, seed, note)
 measure        measure, value, observed, expected, note (the multi-label measures)
 accuracy       metric, value, sentences, ignored, pairs (tree accuracies)
 score          peer, annotator, scus, original, modified (pyramid scores of peers)
 correlation    annotator_a, annotator_b, score, peers, pearson, pearson_p, spearman, spearman_p
+               (with --ci, pearson_low ... spearman_high and bootstrap)
 difference_    key, response, document (null: pooled), category (span, missing_entity, ...),
 count          count (coreference differences by Kummerfeld and Klein's categories)
 coref_         key, response, document, category, mentions, key_entity, response_entity
