@@ -464,6 +464,21 @@ def test_too_many_resamples_are_refused_before_allocating(cli, monkeypatch) -> N
     with pytest.raises(ParameterError) as err:
         alpha(t, "nominal", ci=0.95, bootstrap=10**12)
     assert err.value.params == ("bootstrap",)
+    import pandas as pd
+
+    from clusteragree.coref.intervals import metric_intervals
+    from clusteragree.pyramids.intervals import score_intervals
+    scores = pd.DataFrame({"peer": [1, 2, 3] * 2, "annotator": ["A"] * 3 + ["B"] * 3,
+                           "original": [0.1, 0.5, 0.9] * 2, "modified": [0.1, 0.5, 0.9] * 2})
+    with pytest.raises(ParameterError) as err:
+        score_intervals(scores, n=10**12)
+    assert err.value.params == ("bootstrap",)
+    counts = pd.DataFrame([{"key": "a", "response": "b", "document": d, "metric": "muc",
+                            "recall_num": 1.0, "recall_den": 2.0, "precision_num": 1.0,
+                            "precision_den": 2.0} for d in ("d1", "d2")])
+    with pytest.raises(ParameterError) as err:
+        metric_intervals(counts, n=10**12)
+    assert err.value.params == ("bootstrap",)
     monkeypatch.setattr(intervals, "_available_memory", lambda: 10**9)
     fixture = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "krippendorff2011.csv"
     code, _, stderr = cli("table", str(fixture), "--scalar", "--distance", "nominal",
