@@ -215,7 +215,8 @@ def metric_intervals(per_document: pd.DataFrame, *, n: int = 1000, level: float 
                              for (k, r, m), (p, _) in points.items()], columns=COLUMNS)
     if len(names) < FEW_DOCUMENTS:
         notify("note", f"the intervals of the coreference metrics resample {len(names)} "
-               "documents: with so few, they are rough (docs/uncertainty.md)")
+               "documents: with so few, they are rough, and too narrow with a handful "
+               "(docs/uncertainty.md)")
     rng = np.random.default_rng(seed)
     chunk = max(1, CHUNK_CELLS // len(names))
     drawn: dict[tuple[Any, Any, str], list[FloatArray]] = {}
