@@ -247,6 +247,17 @@ def build(tmp: Path) -> list[Case]:
         add(f"pyramid {name} --overlap component",
             _families("pyramid", inputs, base=("--overlap", "component"), per_doc=False,
                       metrics_all=False, names=False, pairwise=False))
+    # the interval methods: percentile beside the default BCa, and KALPHA's draws
+    d0631 = [str(DUC06 / "allpyramids" / "D0631.pyr"), str(derived / "D0631-merged.pyr")]
+    cases.append(Case("pyramid DUC2006 D0631 [ci percentile]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--bootstrap", "50", "--seed", "1",
+                       "--interval", "percentile", "-f", "json")))
+    cases.append(Case("pyramid DUC2006 D0631 [ci krippendorff]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--bootstrap", "50", "--seed", "1",
+                       "--resample", "krippendorff")))
+    cases.append(Case("pyramid DUC2006 D0631 [ci bca krippendorff]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--interval", "bca", "--resample",
+                       "krippendorff"), frozenset({1}), ("--interval bca",)))
     # three annotators: the pyramid, its merged copy, and a copy merged otherwise
     third = merge_scus(DUC06 / "allpyramids" / "D0631.pyr", derived / "D0631-merged3.pyr", 3)
     add("pyramid DUC2006 D0631 x3",
