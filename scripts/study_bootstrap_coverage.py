@@ -17,14 +17,19 @@ so the population alpha is ``1 - D_o / D_e``. Two designs:
   units (wrong: the units of a document are not independent), documents, or pairs of values
   (KALPHA).
 
-For each design and size, ``--datasets`` data sets are drawn, a ``--level`` percentile interval
-is computed from ``--bootstrap`` resamples, and the share of intervals containing the population
-alpha is reported with its Monte Carlo standard error. Usage::
+For each design and size, ``--datasets`` data sets are drawn; from the same ``--bootstrap``
+resamples of each, a ``--level`` percentile interval and a BCa interval (bias-corrected and
+accelerated: Efron 1987) are computed (KALPHA's draws: percentile only, as the macro does), and
+the share of intervals containing the population alpha is reported with its Monte Carlo
+standard error, with the intervals' mean width and the shares that miss the population alpha
+on either side. ``--accuracy`` sets q (0.7 by default; 0.9 gives alpha near 0.85, where the
+resamples' distribution is skewed). Usage::
 
     python scripts/study_bootstrap_coverage.py [--datasets 500] [--bootstrap 1000]
-        [--sizes 50,200,1000] [--coders 2,3] [--out FILE | --docs]
+        [--sizes 20,50,200,1000] [--coders 2,3] [--accuracy 0.7] [--out FILE | --docs]
 
-``--docs`` writes docs/reproduction/bootstrap_coverage.md; nothing is written otherwise.
+``--docs`` writes docs/reproduction/bootstrap_coverage.md (with ``--accuracy`` other than
+0.7, docs/reproduction/bootstrap_coverage_q0.9.md and the like); nothing is written otherwise.
 """
 
 from __future__ import annotations
@@ -32,15 +37,32 @@ from __future__ import annotations
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from clusteragree import AlphaUndefinedWarning, CodingTable
-from clusteragree.core.bootstrap import block_stats, bootstrap_alpha
+from clusteragree import CodingTable
+from clusteragree.core.bootstrap import Bootstrap, block_stats, bootstrap_alpha
 from clusteragree.core.coincidence_bootstrap import krippendorff_bootstrap
+from clusteragree.core.intervals import bootstrap_interval
 
 P = np.array([0.4, 0.3, 0.2, 0.1])
-Q = 0.7
+
+
+def both(b: Bootstrap, level: float) -> dict[str, tuple[float, float]]:
+    """The percentile and BCa intervals of one bootstrap (the same resamples)."""
+    found = bootstrap_interval(b.alphas, level, "percentile")
+    return {"percentile": (found.low, found.high), "BCa": b.ci}
+
+
+def recorder(rows: dict[tuple[str, str, str], list[tuple[float, float, float]]]) -> Any:
+    """A function adding an interval and the population alpha to ``rows``."""
+
+    def record(design: str, resampled: str, method: str, bounds: tuple[float, float],
+               truth: float) -> None:
+        rows.setdefault((design, resampled, method), []).append((bounds[0], bounds[1], truth))
+
+    return record
 
 
 def population_alpha(p: np.ndarray, qs: np.ndarray) -> float:
@@ -68,9 +90,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=int, default=500)
     parser.add_argument("--bootstrap", type=int, default=1000)
-    parser.add_argument("--sizes", default="50,200,1000", help="units per data set")
+    parser.add_argument("--sizes", default="20,50,200,1000", help="units per data set")
     parser.add_argument("--coders", default="2,3",
                         help="coders per unit, comma-separated (default: %(default)s)")
+    parser.add_argument("--accuracy", type=float, default=0.7,
+                        help="q, each coder's chance of the true category (default: "
+                        "%(default)s)")
     parser.add_argument("--level", type=float, default=0.95)
     parser.add_argument("--doc-size", type=int, default=10)
     parser.add_argument("--spread", type=float, default=0.25)
@@ -79,52 +104,58 @@ def main() -> int:
     parser.add_argument("--docs", action="store_true",
                         help="write docs/reproduction/bootstrap_coverage.md")
     args = parser.parse_args()
+    q_mean = args.accuracy
+    spread = min(args.spread, 1.0 - q_mean)  # accuracies stay within [0, 1]
     target = Path(__file__).resolve().parent.parent / "docs" / "reproduction"
-    out = args.out or (target / "bootstrap_coverage.md" if args.docs else None)
+    name = ("bootstrap_coverage.md" if q_mean == 0.7
+            else f"bootstrap_coverage_q{q_mean:g}.md")
+    out = args.out or (target / name if args.docs else None)
     sizes = [int(s) for s in args.sizes.split(",")]
     rng = np.random.default_rng(args.seed)
-    fixed = population_alpha(P, np.array([Q]))
-    grid = np.linspace(Q - args.spread, Q + args.spread, 201)
+    fixed = population_alpha(P, np.array([q_mean]))
+    grid = np.linspace(q_mean - spread, q_mean + spread, 201)
     varying = population_alpha(P, grid)
     start = time.perf_counter()
     lines = [
         "# Coverage of the bootstrap intervals of alpha",
         "",
         f"Made by `python scripts/study_bootstrap_coverage.py --datasets {args.datasets} "
-        f"--bootstrap {args.bootstrap} --sizes {args.sizes} --coders {args.coders}` "
-        f"(seed {args.seed}). Categories p = {P.tolist()}, accuracy q = {Q}; "
-        f"documents of {args.doc_size} units with q uniform in "
-        f"[{Q - args.spread:.2f}, {Q + args.spread:.2f}]. Population alpha: {fixed:.4f} "
-        f"(fixed q), {varying:.4f} (varying q). Nominal {args.level:.0%} percentile intervals; "
-        "coverage is the share of data sets whose interval contains the population alpha "
-        "(Monte Carlo standard error in brackets).",
+        f"--bootstrap {args.bootstrap} --sizes {args.sizes} --coders {args.coders} "
+        f"--accuracy {q_mean:g}` (seed {args.seed}). Categories p = {P.tolist()}, accuracy "
+        f"q = {q_mean:g}; documents of {args.doc_size} units with q uniform in "
+        f"[{q_mean - spread:.2f}, {q_mean + spread:.2f}]. Population alpha: {fixed:.4f} "
+        f"(fixed q), {varying:.4f} (varying q). Nominal {args.level:.0%} intervals, percentile "
+        "and BCa from the same resamples (KALPHA's pairs of values: percentile, as the macro "
+        "computes it); coverage is the share of data sets whose interval contains the "
+        "population alpha (Monte Carlo standard error in brackets); misses low and high: the "
+        "shares whose interval lies wholly below or above it.",
         "",
-        "| coders | design | units | resampled | coverage | mean width |",
-        "|---:|---|---:|---|---:|---:|",
+        "| coders | design | units | resampled | interval | coverage | mean width "
+        "| misses low | misses high |",
+        "|---:|---|---:|---|---|---:|---:|---:|---:|",
     ]
     for coders, units in [(c, u) for c in (int(x) for x in args.coders.split(","))
                           for u in sizes]:
-        rows: dict[tuple[str, str], list[tuple[bool, float]]] = {}
+        rows: dict[tuple[str, str, str], list[tuple[float, float, float]]] = {}
+        record = recorder(rows)
+
         for _ in range(args.datasets):
             seed = int(rng.integers(0, 2**31))
-            q = np.full(units, Q)
+            q = np.full(units, q_mean)
             table = CodingTable(list(range(coders)), range(units),
                                 codes=draw(rng, units, coders, q), values=list(range(4)))
             stats = block_stats(table)
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                warnings.simplefilter("ignore")
                 b = bootstrap_alpha(stats, "nominal", n=args.bootstrap, level=args.level,
-                                    seed=seed)
-            rows.setdefault(("independent units", "units"), []).append(
-                (b.ci[0] <= fixed <= b.ci[1], b.ci[1] - b.ci[0]))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                                    seed=seed, interval="bca")
                 k = krippendorff_bootstrap(stats, "nominal", n=args.bootstrap,
                                            level=args.level, seed=seed)
-            rows.setdefault(("independent units", "pairs of values (KALPHA)"), []).append(
-                (k.ci[0] <= fixed <= k.ci[1], k.ci[1] - k.ci[0]))
+            for method, bounds in both(b, args.level).items():
+                record("independent units", "units", method, bounds, fixed)
+            record("independent units", "pairs of values (KALPHA)", "percentile", k.ci, fixed)
             n_docs = max(2, units // args.doc_size)
-            doc_q = rng.uniform(Q - args.spread, Q + args.spread, n_docs)
+            doc_q = rng.uniform(q_mean - spread, q_mean + spread, n_docs)
             q = np.repeat(doc_q, args.doc_size)[:units]
             q = np.pad(q, (0, units - len(q)), mode="edge")
             codes = draw(rng, units, coders, q)
@@ -140,22 +171,25 @@ def main() -> int:
             for name, stats_, resample in (("units", by_units, "units"),
                                            ("documents", by_docs, "documents")):
                 with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", AlphaUndefinedWarning)
+                    warnings.simplefilter("ignore")
                     b = bootstrap_alpha(stats_, "nominal", n=args.bootstrap, level=args.level,
-                                        seed=seed, resample=resample)
-                rows.setdefault(("documents", name), []).append(
-                    (b.ci[0] <= varying <= b.ci[1], b.ci[1] - b.ci[0]))
-            k = krippendorff_bootstrap(by_units, "nominal", n=args.bootstrap, level=args.level,
-                                       seed=seed)
-            rows.setdefault(("documents", "pairs of values (KALPHA)"), []).append(
-                (k.ci[0] <= varying <= k.ci[1], k.ci[1] - k.ci[0]))
-        for (design, resampled), found in rows.items():
-            hit = np.array([f[0] for f in found], dtype=float)
-            width = float(np.mean([f[1] for f in found]))
+                                        seed=seed, resample=resample, interval="bca")
+                for method, bounds in both(b, args.level).items():
+                    record("documents", name, method, bounds, varying)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                k = krippendorff_bootstrap(by_units, "nominal", n=args.bootstrap,
+                                           level=args.level, seed=seed)
+            record("documents", "pairs of values (KALPHA)", "percentile", k.ci, varying)
+        for (design, resampled, method), found in rows.items():
+            low, high, truth = (np.array(x) for x in zip(*found, strict=True))
+            hit = ((low <= truth) & (truth <= high)).astype(float)
             se = float(np.sqrt(hit.mean() * (1 - hit.mean()) / len(hit)))
-            lines.append(f"| {coders} | {design} | {units} | {resampled} | "
-                         f"{hit.mean():.3f} ({se:.3f}) | "
-                         f"{width:.3f} |")
+            lines.append(f"| {coders} | {design} | {units} | {resampled} | {method} | "
+                         f"{hit.mean():.3f} ({se:.3f}) | {float(np.mean(high - low)):.3f} | "
+                         f"{float(np.mean(high < truth)):.3f} | "
+                         f"{float(np.mean(low > truth)):.3f} |")
+        print("\n".join(lines[-len(rows):]), flush=True)
     lines += ["", f"Run time {time.perf_counter() - start:.0f} s."]
     print("\n".join(lines))
     if out is not None:

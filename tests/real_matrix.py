@@ -305,6 +305,17 @@ def build(tmp: Path) -> list[Case]:
         add(f"pyramid {name} --overlap component",
             _families("pyramid", inputs, base=("--overlap", "component"), per_doc=False,
                       metrics_all=False, names=False, pairwise=False, heavy=first > 0))
+    # the interval methods: percentile beside the default BCa, and KALPHA's draws
+    d0631 = [str(DUC06 / "allpyramids" / "D0631.pyr"), str(derived / "D0631-merged.pyr")]
+    cases.append(Case("pyramid DUC2006 D0631 [ci percentile]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--bootstrap", "50", "--seed", "1",
+                       "--interval", "percentile", "-f", "json")))
+    cases.append(Case("pyramid DUC2006 D0631 [ci krippendorff]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--bootstrap", "50", "--seed", "1",
+                       "--resample", "krippendorff")))
+    cases.append(Case("pyramid DUC2006 D0631 [ci bca krippendorff]",
+                      ("pyramid", *d0631, "--ci", "0.9", "--interval", "bca", "--resample",
+                       "krippendorff"), frozenset({1}), ("--interval bca",)))
     # three annotators: the pyramid, its merged copy, and a copy merged otherwise
     third = merge_scus(DUC06 / "allpyramids" / "D0631.pyr", derived / "D0631-merged3.pyr", 3)
     add("pyramid DUC2006 D0631 x3",
@@ -449,8 +460,8 @@ def build(tmp: Path) -> list[Case]:
         cases.append(Case("table DUC2006 pan codings Parquet [dask no-per-doc]",
                           ("table", str(parquet), "--dask", "--no-per-doc"), slow=True,
                           tags=frozenset({"dask"})))
-        # one entity type only: the chance-corrected coefficients are refused (exit 1)
-        cases.append(Case("table participant-analysis Parquet [dask scalar metrics]",
+        # the chance-corrected coefficients of label sets read as scalars
+        cases.append(Case("table DUC2006 pan codings Parquet [dask scalar metrics]",
                           ("table", str(parquet), "--dask", "--jobs", "1", "--scalar",
                            "--distance", "nominal", "--metrics", "fleiss,gwet,brennan_prediger",
                            "-f", "json"), exits=frozenset({0, 1}), slow=True,
@@ -460,7 +471,7 @@ def build(tmp: Path) -> list[Case]:
         derived / "pan-multilabel.csv")
     add("table DUC2006 pans multi-label",
         _families("table", [str(multi)], names=False, per_doc=False))
-    cases.append(Case("table participant-analysis codings [names]",
+    cases.append(Case("table DUC2006 pan codings [names]",
                       ("table", str(codings), "--names", "first,second", "--diagnostics",
                        "-f", "json")))
     cases.append(Case("table DUC2006 pans multi-label [names]",

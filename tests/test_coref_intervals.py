@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from clusteragree.coref import coref_metrics
@@ -57,3 +58,66 @@ def test_intervals_are_reproducible_and_hold_the_corpus_score() -> None:
     assert ((first["ci_low"] <= first["ci_high"]) & (first["se"] >= 0)).all()
     with pytest.raises(ValueError, match="per-document counts"):
         metric_intervals(coref_metrics([a, b]))
+
+
+def _synthetic(documents: int, seed: int) -> pd.DataFrame:
+    """Per-document MUC and B-cubed counts of one pair of annotators, made up at random."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(documents):
+        for metric in ("muc", "bcub"):
+            den_r, den_p = rng.integers(3, 30, 2).astype(float)
+            rows.append({"key": "a", "response": "b", "document": f"d{d}", "metric": metric,
+                         "recall_num": float(rng.integers(0, den_r + 1)), "recall_den": den_r,
+                         "precision_num": float(rng.integers(0, den_p + 1)),
+                         "precision_den": den_p})
+    return pd.DataFrame(rows)
+
+
+def test_bca_of_the_metrics_is_scipys_on_the_same_resamples() -> None:
+    """scipy.stats.bootstrap(method='BCa'), given the F1 of the same resamples of documents
+    and F1 as a statistic of the drawn documents (it takes the jackknife itself, leaving out
+    each document), finds the same interval. The resamples are drawn here as
+    metric_intervals draws them: one generator seeded with the seed, documents drawn with
+    replacement, one resample after the other."""
+    from scipy import stats as scipy_stats
+
+    per_doc = _synthetic(15, 4)
+    found = metric_intervals(per_doc, n=1500, level=0.9, seed=8)
+    assert set(found["ci_method"]) == {"bca"}
+    rng = np.random.default_rng(8)
+    weights = np.stack([np.bincount(rng.integers(0, 15, 15), minlength=15)
+                        for _ in range(1500)]).astype(float)
+    for metric in ("muc", "bcub"):
+        drawn = reweighted(per_doc, weights)["a", "b", metric][1]
+
+        def f1(idx: np.ndarray, axis: int = -1, metric: str = metric) -> np.ndarray:
+            idx = np.moveaxis(np.asarray(idx), axis, -1)
+            flat = idx.reshape(-1, idx.shape[-1]).astype(int)
+            w = np.stack([np.bincount(r, minlength=15) for r in flat]).astype(float)
+            return reweighted(per_doc, w)["a", "b", metric][1].reshape(idx.shape[:-1])
+
+        theirs = scipy_stats.bootstrap(
+            (np.arange(15),), f1, n_resamples=0, method="BCa", confidence_level=0.9,
+            bootstrap_result=scipy_stats._resampling.BootstrapResult(
+                confidence_interval=None, bootstrap_distribution=drawn, standard_error=None))
+        row = found[found["metric"] == metric].iloc[0]
+        assert row["ci_low"] == pytest.approx(theirs.confidence_interval.low, abs=1e-12)
+        assert row["ci_high"] == pytest.approx(theirs.confidence_interval.high, abs=1e-12)
+    percentile = metric_intervals(per_doc, n=1500, level=0.9, seed=8, interval="percentile")
+    muc = reweighted(per_doc, weights)["a", "b", "muc"][1]
+    assert percentile.loc[percentile["metric"] == "muc", "ci_low"].iloc[0] == \
+        pytest.approx(np.quantile(muc, 0.05), abs=1e-12)
+
+
+def test_one_document_gives_no_interval_and_says_why() -> None:
+    from clusteragree.errors import InputWarning
+
+    per_doc = _synthetic(1, 2)
+    with pytest.warns(InputWarning, match="resample documents, and there is one: they have no "
+                      "interval"):
+        found = metric_intervals(per_doc, n=100, seed=1)
+    assert found["ci_low"].isna().all() and set(found["metric"]) == {"muc", "bcub"}
+    assert found["f1"].notna().all()
+    with pytest.raises(ValueError, match="interval"):
+        metric_intervals(_synthetic(3, 1), interval="normal")

@@ -115,6 +115,7 @@ def test_a_seed_makes_the_interval_reproducible(cli) -> None:
     assert [r["ci"] for r in first] == [r["ci"] for r in second]
     assert all(r["ci"][0] <= r["alpha"] <= r["ci"][1] for r in first)
     assert first[0]["bootstrap"] == {"n": 200, "resample": "units", "seed": 4, "level": 0.9,
+                                     "method": "bca", "resampled": first[0]["units"],
                                      "undefined": first[0]["bootstrap"]["undefined"]}
 
 

@@ -10,8 +10,9 @@ import os
 from typing import Any
 
 from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
+from ..core.intervals import INTERVALS
 from ..core.result import format_signature
-from ..errors import Ledger, Notice, ParameterError, UsageError
+from ..errors import Ledger, Notice, ParameterError, UsageError, notify
 from ..inputs import check_encoding
 from ..report.formats import FORMATS
 from .input_formats import auto_rule, input_formats
@@ -26,6 +27,7 @@ __all__ = [
     "command_signature",
     "diagnostic_options",
     "distance_list",
+    "interval_method",
     "interval_options",
     "name_list",
     "print_json",
@@ -90,7 +92,7 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
 
 
 _NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
-                "deprecations", "names", "encoding", "jobs"}
+                "deprecations", "names", "encoding", "jobs", "interval_noted"}
 
 
 def command_signature(args: argparse.Namespace) -> str:
@@ -136,7 +138,8 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool | str = False,
     choices of :data:`clusteragree.cli.formats.INPUTS`), ``--strict`` and ``--encoding``; with
     ``names``, ``--names`` to name the annotators (``names="per-file"``: the annotator of each
     file, names repeating); with ``pairwise``, ``--pairwise``; with
-    ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``) and, unless
+    ``interval``, the bootstrap of alpha (``--ci``, ``--bootstrap``, ``--seed``,
+    ``--interval``) and, unless
     ``documents`` is False, ``--resample``; ``--jobs`` (:func:`add_jobs`) always; with
     ``diagnose`` (default: as
     ``interval`` and ``documents``), ``--diagnostics`` and ``--worst``."""
@@ -166,6 +169,10 @@ def add_common(parser: argparse.ArgumentParser, *, names: bool | str = False,
                             help="resamples of the bootstrap (default: %(default)s)")
         parser.add_argument("--seed", type=_seed, default=None, metavar="S",
                             help="seed of the resamples (default: fresh each run)")
+        parser.add_argument("--interval", choices=INTERVALS, default=None,
+                            help="the bootstrap interval: bias-corrected and accelerated "
+                            "(bca), or percentile (default: bca; percentile with --resample "
+                            "krippendorff, as KALPHA computes it)")
     if interval and documents:
         parser.add_argument("--resample", choices=("auto", "units", "documents",
                                                    "krippendorff"),
@@ -245,10 +252,31 @@ def _seed(text: str) -> int:
     return int(text)
 
 
+def interval_method(args: argparse.Namespace) -> str | None:
+    """The interval's method from ``--interval`` (BCa by default; percentile with
+    ``--resample krippendorff``), stored back into ``args`` so that the run's signature names
+    it; a note for the bootstrap options given without ``--ci``, which then do nothing."""
+    from ..core.intervals import interval_method as resolve
+    if args.ci is None:
+        if getattr(args, "interval_noted", False):
+            return None
+        args.interval_noted = True
+        unused = [name for name, given in (
+            ("--bootstrap", args.bootstrap != 1000), ("--seed", args.seed is not None),
+            ("--interval", args.interval is not None),
+            ("--resample", getattr(args, "resample", "auto") != "auto")) if given]
+        if unused:
+            notify("note", f"{', '.join(unused)}: no bootstrap without --ci, so "
+                   f"{'this does' if len(unused) == 1 else 'these do'} nothing")
+        return None
+    args.interval = resolve(args.interval, getattr(args, "resample", "auto"))
+    return str(args.interval)
+
+
 def interval_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bootstrap keywords of :func:`clusteragree.alpha_report` from the parsed options."""
     return {"ci": args.ci, "bootstrap": args.bootstrap, "seed": args.seed,
-            "resample": args.resample, "jobs": args.jobs}
+            "resample": args.resample, "jobs": args.jobs, "interval": interval_method(args)}
 
 
 def diagnostic_options(args: argparse.Namespace) -> dict[str, Any]:

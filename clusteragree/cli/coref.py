@@ -16,6 +16,7 @@ from ._common import (
     check_names,
     command_signature,
     diagnostic_options,
+    interval_method,
     interval_options,
     print_json,
 )
@@ -125,6 +126,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     # One reading in every command: what can be repaired is repaired and reported (the
     # warnings), and --strict refuses it, with the reader's own message at the line concerned.
     args.lenient = not args.strict
+    method = interval_method(args)
     corpora = [_read_coref(f, args) for f in args.files]
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
     metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha")]
@@ -143,11 +145,16 @@ def _run_coref(args: argparse.Namespace) -> int:
         per_doc = scores if args.per_doc and needed == metric_names else coref_metrics(
             corpora, needed, coders=names, lenient=args.lenient,
             singletons=args.singletons, per_document=True, jobs=args.jobs)
-        found = metric_intervals(per_doc, n=args.bootstrap, level=args.ci, seed=args.seed)
-        scores = scores.merge(found[["key", "response", "metric", "ci_low", "ci_high", "se"]],
+        found = metric_intervals(per_doc, n=args.bootstrap, level=args.ci, seed=args.seed,
+                                 interval=method or "bca")
+        added = ["ci_low", "ci_high", "se", "ci_level", "ci_method", "ci_note"]
+        scores = scores.merge(found[["key", "response", "metric", *added]],
                               on=["key", "response", "metric"], how="left")
         if "document" in scores:
-            scores.loc[scores["document"].notna(), ["ci_low", "ci_high", "se"]] = float("nan")
+            scores.loc[scores["document"].notna(), added] = None
+        documents = int(found["documents"].max()) if len(found) else 0
+        scores.attrs["bootstrap"] = {"n": args.bootstrap, "resample": "documents",
+                                     "seed": args.seed, "resampled": documents}
     unitizing = (mentions_u_alpha(corpora, coders=names, lenient=args.lenient,
                                   per_document=args.per_doc)
                  if "ualpha" in args.metrics else None)
@@ -205,9 +212,23 @@ def _run_coref(args: argparse.Namespace) -> int:
     if scores is not None:
         headline.extend(_conll_lines(scores))
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
-                      "metric", "recall", "precision", "f1",
-                      *(["ci_low", "ci_high"] if "ci_low" in scores else [])]
-        sections.append(("metrics (each file in turn as the key)", scores[shown_cols]))
+                      "metric", "recall", "precision", "f1"]
+        title = "metrics (each file in turn as the key)"
+        shown = scores
+        if "ci_low" in scores and scores["ci_low"].notna().any():
+            from ..core.intervals import describe
+            how = describe(args.ci, method or "bca", args.bootstrap, "documents",
+                           scores.attrs["bootstrap"]["resampled"])
+            title = f"metrics (each file in turn as the key; {how})"
+            label = f"{args.ci:.0%} CI"
+            shown = scores.assign(**{label: [
+                "" if low != low else f"[{low:.4f}, {high:.4f}]"
+                for low, high in zip(scores["ci_low"], scores["ci_high"], strict=True)]})
+            shown_cols.append(label)
+            methods = set(scores["ci_method"].dropna())
+            if methods - {method}:  # BCa not usable on some: say which interval each is
+                shown_cols.append("ci_method")
+        sections.append((title, shown[shown_cols]))
     if frame is not None:
         sections += diagnostic_sections(frame.attrs.get("diagnostics", {}))
     if diffs is not None:

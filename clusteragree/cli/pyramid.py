@@ -15,6 +15,7 @@ from ._common import (
     check_names,
     command_signature,
     diagnostic_options,
+    interval_method,
     interval_options,
     print_json,
 )
@@ -152,19 +153,24 @@ def _run_pan(args: argparse.Namespace) -> int:
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
+    method = interval_method(args)
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding,
                      annotators=args.names)
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,
+                             interval=method,
                              per_peer=args.per_doc, pairwise=args.pairwise,
                              **diagnostic_options(args))
     found = frame.attrs.get("diagnostics", {})
     scores, corr = pan_scores(pans)
     if args.ci is not None:  # the correlations over peers drawn with replacement
-        _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed)
+        _, bounds = score_intervals(scores, n=args.bootstrap, level=args.ci, seed=args.seed,
+                                    interval=method or "bca")
         corr = corr.merge(bounds.drop(columns="peers"),
                           on=["annotator_a", "annotator_b", "score"], how="left")
+        corr.attrs["bootstrap"] = {"n": args.bootstrap, "resample": "peers", "seed": args.seed,
+                                   "resampled": int(scores["peer"].nunique())}
     header = {"command": "pan", "files": len(args.files), "peers": int(scores["peer"].nunique())}
     if args.format == "json":
         print_json(envelope("pan", args.files, command_signature(args),
@@ -180,9 +186,19 @@ def _run_pan(args: argparse.Namespace) -> int:
             print(table(chosen, args.format))
         return 0
     body, signatures = alpha_text(frame)
+    title = "correlation of the annotators' pyramid scores over peers"
+    shown = corr
+    if args.ci is not None and "ci_method" in corr:
+        from ..core.intervals import describe
+        methods = set(corr["ci_method"].dropna())
+        if methods:
+            title += (" (" + describe(args.ci, "/".join(sorted(methods)), args.bootstrap,
+                                      "peers", corr.attrs["bootstrap"]["resampled"]) + ")")
+        else:
+            title += " (no interval: a correlation needs three peers scored by both)"
+        shown = corr.drop(columns=["ci_level", *([] if len(methods) > 1 else ["ci_method"])])
     sections: list[tuple[str | None, Any]] = [
-        ("alpha (peer words as units)", body),
-        ("correlation of the annotators' pyramid scores over peers", corr)]
+        ("alpha (peer words as units)", body), (title, shown)]
     if args.scores:
         sections.append(("pyramid scores of each peer", scores))
     if args.per_doc:

@@ -405,8 +405,9 @@ def _print(args: argparse.Namespace, frame: Any, kappas: Any, found: Any, header
         headline = [alpha_headline(frame)]
         sections: list[tuple[str | None, Any]] = [(None, body)]
         if kappas is not None:
-            headline += [f"{r.coefficient} {r.value:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]"
-                         for r in kappas.itertuples()]
+            headline += [f"{r.coefficient} {r.value:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}] "
+                         f"({(args.ci or 0.95):.0%} t interval from Gwet's standard error, "
+                         f"{r.subjects} subjects)" for r in kappas.itertuples()]
             sections.append((f"chance-corrected agreement ({kappas['weights'].iloc[0]} "
                              f"weights; Gwet's standard errors, "
                              f"{(args.ci or 0.95):.0%} intervals)", kappas))

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         chance_corrected,
         weight_matrix,
     )
+    from .intervals import bootstrap_interval
     from .kappa import (
         bennett_s,
         cohen_kappa,
@@ -120,6 +121,7 @@ _WHERE = {
     'coincidence_draws': '.coincidence_bootstrap',
     'krippendorff_bootstrap': '.coincidence_bootstrap',
     'bootstrap_alpha': '.bootstrap',
+    'bootstrap_interval': '.intervals',
     'reweighted_alpha': '.bootstrap',
     'annotator_agreement': '.diagnostics',
     'coincidence_matrix': '.diagnostics',
@@ -213,6 +215,7 @@ __all__ = [
     'bennett_s',
     'block_stats',
     'bootstrap_alpha',
+    'bootstrap_interval',
     'chance_corrected',
     'choose_engine',
     'class_stats',

@@ -37,9 +37,18 @@ import numpy as np
 import numpy.typing as npt
 
 from .._lazy import module
-from ..errors import InputError, ParameterError, ParameterTypeError
+from ..errors import InputError, ParameterError, ParameterTypeError, option
 from ..progress import Progress
 from .distances import Distance, DistanceLike, as_numbers, get_distance
+from .intervals import (
+    DEFAULT_INTERVAL,
+    Interval,
+    bootstrap_interval,
+    check_interval,
+    check_resamples,
+    describe,
+    outside_note,
+)
 from .parallel import resolve_jobs
 
 if TYPE_CHECKING:
@@ -275,7 +284,8 @@ def _incidence(values: Sequence[Any]) -> sp.csr_matrix:
 
 def _set_sizes(stats: BlockStats, pi: IntArray, pj: IntArray) -> tuple[FloatArray, FloatArray]:
     if stats.values and not isinstance(stats.values[0], frozenset):
-        raise ParameterError("a set distance needs set values; these are scalars")
+        raise ParameterError("a set distance needs set values; these are scalars",
+                             params=("distance",))
     incidence = _incidence(stats.values)
     size = np.asarray(incidence.sum(axis=1), dtype=np.float64).ravel()
     product = (incidence @ incidence.T).tocsr()
@@ -288,6 +298,7 @@ class ExpectedSums:
 
     def __init__(self, stats: BlockStats, dist: Distance) -> None:
         self.dist, self.kind = dist, "dense"
+        self.counts = stats.counts.tocsr()
         values = stats.values
         self.width = len(values)
         if dist.equality:
@@ -295,7 +306,7 @@ class ExpectedSums:
         elif dist.kind == "set":
             if values and not isinstance(values[0], frozenset):
                 raise ParameterError(f"The {dist.name!r} distance compares sets; the table "
-                                     "holds scalar values")
+                                     "holds scalar values", params=("distance",))
             self.kind = "set"
             incidence = _incidence(values)
             self.size = np.asarray(incidence.sum(axis=1), dtype=np.int64).ravel()
@@ -335,12 +346,49 @@ class ExpectedSums:
                 raise ParameterError(
                     f"the bootstrap of a distance given only as a Python function tabulates "
                     f"it over pairs of distinct values; {len(values):,} values are more than "
-                    f"{MAX_DENSE_TYPES:,}")
+                    f"{MAX_DENSE_TYPES:,}", params=("distance",))
             counts = stats.counts
             self.block_form: FloatArray | None = None
             if counts.shape[0] <= len(values):  # fewer blocks than types: r^T (N D N^T) r
                 self.block_form = np.asarray(counts @ (counts @ self.delta).T)
                 self.block_self = np.asarray(counts @ np.diag(self.delta)).ravel()
+
+    def left_out(self, n: FloatArray) -> FloatArray:
+        """The expected sum with each block left out in turn (weights ``1 - e_b``), from the
+        data's marginals ``n``: the quadratic form expanded around the full data."""
+        counts = self.counts
+        if self.kind == "equality":
+            total = n.sum() - np.asarray(counts.sum(axis=1)).ravel()
+            squares = (float(n @ n) - 2.0 * np.asarray(counts @ n).ravel()
+                       + np.asarray(counts.multiply(counts).sum(axis=1)).ravel())
+            return total * total - squares
+        if self.kind == "embedding":
+            total = n.sum() - np.asarray(counts.sum(axis=1)).ravel()
+            first = float(n @ self.x) - np.asarray(counts @ self.x).ravel()
+            second = float(n @ (self.x * self.x)) - np.asarray(counts @ (self.x * self.x)).ravel()
+            return 2.0 * (total * second - first * first)
+        if self.kind == "set":
+            sizes = self.sizes_of_blocks
+            hist = np.asarray(sizes.sum(axis=0), dtype=np.float64).ravel()
+            base = self.base
+            full = float(hist @ base @ hist) - float(hist @ np.diag(base))
+            inner = (full - np.asarray(sizes @ (base @ hist)).ravel()
+                     - np.asarray(sizes @ (base.T @ hist)).ravel()
+                     + _rowwise(sizes, base, sizes)
+                     + np.asarray(sizes @ np.diag(base)).ravel())
+            form = self.pair_form
+            paired = _quadratic_left_out(form, np.asarray(form.sum(axis=1)).ravel(),
+                                         form.diagonal())
+            return inner + paired - (self.self_gain.sum() - self.self_gain)
+        if self.block_form is not None:
+            form = self.block_form
+            return (_quadratic_left_out(form, form.sum(axis=1), np.diag(form).copy())
+                    - (self.block_self.sum() - self.block_self))
+        delta = self.delta
+        diagonal = np.diag(delta)
+        return (float(n @ delta @ n) - np.asarray(counts @ (delta @ n)).ravel()
+                - np.asarray(counts @ (delta.T @ n)).ravel() + _rowwise(counts, delta, counts)
+                - (float(n @ diagonal) - np.asarray(counts @ diagonal).ravel()))
 
     def __call__(self, n: FloatArray, weights: FloatArray | None = None) -> FloatArray:
         """The expected sums for rows of marginals ``n`` (set distances: rows of block
@@ -363,6 +411,24 @@ class ExpectedSums:
         if weights is not None and self.block_form is not None:
             return ((weights @ self.block_form) * weights).sum(axis=1) - weights @ self.block_self
         return np.einsum("kv,vw,kw->k", n, self.delta, n) - n @ np.diag(self.delta)
+
+
+def _rowwise(left: sp.csr_matrix, dense: FloatArray, right: sp.csr_matrix) -> FloatArray:
+    """``sum_vw left_bv dense_vw right_bw`` for every row b, a chunk of rows at a time."""
+    out = np.empty(left.shape[0])
+    step = max(1, BATCH_CELLS // max(dense.shape[1], 1))
+    for start in range(0, left.shape[0], step):
+        part = np.asarray(left[start:start + step] @ dense)
+        out[start:start + step] = np.asarray(
+            right[start:start + step].multiply(part).sum(axis=1)).ravel()
+    return out
+
+
+def _quadratic_left_out(form: Any, ones_form: FloatArray, diagonal: FloatArray
+                        ) -> FloatArray:
+    """``r^T F r`` for ``r = 1 - e_b``, every b: ``1^T F 1 - (F 1)_b - (F^T 1)_b + F_bb``."""
+    column = np.asarray(form.sum(axis=0)).ravel()
+    return float(ones_form.sum()) - ones_form - column + diagonal
 
 
 def _rebound(stats: BlockStats, dist: Distance, weights: FloatArray, marg: FloatArray
@@ -392,6 +458,33 @@ class _Reweighting:
             self.per_block = np.asarray(stats.within @ pair_distances(stats, dist)).ravel()
             self.expected = ExpectedSums(stats, dist)
             self.width = max(self.width, self.expected.width)
+
+    def jackknife(self) -> FloatArray:
+        """Alpha with each block left out in turn (weights ``1 - e_b``), in closed form: the
+        sums are linear in the weights and the expected sums quadratic, so each leave-one-out
+        value is the full sum minus the block's own terms."""
+        stats, dist = self.stats, self.dist
+        counts = stats.counts.tocsr()
+        n = np.asarray(counts.sum(axis=0), dtype=np.float64).ravel()
+        total = self.sizes.sum() - self.sizes
+        if self.per_block is None:  # bound to the marginals left: one binding per count row
+            observed, expected = np.empty(len(total)), np.empty(len(total))
+            keys = [counts.indices[a:b].tobytes() + counts.data[a:b].tobytes()
+                    for a, b in zip(counts.indptr[:-1], counts.indptr[1:], strict=True)]
+            groups: dict[bytes, list[int]] = {}
+            for b, key in enumerate(keys):
+                groups.setdefault(key, []).append(b)
+            for members in groups.values():
+                left = n - counts[members[0]].toarray().ravel()
+                bound = dist.bind(stats.values, left)
+                per_block = np.asarray(stats.within @ pair_distances(stats, bound)).ravel()
+                observed[members] = per_block.sum() - per_block[members]
+                expected[members] = ExpectedSums(stats, bound)(left[None, :])[0]
+        else:
+            observed = self.per_block.sum() - self.per_block
+            expected = self.expected.left_out(n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(expected > 0, 1.0 - (total - 1.0) * observed / expected, np.nan)
 
     def __call__(self, weights: FloatArray) -> FloatArray:
         marg = np.asarray((self.counts_t @ weights.T).T, dtype=np.float64)
@@ -458,7 +551,8 @@ class Bootstrap:
     alphas : ndarray of float
         Alpha of each resample (NaN where a resample left alpha undefined).
     ci : tuple of float
-        The percentile interval at ``level``.
+        The interval at ``level``, by ``method`` (NaN when alpha is undefined in every
+        resample).
     se : float
         The standard deviation of the resampled alphas (the bootstrap standard error).
     p_below : dict
@@ -469,12 +563,24 @@ class Bootstrap:
     n : int
         Resamples drawn.
     resample : str
-        ``"units"`` or ``"documents"``.
+        ``"units"``, ``"documents"`` or ``"krippendorff"``.
     seed : int or None
         The seed of the generator.
     undefined : int
         Resamples in which alpha is undefined (no expected disagreement), left out of the
         interval, the standard error and the shares.
+    method : str
+        The method of ``ci``: ``bca`` or ``percentile`` (``percentile`` also when BCa was
+        asked for and is undefined on these resamples; ``interval.reason`` says why).
+    estimate : float
+        Alpha of the data (every block once).
+    resampled : int
+        How many blocks (units or documents) a resample draws from.
+    interval : Interval or None
+        The interval's details (bias correction, acceleration).
+    note : str or None
+        Why the estimate lies outside its interval, when it does
+        (:func:`~clusteragree.core.intervals.outside_note`).
 
     References
     ----------
@@ -489,7 +595,7 @@ class Bootstrap:
     >>> from clusteragree import CodingTable
     >>> t = CodingTable.from_records([(c, u, v) for u in range(4)
     ...                               for c, v in (("A", "x"), ("B", "y"))])
-    >>> b = bootstrap_alpha(block_stats(t), "nominal", n=50, seed=1)
+    >>> b = bootstrap_alpha(block_stats(t), "nominal", n=50, seed=1, interval="percentile")
     >>> b.ci == (b.alphas[0], b.alphas[0]), b.se
     (True, 0.0)
     """
@@ -503,26 +609,43 @@ class Bootstrap:
     resample: str
     seed: int | None
     undefined: int = 0
+    method: str = "percentile"
+    estimate: float = float("nan")
+    resampled: int = 0
+    interval: Interval | None = None
+    note: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON fields of an alpha record: ``ci``, ``se``, ``p_below``, ``bootstrap``."""
+        """The JSON fields of an alpha record: ``ci``, ``se``, ``p_below``, ``bootstrap``
+        (``n``, ``resample``, ``seed``, ``level``, ``method``, ``resampled``, ``undefined``,
+        and ``note`` when the estimate lies outside the interval)."""
+        about: dict[str, Any] = {"n": self.n, "resample": self.resample, "seed": self.seed,
+                                 "level": self.level, "method": self.method,
+                                 "resampled": self.resampled, "undefined": self.undefined}
+        if self.note:
+            about["note"] = self.note
         return {"ci": list(self.ci), "se": self.se, "p_below": dict(self.p_below),
-                "bootstrap": {"n": self.n, "resample": self.resample, "seed": self.seed,
-                              "level": self.level, "undefined": self.undefined}}
+                "bootstrap": about}
+
+    def describe(self) -> str:
+        """``95% BCa bootstrap over 38 units, 1000 resamples``."""
+        return describe(self.level, self.method, self.n, self.resample, self.resampled)
 
 
 def _check(level: float, n: int) -> None:
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
         raise ParameterTypeError(f"ci must be a confidence level between 0 and 1, such as "
-                                 f"0.95. Got {level!r}.")
+                                 f"0.95. Got {level!r}.", params=("ci",))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ParameterTypeError(f"bootstrap must be a whole number of resamples of at least "
-                                 f"2. Got {n!r}.")
+                                 f"2. Got {n!r}.", params=("bootstrap",))
+    check_resamples(int(n))
 
 
 def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: int = 1000,
                     level: float = 0.95, seed: int | None = None,
-                    resample: str = "units", jobs: int | None = 1) -> Bootstrap:
+                    resample: str = "units", jobs: int | None = 1,
+                    interval: str = DEFAULT_INTERVAL) -> Bootstrap:
     """Resample the blocks of ``stats`` with replacement ``n`` times; alpha of each resample.
 
     Parameters
@@ -535,7 +658,7 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     n : int, default=1000
         Number of resamples.
     level : float, default=0.95
-        Confidence level of the percentile interval.
+        Confidence level of the interval.
     seed : int, optional
         Seed of numpy's default generator: the same seed gives the same resamples.
     resample : str
@@ -545,14 +668,25 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         :func:`~clusteragree.core.parallel.resolve_jobs` reads it); the resamples are the same
         whatever the number (each chunk of resamples has its own random stream, spawned from
         the seed and the chunk's index, and the chunks do not depend on ``jobs``).
+    interval : {"bca", "percentile"}, default=DEFAULT_INTERVAL
+        The interval: bias-corrected and accelerated, its acceleration from the jackknife over
+        the blocks (each left out in turn), or percentile
+        (:func:`~clusteragree.core.intervals.bootstrap_interval`).
 
     Returns
     -------
     Bootstrap
 
+    Raises
+    ------
+    ParameterError
+        A bad level, number of resamples (also: more than the memory can hold), seed,
+        resample or interval; fewer than two blocks.
+
     References
     ----------
     Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.
+    Efron, B. (1987). Better bootstrap confidence intervals. JASA 82(397), 171-185.
 
     Examples
     --------
@@ -560,23 +694,27 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
     >>> t = CodingTable.from_records([(c, u, v) for u, pair in enumerate(
     ...     ["xx", "xx", "yy", "xy", "yy", "xx"]) for c, v in zip("AB", pair)])
     >>> b = bootstrap_alpha(block_stats(t), "nominal", n=200, seed=7)
-    >>> b.ci[0] <= 0.6667 <= b.ci[1], len(b.alphas)
-    (True, 200)
+    >>> b.ci[0] <= 0.6667 <= b.ci[1], len(b.alphas), b.method
+    (True, 200, 'bca')
+    >>> b.describe()
+    '95% BCa bootstrap over 6 units, 200 resamples'
     """
     _check(level, n)
+    check_interval(interval)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or seed < 0):
         raise ParameterTypeError(f"seed must be a non-negative whole number or None. Got "
-                                 f"{seed!r}.")
+                                 f"{seed!r}.", params=("seed",))
     jobs = resolve_jobs(jobs)
     if resample not in RESAMPLE:
-        raise ParameterError(f"resample must be one of {list(RESAMPLE)}. Got {resample!r}.")
+        raise ParameterError(f"resample must be one of {list(RESAMPLE)}. Got {resample!r}.",
+                             params=("resample",))
     dist = get_distance(distance)
     n_blocks = stats.counts.shape[0]
     if n_blocks < 2:
         raise InputError(f"a bootstrap needs at least two {resample} to resample; there "
-                         f"{'is' if n_blocks == 1 else 'are'} {n_blocks}: leave out --ci, or "
-                         f"resample {'units' if resample == 'documents' else 'more data'}")
+                         f"{'is' if n_blocks == 1 else 'are'} {n_blocks}: leave out "
+                         f"{option('ci')}")
     weigh = _Reweighting(stats, dist)
 
     def draw(rng: np.random.Generator, k: int) -> FloatArray:
@@ -587,7 +725,21 @@ def bootstrap_alpha(stats: BlockStats, distance: DistanceLike = "masi", *, n: in
         return weigh(weights)
 
     alphas = in_chunks(draw, n, max(1, min(CHUNK, BATCH_CELLS // weigh.width)), seed, jobs)
-    return summarise(alphas, level, resample, seed)
+    estimate = float(weigh(np.ones((1, n_blocks)))[0])
+    jackknife = weigh.jackknife() if interval == "bca" else None
+    return summarise(alphas, level, resample, seed, method=interval, estimate=estimate,
+                     jackknife=jackknife, resampled=n_blocks, causes=_causes(stats, resample[:-1]))
+
+
+def _causes(stats: BlockStats, noun: str) -> list[str]:
+    """What in the data biases the resamples: values found in one block (a ``noun``) only; a
+    block drawn twice repeats them, an agreement by chance the data never have."""
+    alone = np.asarray((stats.counts > 0).sum(axis=0)).ravel() == 1
+    if len(alone) and alone.mean() > 0.5:
+        return [f"{alone.mean():.0%} of the values occur in one {noun} only, so a {noun} "
+                f"drawn twice repeats values no two {noun}s share in the data (as with "
+                "class-derived values under the nominal distance)"]
+    return []
 
 
 def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, chunk: int,
@@ -616,17 +768,22 @@ def in_chunks(draw: Callable[[np.random.Generator, int], FloatArray], n: int, ch
     return alphas
 
 
-def summarise(alphas: FloatArray, level: float, resample: str, seed: int | None
-              ) -> Bootstrap:
-    """The percentile interval, standard error and shares below the thresholds of resampled
-    alphas (NaN: undefined in that resample, left out and counted)."""
+def summarise(alphas: FloatArray, level: float, resample: str, seed: int | None, *,
+              method: str = "percentile", estimate: float = float("nan"),
+              jackknife: FloatArray | None = None, resampled: int = 0,
+              causes: Sequence[str] = ()) -> Bootstrap:
+    """The interval, standard error and shares below the thresholds of resampled alphas
+    (NaN: undefined in that resample, left out and counted; undefined in every resample: NaN
+    interval, standard error and shares)."""
     n = len(alphas)
     kept = alphas[~np.isnan(alphas)]
-    if len(kept) == 0:
-        raise ParameterError("alpha is undefined in every resample: no interval")
-    tail = (1.0 - level) / 2.0
-    low, high = np.quantile(kept, [tail, 1.0 - tail])
-    se = float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0
-    p_below = {f"{q:g}": float(np.mean(kept < q)) for q in THRESHOLDS}
-    return Bootstrap(alphas, (float(low), float(high)), se, p_below, float(level), int(n),
-                     resample, seed, int(n - len(kept)))
+    found = bootstrap_interval(kept, level, method, estimate=estimate, jackknife=jackknife)
+    nan = float("nan")
+    se = (float(np.std(kept, ddof=1)) if len(kept) > 1 else 0.0) if len(kept) else nan
+    p_below = {f"{q:g}": float(np.mean(kept < q)) if len(kept) else nan for q in THRESHOLDS}
+    what = resample if resample in RESAMPLE else "units"
+    note = outside_note(estimate, found, kept, blocks=resampled or None, what=what,
+                        causes=causes)
+    return Bootstrap(alphas, (found.low, found.high), se, p_below, float(level), int(n),
+                     resample, seed, int(n - len(kept)), found.method, float(estimate),
+                     int(resampled), found, note)

@@ -41,12 +41,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .._lazy import module
-from ..errors import InputError, ParameterError, ParameterTypeError, option
+from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from .alpha_classes import CardinalityStats, class_stats
 from .alpha_generic import ValueStats, value_stats
 from .bootstrap import block_stats, bootstrap_alpha
 from .coincidence_bootstrap import krippendorff_bootstrap
 from .distances import Distance, DistanceLike, get_distance
+from .intervals import FEW_BLOCKS, interval_method
 from .model import CodingTable
 from .result import AlphaResult
 
@@ -265,7 +266,7 @@ def alpha_stats(table: CodingTable, *, engine: Engine = "auto", jobs: int | None
 def alpha(
     table: CodingTable, distance: DistanceLike = "masi", *, engine: Engine = "auto",
     ci: float | None = None, bootstrap: int = 1000, seed: int | None = None, jobs: int | None = 1,
-    resample: str = "units",
+    resample: str = "units", interval: str | None = None,
 ) -> AlphaResult:
     """Krippendorff's alpha of a coding table.
 
@@ -286,9 +287,11 @@ def alpha(
         ``auto`` uses the linear-time engine for a class-derived table with a set distance and
         the generic engine otherwise (:func:`choose_engine`); both give the same alpha.
     ci : float, optional
-        A confidence level (e.g. 0.95): the result also holds a bootstrap percentile interval
-        over resampled units, its standard error and the shares of resamples below 0.667 and
-        0.8 (``result.uncertainty``; :func:`clusteragree.core.bootstrap.bootstrap_alpha`).
+        A confidence level (e.g. 0.95): the result also holds a bootstrap interval over
+        resampled units, its standard error, the shares of resamples below 0.667 and 0.8, and
+        how it was obtained (``result.uncertainty``, its ``bootstrap`` entry naming the
+        method, and why the estimate lies outside its interval when it does;
+        :func:`clusteragree.core.bootstrap.bootstrap_alpha`).
         For documents, resample them with :func:`clusteragree.alpha_report`.
     bootstrap : int, default=1000
         Resamples drawn when ``ci`` is given.
@@ -302,6 +305,9 @@ def alpha(
         Units drawn with replacement, or pairs of values drawn from the coincidences as
         Hayes and Krippendorff's KALPHA macro does
         (:func:`~clusteragree.core.coincidence_bootstrap.krippendorff_bootstrap`).
+    interval : {"bca", "percentile"}, optional
+        The interval's method (:func:`~clusteragree.core.intervals.bootstrap_interval`):
+        default BCa, and percentile with ``resample="krippendorff"`` (as KALPHA computes it).
 
     Returns
     -------
@@ -379,11 +385,20 @@ def alpha(
         return result
     if resample not in ("units", "krippendorff"):
         raise ParameterError(f"resample must be 'units' or 'krippendorff' (documents: "
-                             f"alpha_report). Got {resample!r}.")
-    drawn = (krippendorff_bootstrap(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
+                             f"alpha_report). Got {resample!r}.", params=("resample",))
+    method = interval_method(interval, resample)
+    blocks = block_stats(table)
+    count = len(blocks.blocks)
+    if 2 <= count < FEW_BLOCKS and resample == "units":
+        what = str(table.meta.get("units", "units"))
+        notify("note", f"the bootstrap resamples {count} {what}: with so few, its interval "
+               "is rough (docs/uncertainty.md)")
+    drawn = (krippendorff_bootstrap(blocks, dist, n=bootstrap, level=ci, seed=seed,
                                     jobs=jobs) if resample == "krippendorff" else
-             bootstrap_alpha(block_stats(table), dist, n=bootstrap, level=ci, seed=seed,
-                             jobs=jobs))
+             bootstrap_alpha(blocks, dist, n=bootstrap, level=ci, seed=seed, jobs=jobs,
+                             interval=method))
+    if drawn.note:
+        notify("note", f"{dist.name} alpha: {drawn.note} (docs/uncertainty.md)")
     return replace(result, uncertainty=drawn.as_dict())
 
 

@@ -53,6 +53,7 @@ from .bootstrap import (
     summarise,
 )
 from .distances import DistanceLike, get_distance
+from .intervals import check_resamples
 from .parallel import resolve_jobs
 
 __all__ = ["CoincidenceDraws", "coincidence_draws", "krippendorff_bootstrap"]
@@ -200,7 +201,8 @@ def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *
     n : int, default=1000
         Resamples (KALPHA asks for at least 1,000).
     level : float, default=0.95
-        Confidence level of the percentile interval.
+        Confidence level of the percentile interval (KALPHA's; the draws are pairs of values,
+        with no jackknife for a BCa interval).
     seed : int, optional
         Seed of the draws: the same seed gives the same resamples, whatever ``jobs``.
     jobs : int or None, default=1
@@ -231,7 +233,8 @@ def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ParameterTypeError(f"bootstrap must be a whole number of resamples of at least "
-                                 f"2. Got {n!r}.")
+                                 f"2. Got {n!r}.", params=("bootstrap",))
+    check_resamples(int(n))
     jobs = resolve_jobs(jobs)
     found = coincidence_draws(stats, distance)
     p = found.p / found.p.sum()  # exactly 1, whatever the rounding of the coincidences
@@ -249,4 +252,6 @@ def krippendorff_bootstrap(stats: BlockStats, distance: DistanceLike = "masi", *
     elif len(found.diagonal) > 1 and perfect.any():
         chance = float(n) * float((found.diagonal ** found.pairs).sum())
         alphas[np.flatnonzero(perfect)[:round(chance)]] = 0.0
-    return summarise(alphas, level, "krippendorff", seed)
+    estimate = 1.0 - float(found.p @ found.delta) / found.D_e  # alpha of the data
+    return summarise(alphas, level, "krippendorff", seed, method="percentile",
+                     estimate=estimate)

@@ -233,6 +233,7 @@ def coref_alpha(
     seed: int | None = None,
     resample: str = "auto",
     jobs: int | None = 1,
+    interval: str | None = None,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -251,9 +252,10 @@ def coref_alpha(
     pairwise : bool, default=False
         With more than two annotators, also report alpha of every pair of them, from that
         pair's tables alone (``pair`` is ``"A | B"``).
-    ci, bootstrap, seed, resample, jobs
+    ci, bootstrap, seed, resample, jobs, interval
         A bootstrap interval on the pooled rows, resampling whole documents when there are
-        several: as :func:`clusteragree.core.frames.alpha_report`.
+        several (the mentions or words of a single document): as
+        :func:`clusteragree.core.frames.alpha_report`.
     diagnose, worst
         Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics` (the
         ``worst`` units), over all documents, in ``frame.attrs["diagnostics"]``.
@@ -324,12 +326,12 @@ def coref_alpha(
                             word_policy=word_policy, coders=[names[i] for i in chosen],
                             lenient=lenient)
 
-    interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
-                                "resample": resample, "jobs": jobs}
+    options: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                               "resample": resample, "jobs": jobs, "interval": interval}
     everyone = tuple(range(len(names)))
     tables = tables_of(everyone)
-    frame = (pairwise_report(tables_of, names, distances, **interval) if pairwise else
-             alpha_report(tables, distances, **interval).assign(pair="all"))
+    frame = (pairwise_report(tables_of, names, distances, **options) if pairwise else
+             alpha_report(tables, distances, **options).assign(pair="all"))
     if diagnose:
         named = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
                              coders=names, lenient=lenient, labelled=True)

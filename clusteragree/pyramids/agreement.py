@@ -190,6 +190,7 @@ def pyramid_agreement(
     seed: int | None = None,
     resample: str = "auto",
     jobs: int | None = 1,
+    interval: str | None = None,
     diagnose: bool = False,
     worst: int = 10,
 ) -> pd.DataFrame:
@@ -216,7 +217,7 @@ def pyramid_agreement(
     pairwise : bool, default=False
         Also alpha for every pair of pyramids (column ``pair``; all together is ``"all"``);
         span units are those of the pair compared.
-    ci, bootstrap, seed, resample, jobs
+    ci, bootstrap, seed, resample, jobs, interval
         A bootstrap interval of alpha: as :func:`clusteragree.core.frames.alpha_report`
         (units are resampled: one pyramid is one document).
     diagnose : bool, default=False
@@ -282,11 +283,11 @@ def pyramid_agreement(
                              overlap=overlap, unmarked=unmarked,
                              coders=[names[i] for i in chosen])[0]
 
-    interval: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
-                                "resample": resample, "jobs": jobs}
+    options: dict[str, Any] = {"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                               "resample": resample, "jobs": jobs, "interval": interval}
     everyone = tuple(range(len(names)))
-    frame = (pairwise_report(table_of, names, distances, engine=engine, **interval) if pairwise
-             else alpha_report(table_of(everyone), distances, engine=engine, **interval))
+    frame = (pairwise_report(table_of, names, distances, engine=engine, **options) if pairwise
+             else alpha_report(table_of(everyone), distances, engine=engine, **options))
     if diagnose:  # units named by their text and offsets, so that they can be found
         plain, found = pyramid_table(pyramids, units=units, tokenizer=tokenizer,
                                      overlap=overlap, unmarked=unmarked, coders=names)
@@ -649,6 +650,7 @@ def pan_agreement(
     bootstrap: int = 1000,
     seed: int | None = None,
     jobs: int | None = 1,
+    interval: str | None = None,
     per_peer: bool = False,
     pairwise: bool = False,
     diagnose: bool = False,
@@ -679,9 +681,10 @@ def pan_agreement(
         The files' encoding.
     per_peer : bool, default=False
         Also a row per peer (``document`` = the peer) before the pooled rows.
-    ci, bootstrap, seed, jobs
+    ci, bootstrap, seed, jobs, interval
         A bootstrap interval of alpha over peers drawn with replacement (each peer summary a
-        document): as :func:`clusteragree.core.frames.alpha_report`.
+        document; the words of a single peer): as
+        :func:`clusteragree.core.frames.alpha_report`.
     pairwise : bool, default=False
         With three or more annotators, the rows of every pair of annotators too (column
         ``pair``; :func:`clusteragree.core.frames.pairwise_report`).
@@ -800,13 +803,14 @@ def pan_agreement(
         return {peer: CodingTable(some.coders, some.units[m], codes=some.codes[:, m],
                                   values=some.values, meta=meta) for peer, m in masks.items()}
 
-    interval: dict[str, Any] = ({"ci": ci, "bootstrap": bootstrap, "seed": seed,
-                                 "resample": "documents", "jobs": jobs} if by_document else {})
+    options: dict[str, Any] = ({"ci": ci, "bootstrap": bootstrap, "seed": seed,
+                                "resample": "documents", "jobs": jobs,
+                                "interval": interval} if by_document else {})
     if pairwise:
-        frame = pairwise_report(tables_of, names, distances, per_document=per_peer, **interval)
+        frame = pairwise_report(tables_of, names, distances, per_document=per_peer, **options)
     else:
         frame = alpha_report(tables_of(tuple(range(len(names)))), distances,
-                             **({"per_document": per_peer, **interval} if by_document else {}))
+                             **({"per_document": per_peer, **options} if by_document else {}))
     if diagnose:
         named = table.relabel([words[u] for u in table.units])
         frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,

@@ -1,5 +1,6 @@
 """Bootstrap intervals for peer annotation: annotators' mean pyramid scores and the
-correlation of their scores, over peers drawn with replacement.
+correlation of their scores, over peers drawn with replacement (percentile or BCa,
+:mod:`clusteragree.core.intervals`).
 
 A peer summary is the document of a pan study: each annotator scores every peer, and the
 question is how far the annotators' scores agree (Pearson, Spearman) and what each annotator's
@@ -22,6 +23,14 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from ..core.intervals import (
+    DEFAULT_INTERVAL,
+    INTERVALS,
+    Interval,
+    bootstrap_interval,
+    check_interval,
+    check_resamples,
+)
 from ..errors import ParameterTypeError
 
 __all__ = ["resampled_correlations", "score_intervals"]
@@ -71,8 +80,15 @@ def resampled_correlations(a: npt.ArrayLike, b: npt.ArrayLike, draws: npt.ArrayL
     return pearson(x, y), pearson(stats.rankdata(x, axis=1), stats.rankdata(y, axis=1))
 
 
+def _leave_one_out(count: int) -> npt.NDArray[np.int64]:
+    """Row i: every position but i (the jackknife's draws), shape (count, count - 1)."""
+    every = np.tile(np.arange(count), (count, 1))
+    return every[~np.eye(count, dtype=bool)].reshape(count, count - 1)
+
+
 def score_intervals(scores: pd.DataFrame, *, n: int = 1000, level: float = 0.95,
-                    seed: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    seed: int | None = None, interval: str = DEFAULT_INTERVAL
+                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Intervals of each annotator's mean score and of every pair's correlations.
 
     Parameters
@@ -83,24 +99,30 @@ def score_intervals(scores: pd.DataFrame, *, n: int = 1000, level: float = 0.95,
     n : int, default=1000
         Resamples of the peers.
     level : float, default=0.95
-        Confidence level of the percentile intervals.
+        Confidence level of the intervals.
     seed : int, optional
         Seed of numpy's default generator.
+    interval : {"bca", "percentile"}, default=DEFAULT_INTERVAL
+        BCa (the acceleration from the jackknife over peers, each left out in turn) or
+        percentile (:func:`~clusteragree.core.intervals.bootstrap_interval`).
 
     Returns
     -------
     means : DataFrame
         ``annotator``, ``score`` (original or modified), ``mean``, ``ci_low``, ``ci_high``,
-        ``peers``.
+        ``peers``, ``ci_level``, ``ci_method``.
     correlations : DataFrame
         ``annotator_a``, ``annotator_b``, ``score``, ``peers``, then ``pearson_low``,
         ``pearson_high``, ``spearman_low``, ``spearman_high`` (over the peers both scored;
         resamples where a correlation is undefined are left out; NaN with fewer than three
-        peers, where :func:`~clusteragree.pyramids.pan_scores` gives no correlation either).
+        peers, where :func:`~clusteragree.pyramids.pan_scores` gives no correlation either),
+        ``ci_level`` and ``ci_method`` (``percentile`` where BCa is not usable on one of the
+        two; both methods, ``bca/percentile``, when they differ).
 
     References
     ----------
     Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.
+    Efron, B. (1987). Better bootstrap confidence intervals. JASA 82(397), 171-185.
 
     Examples
     --------
@@ -121,13 +143,22 @@ def score_intervals(scores: pd.DataFrame, *, n: int = 1000, level: float = 0.95,
     [1.0, 1.0]
     """
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-        raise ParameterTypeError(f"level must be between 0 and 1. Got {level!r}.")
+        raise ParameterTypeError(f"level must be between 0 and 1. Got {level!r}.",
+                                 params=("ci",))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ParameterTypeError(f"n must be a whole number of at least 2. Got {n!r}.")
-    rng = np.random.default_rng(seed)
-    tail = (1.0 - level) / 2.0
+        raise ParameterTypeError(f"n must be a whole number of at least 2. Got {n!r}.",
+                                 params=("bootstrap",))
+    check_interval(interval)
     annotators = list(dict.fromkeys(scores["annotator"]))
+    peers_count = int(scores["peer"].nunique()) if len(scores) else 0
+    # what is held at once: the drawn positions of one pair, and the values of each statistic
+    check_resamples(int(n), max(peers_count, 1) + 4 * len(annotators) ** 2)
+    rng = np.random.default_rng(seed)
     means, corr = [], []
+
+    def bounds(values: FloatArray, point: float, jackknife: FloatArray) -> Interval:
+        return bootstrap_interval(values, level, interval, estimate=point, jackknife=jackknife)
+
     for kind in ("original", "modified"):
         wide = scores.pivot(index="peer", columns="annotator", values=kind)
         peers = wide.to_numpy(dtype=float)  # peers x annotators, NaN where not scored
@@ -139,26 +170,37 @@ def score_intervals(scores: pd.DataFrame, *, n: int = 1000, level: float = 0.95,
             with np.errstate(invalid="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 drawn = np.nanmean(values[draws], axis=1)
-            drawn = drawn[~np.isnan(drawn)]
-            low, high = np.quantile(drawn, [tail, 1.0 - tail])
-            means.append({"annotator": annotator, "score": kind,
-                          "mean": float(np.nanmean(values)), "ci_low": float(low),
-                          "ci_high": float(high), "peers": int((~np.isnan(values)).sum())})
+                left = np.nanmean(values[_leave_one_out(len(values))], axis=1)
+            point = float(np.nanmean(values))
+            found = bounds(drawn, point, left)
+            means.append({"annotator": annotator, "score": kind, "mean": point,
+                          "ci_low": found.low, "ci_high": found.high,
+                          "peers": int((~np.isnan(values)).sum()), "ci_level": float(level),
+                          "ci_method": found.method})
         for i, a in enumerate(annotators):
             for b in annotators[i + 1:]:
                 both = wide[[a, b]].dropna()
-                row = {"annotator_a": a, "annotator_b": b, "score": kind, "peers": len(both)}
+                row: dict[str, object] = {"annotator_a": a, "annotator_b": b, "score": kind,
+                                          "peers": len(both)}
                 if len(both) < 3:  # no correlation, as in pan_scores
                     row.update({f"{name}_{end}": float("nan") for name in ("pearson", "spearman")
                                 for end in ("low", "high")})
+                    row.update({"ci_level": float(level), "ci_method": None})
                     corr.append(row)
                     continue
                 draws = rng.integers(0, len(both), (n, len(both)))
                 r, rho = resampled_correlations(both[a], both[b], draws)
-                for name, values in (("pearson", r), ("spearman", rho)):
-                    kept = values[~np.isnan(values)]
-                    low, high = (np.quantile(kept, [tail, 1.0 - tail]) if len(kept)
-                                 else (np.nan, np.nan))
-                    row[f"{name}_low"], row[f"{name}_high"] = float(low), float(high)
+                whole = np.arange(len(both))[None, :]
+                point_r, point_rho = resampled_correlations(both[a], both[b], whole)
+                left_r, left_rho = resampled_correlations(both[a], both[b],
+                                                          _leave_one_out(len(both)))
+                methods = []
+                for name, values, point_, left_ in (("pearson", r, point_r, left_r),
+                                                    ("spearman", rho, point_rho, left_rho)):
+                    found = bounds(values, float(point_[0]), left_)
+                    row[f"{name}_low"], row[f"{name}_high"] = found.low, found.high
+                    methods.append(found.method)
+                row["ci_level"] = float(level)
+                row["ci_method"] = "/".join(sorted(set(methods), key=INTERVALS.index))
                 corr.append(row)
     return pd.DataFrame(means), pd.DataFrame(corr)

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from .._version import __version__
+from ..core.intervals import NAMES, describe
 from ..errors import ClusterAgreeError
 
 __all__ = ["html_report"]
@@ -28,7 +29,7 @@ STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 .headline{font-size:1.1em;background:#f4f6fa;padding:.8em 1em;border-radius:6px}
-.headline li{margin:.2em 0}.meta{color:#666;font-size:.85em}
+.headline li{margin:.2em 0}.meta{color:#666;font-size:.85em}.note{color:#a40;font-size:.85em}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f0f0f0}table.sortable th{cursor:pointer}
@@ -93,19 +94,38 @@ def _table(frame: pd.DataFrame, sortable: bool = False) -> str:
                              na_rep=""))
 
 
+def _interval(r: Mapping[str, Any]) -> str:
+    """`` [low, high] (95% BCa bootstrap over 22 documents, 1000 resamples)``, the shares of
+    resamples below 0.667 and 0.8 where there are, and the note when the estimate lies
+    outside its interval; empty without an interval."""
+    if not r.get("ci") or r["ci"][0] is None:
+        return ""
+    about = r.get("bootstrap", {})
+    how = describe(about.get("level", float("nan")), about.get("method", "percentile"),
+                   about.get("n", 0), about.get("resample"), about.get("resampled"))
+    text = (f" [{_number(r['ci'][0])}, {_number(r['ci'][1])}] "
+            f"<span class='meta'>({html.escape(how)})</span>")
+    below = r.get("p_below")
+    if below:
+        text += (f"<br><span class='meta'>share of resamples below 0.667: "
+                 f"{_number(below['0.667'])}, below 0.8: {_number(below['0.8'])}</span>")
+    if about.get("note"):
+        text += f"<br><span class='note'>note: {html.escape(str(about['note']))}</span>"
+    return text
+
+
 def _headline(records: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = []
     for r in records:
         if r["kind"] == "alpha" and r.get("pooled", True) and r.get("pair", "all") == "all":
-            interval = (f" [{_number(r['ci'][0])}, {_number(r['ci'][1])}]"
-                        if r.get("ci") else "")
             lines.append(f"alpha ({html.escape(str(r['distance']))}): "
-                         f"<b>{_number(r['alpha'])}</b>{interval} "
+                         f"<b>{_number(r['alpha'])}</b> "
                          f"<span class='meta'>({r.get('coders', '?')} annotators, "
-                         f"{r.get('units', '?')} units)</span>")
+                         f"{r.get('units', '?')} units)</span>{_interval(r)}")
         if r["kind"] == "metric" and r.get("metric") == "conll" and r.get("document") is None:
             lines.append(f"CoNLL F1, {html.escape(str(r['key']))} as key against "
-                         f"{html.escape(str(r['response']))}: <b>{_number(r['f1'])}</b>")
+                         f"{html.escape(str(r['response']))}: <b>{_number(r['f1'])}</b>"
+                         f"{_interval(r)}")
         if r["kind"] == "accuracy":
             lines.append(f"{html.escape(str(r['metric']))}: <b>{_number(r['value'])}</b>")
     return lines
@@ -266,6 +286,15 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[tuple[str, str]] = 
     alphas = [r for r in records if r["kind"] == "alpha"]
     if alphas:
         shown = pd.DataFrame(alphas).drop(columns=["kind"], errors="ignore")
+        if "ci" in shown:  # the interval and the shares below 0.667 and 0.8 as plain cells
+            shown.insert(shown.columns.get_loc("alpha") + 1, "interval", [
+                f"[{_number(c[0])}, {_number(c[1])}] {NAMES.get(str(b.get('method')), '')}"
+                if isinstance(c, list) and isinstance(b, dict) else ""
+                for c, b in zip(shown["ci"], shown.get("bootstrap", [None] * len(shown)),
+                                strict=True)])
+            for q in ("0.667", "0.8"):
+                shown[f"P(<{q})"] = [p.get(q) if isinstance(p, dict) else None
+                                     for p in shown.get("p_below", [None] * len(shown))]
         shown = shown.drop(columns=[c for c in ("bootstrap", "p_below", "ci")
                                     if c in shown], errors="ignore")
         body.append("<h2>alpha, every row</h2>" + _table(shown, sortable=True))

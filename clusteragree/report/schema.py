@@ -15,11 +15,13 @@ kind           fields
 alpha          document, pooled, distance, alpha, D_o, D_e, n, units, coders, engine, signature
                (and pair, with --pairwise; and ci, se, p_below, bootstrap, with --ci)
 metric         key, response, metric, recall, precision, f1, and the metric's numerators and
-               denominators (recall_num ... or, for BLANC, c_key ... n_both)
+               denominators (recall_num ... or, for BLANC, c_key ... n_both); with --ci, ci,
+               se and bootstrap (level, method, n, resample, resampled, seed, note)
 measure        measure, value, observed, expected, note (the multi-label measures)
 accuracy       metric, value, sentences, ignored, pairs (tree accuracies)
 score          peer, annotator, scus, original, modified (pyramid scores of peers)
 correlation    annotator_a, annotator_b, score, peers, pearson, pearson_p, spearman, spearman_p
+               (with --ci, pearson_low ... spearman_high and bootstrap)
 difference_    key, response, document (null: pooled), category (span, missing_entity, ...),
 count          count (coreference differences by Kummerfeld and Klein's categories)
 coref_         key, response, document, category, mentions, key_entity, response_entity
@@ -69,6 +71,21 @@ def _plain(value: Any) -> Any:
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _about(run: Mapping[str, Any], row: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+    """The ``bootstrap`` object of a record: the run's settings (``n``, ``resample``,
+    ``seed``, ``resampled``), the row's ``level`` and ``method`` (``ci_level``,
+    ``ci_method``), and its ``note`` when there is one."""
+    about = {k: _plain(v) for k, v in run.items() if k != "method"}
+    if "ci_level" in row and not _missing(row["ci_level"]):
+        about["level"] = float(row["ci_level"])
+    if "ci_method" in row and not _missing(row["ci_method"]):
+        about["method"] = str(row["ci_method"])
+    about.update(more)
+    if "ci_note" in row and not _missing(row["ci_note"]) and row["ci_note"]:
+        about["note"] = str(row["ci_note"])
+    return about
 
 
 def alpha_records(frame: pd.DataFrame | Sequence[Mapping[str, Any]] | None
@@ -127,8 +144,8 @@ def alpha_records(frame: pd.DataFrame | Sequence[Mapping[str, Any]] | None
             rec["se"] = _plain(row["se"])
             rec["p_below"] = {"0.667": _plain(row["p_below_0.667"]),
                               "0.8": _plain(row["p_below_0.8"])}
-            rec["bootstrap"] = {**attrs.get("bootstrap", {}),
-                                "undefined": int(row["bootstrap_undefined"])}
+            rec["bootstrap"] = _about(attrs.get("bootstrap", {}), row,
+                                      undefined=int(row["bootstrap_undefined"]))
         out.append(rec)
     return out
 
@@ -186,6 +203,10 @@ def records(frame: pd.DataFrame | Sequence[Mapping[str, Any]], kind: str
             low, high, se = rec.pop("ci_low"), rec.pop("ci_high"), rec.pop("se", None)
             if not _missing(low):
                 rec["ci"], rec["se"] = [low, high], se
+        if kind in ("metric", "correlation") and "ci_method" in rec:  # how it was drawn
+            about = {k: rec.pop(k, None) for k in ("ci_level", "ci_method", "ci_note")}
+            if not _missing(about["ci_method"]) and isinstance(frame, pd.DataFrame):
+                rec["bootstrap"] = _about(frame.attrs.get("bootstrap", {}), about)
         out.append(rec)
     return out
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 
 from .._lazy import module
 from ..core.frames import COLUMNS, TOTAL, pooled_row, report_rows
+from ..core.intervals import INTERVALS, NAMES
 from ..errors import ParameterError
 from .formats import FORMATS
 from .text import alpha_headline, text_report
@@ -185,12 +186,13 @@ def render(
                  else cast("pd.DataFrame", frame))  # rows: as the DataFrame of alpha_report
         return whole.to_csv(index=False, float_format="%.10g").rstrip("\n")
     if fmt == "latex":
-        rows, _ = report_rows(frame)
+        rows, attrs = report_rows(frame)
         shown = _alpha_columns(rows)
-        rows = _named_total(rows)
+        rows, shown = _interval_columns(_named_total(rows), attrs, shown)
         left = shown.index("distance") + 1
         lines = [r"\begin{tabular}{" + "l" * left + "r" * (len(shown) - left) + "}", r"\toprule",
-                 " & ".join(c.replace("_", r"\_") for c in shown) + r" \\", r"\midrule"]
+                 " & ".join(c.replace("_", r"\_").replace("%", r"\%") for c in shown)
+                 + r" \\", r"\midrule"]
         for row in rows:
             cells = [_fmt(row[c]).replace("_", r"\_") for c in shown]
             lines.append(" & ".join(cells) + r" \\")
@@ -217,6 +219,38 @@ def _alpha_columns(rows: list[dict[str, Any]]) -> list[str]:
     return shown
 
 
+def _interval_columns(rows: list[dict[str, Any]], attrs: Mapping[str, Any], shown: list[str]
+                      ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The bootstrap interval after alpha (its level and method in the header, or in each
+    cell when BCa was not usable on some rows), then the shares of resamples below 0.667 and
+    0.8; the rows and columns unchanged without intervals."""
+    if not rows or "ci_low" not in rows[0]:
+        return rows, shown
+    level = attrs.get("bootstrap", {}).get("level", float("nan"))
+    methods = sorted({str(r["ci_method"]) for r in rows
+                      if _clean(r.get("ci_method")) is not None}, key=INTERVALS.index)
+    label = f"{level:.0%} CI" + (f" ({NAMES.get(methods[0], methods[0])})"
+                                 if len(methods) == 1 else "")
+
+    def cell(row: Mapping[str, Any]) -> str:
+        if row["ci_low"] != row["ci_low"]:
+            return ""
+        text = f"[{row['ci_low']:.4f}, {row['ci_high']:.4f}]"
+        method = str(row.get("ci_method"))
+        return text if len(methods) < 2 else f"{text} {NAMES.get(method, method)}"
+
+    added = [label]
+    rows = [{**r, label: cell(r)} for r in rows]
+    for q in ("0.667", "0.8"):
+        column = f"p_below_{q}"
+        if column in rows[0]:
+            added.append(f"P(<{q})")
+            rows = [{**r, f"P(<{q})": "" if r[column] != r[column] else f"{r[column]:.3f}"}
+                    for r in rows]
+    at = shown.index("alpha") + 1
+    return rows, [*shown[:at], *added, *shown[at:]]
+
+
 def alpha_text(frame: Report) -> tuple[str, list[str]]:
     """The table of an alpha report (a DataFrame or the rows of
     :func:`~clusteragree.core.frames.alpha_rows`) as text, and the signature line of each
@@ -224,13 +258,7 @@ def alpha_text(frame: Report) -> tuple[str, list[str]]:
     rows, attrs = report_rows(frame)
     shown = _alpha_columns(rows)
     pooled = [r for r in rows if pooled_row(r)]
-    rows = _named_total(rows)
-    if rows and "ci_low" in rows[0]:  # the bootstrap interval after alpha, its level in the header
-        level = attrs.get("bootstrap", {}).get("level", float("nan"))
-        label = f"{level:.0%} CI"
-        rows = [{**r, label: "" if r["ci_low"] != r["ci_low"] else
-                 f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"} for r in rows]
-        shown.insert(shown.index("alpha") + 1, label)
+    rows, shown = _interval_columns(_named_total(rows), attrs, shown)
     table = [[c for c in shown]] + [[_fmt(row[c]) for c in shown] for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(shown))]
     left = shown.index("distance") + 1

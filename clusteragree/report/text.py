@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import module
 from ..core.frames import pooled_row, report_rows
+from ..core.intervals import INTERVALS, describe
 
 if TYPE_CHECKING:
     import pandas as pd
 else:
     pd = module("pandas")
 
-__all__ = ["alpha_headline", "diagnostic_sections", "plural", "text_report"]
+__all__ = ["alpha_headline", "diagnostic_sections", "interval_label", "plural", "text_report"]
 
 Section = tuple[str | None, "pd.DataFrame | str"]
 
@@ -86,7 +87,9 @@ def alpha_headline(frame: pd.DataFrame | Sequence[Mapping[str, Any]],
     -------
     str
         ``"Krippendorff's alpha: nominal 0.4385, masi 0.5404 (2 coders, 11 pairable units,
-        22 values)"``; an alpha that is undefined reads ``undefined``.
+        22 values)"``; an alpha that is undefined reads ``undefined``. With bootstrap
+        intervals, each alpha is followed by its interval and the figures by how they were
+        drawn (:func:`interval_label`).
 
     References
     ----------
@@ -106,7 +109,7 @@ def alpha_headline(frame: pd.DataFrame | Sequence[Mapping[str, Any]],
     >>> print(alpha_headline(alpha_report(t, ["nominal"])))
     Krippendorff's alpha: nominal 0.0000 (2 coders, 2 pairable units, 4 values)
     """
-    rows, attrs = report_rows(frame)
+    rows, _ = report_rows(frame)
     pooled = [r for r in rows if pooled_row(r)]
     if pooled and "pair" in pooled[0]:  # all annotators together; the pairs are in the table
         pooled = [r for r in pooled if r["pair"] == "all"]
@@ -114,14 +117,54 @@ def alpha_headline(frame: pd.DataFrame | Sequence[Mapping[str, Any]],
         return f"{what}: nothing computed"
     figures = ", ".join(f"{r['distance']} {_number(float(r['alpha']))}" for r in pooled)
     if "ci_low" in pooled[0] and any(not _missing(r["ci_low"]) for r in pooled):
-        level = attrs.get("bootstrap", {}).get("level", float("nan"))
-        figures = ", ".join(
-            f"{r['distance']} {_number(float(r['alpha']))} [{_number(float(r['ci_low']))}, "
-            f"{_number(float(r['ci_high']))}]" for r in pooled)
-        figures += f" ({level:.0%} bootstrap intervals)"
+        figures = ", ".join(_with_interval(r) for r in pooled)
+        figures += f" ({interval_label(frame)})"
     first = pooled[0]
     return (f"{what}: {figures} ({plural(int(first['coders']), 'coder')}, "
             f"{plural(int(first['units']), 'pairable unit')}, {plural(int(first['n']), 'value')})")
+
+
+def interval_label(frame: pd.DataFrame | Sequence[Mapping[str, Any]]) -> str:
+    """How the bootstrap intervals of an alpha report were drawn, in words.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A report with intervals (``attrs["bootstrap"]``, columns ``ci_method``).
+
+    Returns
+    -------
+    str
+        ``95% BCa bootstrap over 38 units, 1000 resamples`` (the methods of all rows,
+        ``BCa/percentile``, when BCa was not usable on some).
+
+    References
+    ----------
+    docs/uncertainty.md.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"ci_method": ["bca", "bca"]})
+    >>> f.attrs["bootstrap"] = {"n": 1000, "resample": "documents", "level": 0.95,
+    ...                         "method": "bca", "resampled": 22}
+    >>> interval_label(f)
+    '95% BCa bootstrap over 22 documents, 1000 resamples'
+    """
+    rows, attrs = report_rows(frame)
+    about = attrs.get("bootstrap", {})
+    methods = [str(r["ci_method"]) for r in rows if not _missing(r.get("ci_method"))]
+    method = ("/".join(sorted(set(methods), key=INTERVALS.index))
+              or str(about.get("method", "percentile")))
+    return describe(float(about.get("level", float("nan"))), method, int(about.get("n", 0)),
+                    about.get("resample"), about.get("resampled"))
+
+
+def _with_interval(row: dict) -> str:
+    figure = f"{row['distance']} {_number(float(row['alpha']))}"
+    low, high = float(row["ci_low"]), float(row["ci_high"])
+    if math.isnan(low):
+        return figure
+    return f"{figure} [{_number(low)}, {_number(high)}]"
 
 
 def _table(frame: pd.DataFrame, digits: int) -> str:

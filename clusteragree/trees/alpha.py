@@ -197,7 +197,8 @@ def _sizer(table: CodingTable, size_by: str) -> tuple[str, Callable[[Value], int
 def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = True,
                size_by: str = "auto", cache: TreeCache | None = None,
                labelled: bool = True, ci: float | None = None, bootstrap: int = 1000,
-               seed: int | None = None, jobs: int | None = 1) -> AlphaResult:
+               seed: int | None = None, jobs: int | None = 1,
+               interval: str | None = None) -> AlphaResult:
     """Tree alpha with squared plain, diff or norm distances (``labelled=False``: the
     structure alone, every relation label the same); ``size_by`` as in the module text.
 
@@ -227,7 +228,7 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
         be the one asked.
     labelled : bool, default=True
         False compares the structure alone (:func:`unlabelled`).
-    ci, bootstrap, seed
+    ci, bootstrap, seed, interval
         A bootstrap interval over sentences (resampled with replacement), as
         :func:`clusteragree.alpha`; the distances between every two distinct trees are
         tabulated once (at most 3,000 distinct trees).
@@ -326,7 +327,7 @@ def tree_alpha(table: CodingTable, metric: str = "plain", *, free_empty: bool = 
     if jobs > 1:  # the distances of every two trees the expected disagreement needs
         cache.fill([_tree(v) for v in _pairable_values(table)], jobs)
     return alpha(table, distance, engine="generic", ci=ci, bootstrap=bootstrap, seed=seed,
-                 jobs=jobs)
+                 jobs=jobs, interval=interval)
 
 
 def _pairable_values(table: CodingTable) -> list[Any]:
