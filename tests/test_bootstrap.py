@@ -310,6 +310,18 @@ def test_the_jackknife_is_alpha_with_each_unit_left_out(drawn, data) -> None:
             got[b] == pytest.approx(expected, abs=1e-9), (name, unit)
 
 
+def test_the_jackknife_of_a_unit_whose_absence_leaves_no_variation() -> None:
+    """Found by hypothesis: left without unit 0, every value is 1 and alpha is undefined; the
+    jackknife of a Python distance subtracted its way to 3e-16 and said 1.0."""
+    from clusteragree.core.bootstrap import _Reweighting
+    from clusteragree.core.distances import get_distance
+    records = [("c1", 0, 1), ("c2", 0, 3), ("c1", 2, 1), ("c2", 2, 1)]
+    for name in (_python_distance, "interval"):
+        got = _Reweighting(block_stats(CodingTable.from_records(records)),
+                           get_distance(name)).jackknife()
+        assert math.isnan(got[0]) and got[1] == pytest.approx(0.0, abs=1e-9)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["scalar", "set"]).flatmap(
     lambda kind: st.lists(tables(kind), min_size=2, max_size=4)), st.data())

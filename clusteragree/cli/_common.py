@@ -12,7 +12,7 @@ from typing import Any
 from ..core.distances import DEFAULT_DISTANCES, DISTANCES, get_distance
 from ..core.intervals import INTERVALS
 from ..core.result import format_signature
-from ..errors import Ledger, Notice, ParameterError, UsageError, notify
+from ..errors import Ledger, Notice, ParameterError, UsageError
 from ..inputs import check_encoding
 from ..report.formats import FORMATS
 from .input_formats import auto_rule, input_formats
@@ -255,19 +255,10 @@ def _seed(text: str) -> int:
 def interval_method(args: argparse.Namespace) -> str | None:
     """The interval's method from ``--interval`` (BCa by default; percentile with
     ``--resample krippendorff``), stored back into ``args`` so that the run's signature names
-    it; a note for the bootstrap options given without ``--ci``, which then do nothing."""
+    it (the bootstrap options given without ``--ci`` are said to do nothing by
+    :mod:`clusteragree.cli.unused`)."""
     from ..core.intervals import interval_method as resolve
     if args.ci is None:
-        if getattr(args, "interval_noted", False):
-            return None
-        args.interval_noted = True
-        unused = [name for name, given in (
-            ("--bootstrap", args.bootstrap != 1000), ("--seed", args.seed is not None),
-            ("--interval", args.interval is not None),
-            ("--resample", getattr(args, "resample", "auto") != "auto")) if given]
-        if unused:
-            notify("note", f"{', '.join(unused)}: no bootstrap without --ci, so "
-                   f"{'this does' if len(unused) == 1 else 'these do'} nothing")
         return None
     args.interval = resolve(args.interval, getattr(args, "resample", "auto"))
     return str(args.interval)

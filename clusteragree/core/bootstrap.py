@@ -483,6 +483,10 @@ class _Reweighting:
         else:
             observed = self.per_block.sum() - self.per_block
             expected = self.expected.left_out(n)
+            # the left-out sums are the full one minus a block's terms: what rounding leaves
+            # of a zero (every value left the same) is no expected disagreement
+            full = float(self.expected(n[None, :], np.ones((1, len(self.sizes))))[0])
+            expected = np.where(np.abs(expected) <= 1e-12 * abs(full), 0.0, expected)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(expected > 0, 1.0 - (total - 1.0) * observed / expected, np.nan)
 

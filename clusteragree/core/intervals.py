@@ -18,7 +18,8 @@ BCa is undefined when every resample lies on one side of the estimate (``z0`` in
 when ``1 - a (z0 + z) <= 0``, and useless when the bias correction is so large that both
 bounds fall among the most extreme resamples (a lower bound beyond the ``1 - 1/B`` quantile,
 or an upper bound below the ``1/B`` quantile, of ``B`` resamples: a zero-width interval at the
-largest or smallest resample); the percentile interval is then given, and the reason kept.
+largest or smallest resample) or on one value that many resamples tie on (few units give few
+distinct resampled values); the percentile interval is then given, and the reason kept.
 When the jackknife does not move the statistic (``sum (m - t_i)^2 = 0``) the acceleration is
 taken as 0 (the bias-corrected interval).
 
@@ -372,6 +373,14 @@ def bootstrap_interval(resampled: npt.ArrayLike, level: float, method: str = DEF
     >>> b = bootstrap_interval(values, 0.9, "bca", estimate=2.0, jackknife=[1.0, 2.0])
     >>> b.method, b.reason
     ('percentile', 'every resample lies below the estimate')
+
+    96% of the resamples below the estimate and the rest tied on it (few units give few
+    distinct values): BCa would be the zero-width interval [0, 0]; the percentile one is given.
+
+    >>> tied = np.r_[np.linspace(-1.0, -0.2, 960), np.zeros(40)]
+    >>> b = bootstrap_interval(tied, 0.9, "bca", estimate=0.0, jackknife=[-0.1, 0.0, 0.1])
+    >>> b.method, b.low < b.high, b.reason.split(" (")[0]
+    ('percentile', True, 'the bias correction')
     """
     check_interval(method)
     values = np.asarray(resampled, dtype=np.float64)
@@ -403,11 +412,16 @@ def bootstrap_interval(resampled: npt.ArrayLike, level: float, method: str = DEF
                                or shares[1] < 1.0 / len(values)):
             reason = (f"the bias correction (z0 = {z0:.2f}) puts the whole interval among the "
                       f"{'largest' if shares[0] > 0.5 else 'smallest'} resamples")
-    if reason is not None:
-        low, high = np.quantile(values, [tail, 1.0 - tail])
-        return Interval(float(low), float(high), "percentile", "bca", z0, a, reason)
-    low, high = np.quantile(values, shares)
-    return Interval(float(low), float(high), "bca", "bca", z0, a)
+    if reason is None:
+        low, high = np.quantile(values, shares)
+        if low == high and values.min() < values.max():  # ties: one resampled value
+            reason = (f"the bias correction (z0 = {z0:.2f}) puts the whole interval on one "
+                      f"resampled value ({low:.4g}), which {np.mean(values == low):.0%} of "
+                      "the resamples take")
+        else:
+            return Interval(float(low), float(high), "bca", "bca", z0, a)
+    low, high = np.quantile(values, [tail, 1.0 - tail])
+    return Interval(float(low), float(high), "percentile", "bca", z0, a, reason)
 
 
 def describe(level: float, method: str, n: int, resample: str | None = None,
