@@ -23,16 +23,7 @@ from ._common import (
     print_json,
 )
 from .input_formats import detect
-
-
-class _Default(int):
-    """The default of an option that matters only with another (``--bootstrap`` without
-    ``--ci``): an int that says it was not given."""
-
-
-class _DefaultText(str):
-    """A text default that says it was not given (``--resample``)."""
-
+from .unused import given
 
 #: Options whose default is None when not given, and the value they then take.
 _UNSET_DEFAULTS = {"per_doc": True, "table": "alpha", "weights": "identity",
@@ -94,9 +85,7 @@ def register(sub: Any) -> None:
         "per core); alpha per document and pooled, and fleiss, gwet, brennan_prediger "
         "(identity weights)")
     add_common(table, pairwise=True, interval=True)
-    # defaults that say they were not given, so that an option without effect is said to be
-    table.set_defaults(run=_run_table, bootstrap=_Default(1000),
-                       resample=_DefaultText("auto"), worst=_Default(10))
+    table.set_defaults(run=_run_table)
 
 
 def _separator(text: str) -> str:
@@ -106,19 +95,14 @@ def _separator(text: str) -> str:
 
 
 def _given(args: argparse.Namespace) -> set[str]:
-    """The options given on the command line among those whose effect depends on others;
-    their defaults are filled in."""
-    given = {name for name in _UNSET_DEFAULTS if getattr(args, name) is not None}
-    given |= {name for name in ("bootstrap", "resample", "worst")
-              if not isinstance(getattr(args, name), (_Default, _DefaultText))}
-    given |= {name for name in ("sep", "seed", "categories", "names", "encoding")
-              if getattr(args, name) is not None}
+    """The options given on the command line among those whose effect depends on others
+    (:func:`~clusteragree.cli.unused.given`); the defaults of :data:`_UNSET_DEFAULTS` are then
+    filled in."""
+    found = given(args, args.parser, [*_UNSET_DEFAULTS, "sep", "encoding"])
     for name, default in _UNSET_DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
-    args.bootstrap, args.resample, args.worst = (int(args.bootstrap), str(args.resample),
-                                                 int(args.worst))
-    return given
+    return found
 
 
 def _check_options(args: argparse.Namespace, given: set[str]) -> None:

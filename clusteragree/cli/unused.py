@@ -11,12 +11,12 @@ not refuse them. Whether an input is of a format is decided by
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import Ledger, Notice
 from .input_formats import detect
 
-__all__ = ["check_unused", "unused_options"]
+__all__ = ["check_unused", "given", "unused_options"]
 
 
 def _set(args: argparse.Namespace, parser: argparse.ArgumentParser, dest: str) -> bool:
@@ -27,6 +27,21 @@ def _set(args: argparse.Namespace, parser: argparse.ArgumentParser, dest: str) -
         if action.dest == dest:
             return getattr(args, dest) != action.default
     return False
+
+
+def given(args: argparse.Namespace, parser: argparse.ArgumentParser,
+          dests: Iterable[str]) -> set[str]:
+    """Those of ``dests`` whose option was given a value other than its default (an option
+    whose default is None is given whenever it is on the command line).
+
+    Examples
+    --------
+    >>> from clusteragree.cli import build_parser
+    >>> args = build_parser().parse_args(["table", "x.csv", "--sep", ";", "--seed", "2"])
+    >>> sorted(given(args, args.parser, ["sep", "seed", "worst"]))
+    ['seed', 'sep']
+    """
+    return {dest for dest in dests if _set(args, parser, dest)}
 
 
 def _flag(parser: argparse.ArgumentParser, dest: str) -> str:
