@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import InputError, ParameterTypeError, Tally, option
-from ..inputs import decode, iter_lines, parse_int, read_bytes
+from ..inputs import CR_MIXED, decode, iter_lines, line_ends, parse_int, read_bytes
 from .model import CorefCorpus, CorefDocument, Mention
-from .reading import CR_MIXED, line_ends, refusal
+from .reading import refusal
 
 __all__ = ["read_brat", "read_brat_dir"]
 

@@ -30,10 +30,18 @@ import sys
 from collections.abc import Iterable
 
 from ..errors import InputError, ParameterTypeError, Tally, is_strict
-from ..inputs import check_encoding, decode, iter_lines, objects_in_bulk, read_bytes
+from ..inputs import (
+    CR_MIXED,
+    check_encoding,
+    decode,
+    iter_lines,
+    line_ends,
+    objects_in_bulk,
+    read_bytes,
+)
 from .conll_fast import fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
-from .reading import CR_MIXED, line_ends, refusal
+from .reading import refusal
 
 __all__ = ["parse_conll", "read_conll"]
 

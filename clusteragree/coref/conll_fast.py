@@ -19,9 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..inputs import byte_lines, decode_ranges, gather_ranges, objects_in_bulk
+from ..inputs import byte_lines, decode_ranges, gather_ranges, line_ends, objects_in_bulk
 from .model import CorefCorpus, CorefDocument, LazyDocuments, Mention
-from .reading import line_ends
 
 __all__ = ["ConllArrays", "fast_conll"]
 

@@ -30,10 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError, ParameterTypeError, Tally, is_strict
-from ..inputs import decode, iter_lines, parse_int, read_bytes
+from ..inputs import CR_MIXED, decode, iter_lines, line_ends, parse_int, read_bytes
 from .corefud_fast import CorefudLines, corefud_lines, entity_value
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
-from .reading import CR_MIXED, line_ends, refusal
+from .reading import refusal
 
 __all__ = ["read_corefud"]
 

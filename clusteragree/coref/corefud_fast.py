@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..inputs import ascii_naturals, byte_lines, decode_ranges, tab_columns
-from .reading import line_ends
+from ..inputs import ascii_naturals, byte_lines, decode_ranges, line_ends, tab_columns
 
 __all__ = ["CorefudLines", "corefud_lines", "entity_value"]
 

@@ -1,6 +1,7 @@
 """What the coreference readers share: line ends, and the report of a file's problems.
 
-**Line ends.** The input layer's :func:`~clusteragree.inputs.iter_lines` and
+**Line ends** (:func:`~clusteragree.inputs.line_ends`, shared with the tree readers). The
+input layer's :func:`~clusteragree.inputs.iter_lines` and
 :func:`~clusteragree.inputs.byte_lines` split lines at LF (a CR before it removed). A file whose
 lines end with a CR alone would be one long line: a CoNLL file one document without tokens, a
 CorefUD file one line that is not a token. The coreference readers therefore read every CR that
@@ -21,9 +22,8 @@ from __future__ import annotations
 import contextlib
 
 from ..errors import InputError, Tally
-from ..inputs import CR_MIXED, line_ends
 
-__all__ = ["CR_MIXED", "line_ends", "refusal"]
+__all__ = ["refusal"]
 
 def refusal(tally: Tally, err: InputError) -> InputError:
     """``err``, once every problem counted in ``tally`` so far is reported.
