@@ -53,6 +53,7 @@ __all__ = [
     "option",
     "spelling",
     "strict",
+    "strict_refusal",
 ]
 
 #: Kinds of notices, and whether strict reading refuses them (they concern the input).
@@ -570,27 +571,49 @@ class Tally:
     def __bool__(self) -> bool:
         return bool(self._seen)
 
+    def emit(self) -> list[Notice]:
+        """:func:`notify` every entry, by first line; under strict reading those it refuses
+        go to the ledger instead and are returned (earliest first), not raised."""
+        refused: list[Notice] = []
+        ledger = Ledger.current()
+        ordered = sorted(self._seen.items(), key=lambda item: (
+            -1 if item[1][0] is None else item[1][0]))
+        for (kind, message), (line, count) in ordered:
+            notice = Notice(kind, message, self.path, line, int(count or 0))
+            if is_strict() and notice.refused_by_strict:
+                refused.append(notice)
+                if ledger is not None:
+                    ledger.add(notice)
+                continue
+            notify(kind, message, path=self.path, line=line, count=notice.count,
+                   stacklevel=4)
+        self._seen.clear()
+        refused.sort(key=lambda n: (n.line is None, n.line or 0))
+        return refused
+
     def report(self) -> None:
         """:func:`notify` every entry. Under strict reading every entry reaches the ledger
         first, then the first one strict reading refuses is raised (with the number of the
         others), so that one run names every problem of the file."""
-        refused: list[tuple[str, str, int | None, int]] = []
-        ledger = Ledger.current()
-        for (kind, message), (line, count) in self._seen.items():
-            if is_strict() and KINDS.get(kind, (False, ""))[0]:
-                refused.append((kind, message, line, int(count or 0)))
-                if ledger is not None:
-                    ledger.add(Notice(kind, message, self.path, line, int(count or 0)))
-                continue
-            notify(kind, message, path=self.path, line=line, count=int(count or 0),
-                   stacklevel=3)
-        if refused:  # the earliest in the file is the one refused
-            refused.sort(key=lambda r: (r[2] is None, r[2] or 0))
-            kind, message, line, count = refused[0]
-            more = len(refused) - 1
-            also = (f"; {more} other problem(s) of this file "
-                    f"{'are in the warnings' if ledger is not None else 'too'}" if more else "")
-            times = f", {count} times" if count > 1 else ""
-            raise InputError(f"{message} ({kind}{times}; strict reading refuses it: correct the "
-                             f"input, or read it without {option('strict')} to accept the "
-                             f"repair{also})", self.path, line)
+        refused = self.emit()
+        if refused:
+            raise strict_refusal(refused, "of this file")
+
+
+def strict_refusal(refused: list[Notice], scope: str = "") -> InputError:
+    """The one refusal of strict reading: the earliest of ``refused`` (notices already in the
+    ledger), with the number of the others.
+
+    Examples
+    --------
+    >>> print(strict_refusal([Notice("repaired", "end supplied", "a.conll", 9, 2),
+    ...                       Notice("skipped", "lines", "a.conll", 12)]))  # doctest: +ELLIPSIS
+    a.conll:9: end supplied (repaired, 2 times; strict reading refuses it: ... problem(s) too)
+    """
+    first, more = refused[0], len(refused) - 1
+    where = "are in the warnings" if Ledger.current() is not None else "too"
+    also = f"; {more} other problem(s) {scope + ' ' if scope else ''}{where}" if more else ""
+    times = f", {first.count} times" if first.count > 1 else ""
+    return InputError(f"{first.message} ({first.kind}{times}; strict reading refuses it: "
+                      f"correct the input, or read it without {option('strict')} to accept "
+                      f"the repair{also})", first.file, first.line)

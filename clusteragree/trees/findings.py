@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ..errors import ClusterAgreeError, InputError, Ledger, Notice, is_strict, notify, option
+from ..errors import ClusterAgreeError, InputError, Notice, Tally, option, strict_refusal
 
 __all__ = ["PROBLEMS", "Findings", "findings"]
 
@@ -43,6 +43,7 @@ class Findings:
     Two files, each with a sentence of several roots: two notices, then one refusal naming the
     option that accepts them:
 
+    >>> from clusteragree.errors import Ledger
     >>> found = Findings()
     >>> found.problem("roots", "a.conll", 4)
     >>> found.problem("roots", "b.conll", 1)
@@ -63,19 +64,15 @@ file's first is in the warnings)
     """
 
     def __init__(self) -> None:
-        self._notes: dict[tuple[str | None, str, str], list[int | None]] = {}
+        self._notes: dict[str | None, Tally] = {}  # by file, in the order first noted
         self._problems: dict[str, dict[str, list[int]]] = {}
         self._first: tuple[str, int] | None = None
 
     def note(self, kind: str, message: str, path: str | None, line: int | None,
              count: int = 1) -> None:
         """Count ``count`` notices of ``kind`` in ``path``, the smallest line kept."""
-        if count <= 0:
-            return
-        entry = self._notes.setdefault((path, kind, message), [line, 0])
-        if line is not None and (entry[0] is None or line < entry[0]):
-            entry[0] = line
-        entry[1] = int(entry[1] or 0) + count
+        if count > 0:
+            self._notes.setdefault(path, Tally(path)).add(kind, message, line, count)
 
     def problem(self, what: str, path: str, line: int, count: int = 1) -> None:
         """Count sentences of ``path`` with a problem of :data:`PROBLEMS` (``roots`` or
@@ -90,23 +87,9 @@ file's first is in the warnings)
             self._first = (path, line)
 
     def _emit(self) -> list[Notice]:
-        """Every notice to the ledger (or as a warning); those strict reading refuses are
-        returned, not raised."""
-        refused = []
-        ledger = Ledger.current()
-        files: dict[str | None, int] = {}  # each file's notices together, by first line
-        for path, _, _ in self._notes:
-            files.setdefault(path, len(files))
-        ordered = sorted(self._notes.items(), key=lambda item: (
-            files[item[0][0]], -1 if item[1][0] is None else item[1][0]))
-        for (path, kind, message), (line, count) in ordered:
-            notice = Notice(kind, message, path, line, int(count or 0))
-            if is_strict() and notice.refused_by_strict:
-                refused.append(notice)
-                if ledger is not None:
-                    ledger.add(notice)
-                continue
-            notify(kind, message, path=path, line=line, count=notice.count, stacklevel=6)
+        """Every notice to the ledger (or as a warning), file by file; those strict reading
+        refuses are returned, earliest file first, not raised."""
+        refused = [n for tally in self._notes.values() for n in tally.emit()]
         self._notes.clear()
         return refused
 
@@ -129,13 +112,7 @@ file's first is in the warnings)
         if self._problems:
             raise self._refusal()
         if refused:
-            first = refused[0]
-            more = len(refused) - 1
-            also = f"; {more} other problem(s) are in the warnings" if more else ""
-            times = f", {first.count} times" if first.count > 1 else ""
-            raise InputError(f"{first.message} ({first.kind}{times}; strict reading refuses "
-                             f"it: correct the input, or read it without {option('strict')} "
-                             f"to accept the repair{also})", first.file, first.line)
+            raise strict_refusal(refused)
 
     def _refusal(self) -> InputError:
         assert self._first is not None
