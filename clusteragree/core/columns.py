@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 else:
     pd = module("pandas")
 
-__all__ = ["hide", "is_missing", "long_cells", "numeric_cells", "numeric_matrix", "record_cells",
-           "unmasked", "wide_cells"]
+__all__ = ["hide", "is_missing", "label_sets", "long_cells", "numeric_cells", "numeric_matrix",
+           "record_cells", "unmasked", "wide_cells"]
 
 IntArray = npt.NDArray[np.int64]
 #: The labels, the coders x units value codes (-1 missing) and the distinct values of a table.
@@ -725,3 +725,46 @@ def _dense_codes(flat: npt.NDArray[Any], kind: str) -> tuple[IntArray, list[Any]
     else:
         values = [lo + int(v) for v in found]
     return table[ints], values
+
+
+def label_sets(values: pd.Series, sep: str, path: str | None = None) -> pd.Series:
+    """Text values as label sets split at ``sep`` (labels trimmed; an empty text is the empty
+    set; values that are not text, nulls among them, stay as they are).
+
+    Parameters
+    ----------
+    values : Series
+        One text per cell.
+    sep : str
+        The separator of the labels.
+    path : str, optional
+        The file the values come from, for the error.
+
+    Returns
+    -------
+    Series of frozenset
+        The same index.
+
+    Raises
+    ------
+    InputError
+        An empty label (two separators in a row, or one at an end).
+
+    References
+    ----------
+    docs/scale.md (Parquet codings, split as the CSV's label fields are).
+
+    Examples
+    --------
+    >>> label_sets(pd.Series(["PER; ORG", ""]), ";").tolist()
+    [frozenset({'ORG', 'PER'}), frozenset()]
+    """
+    def split(text: Any) -> Any:
+        if not isinstance(text, str):
+            return text
+        labels = [piece.strip() for piece in text.split(sep)] if text else []
+        if any(not label for label in labels):
+            raise InputError(f"empty label in {text!r} (separator {sep!r}); remove the extra "
+                             "separator", path=path)
+        return frozenset(labels)
+    return values.astype(object).map(split)

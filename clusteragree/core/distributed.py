@@ -52,6 +52,7 @@ import pandas as pd
 
 from ..errors import ClusterAgreeError, InputError, ParameterError, notify
 from .alpha_generic import ValueStats, value_stats
+from .columns import label_sets
 from .distances import DistanceLike, get_distance
 from .frames import TOTAL, _report
 from .kappa_stats import KappaStats, SubjectStats, kappa_stats, subject_stats
@@ -354,16 +355,7 @@ def _table(part: pd.DataFrame, names: Names, sep: str | None) -> CodingTable:
         if values.dtype != object and not pd.api.types.is_string_dtype(values):
             raise InputError(f"label sets are split from text; the column {value!r} holds "
                              f"{values.dtype} (read it as scalar values)")
-
-        def split(text: Any) -> Any:
-            if not isinstance(text, str):
-                return text
-            labels = [piece.strip() for piece in text.split(sep)] if text else []
-            if any(not label for label in labels):
-                raise InputError(f"empty label in {text!r} (separator {sep!r}); remove the "
-                                 "extra separator")
-            return frozenset(labels)
-        values = values.astype(object).map(split)
+        values = label_sets(values, sep)
     elif len(values) and values.dtype == object and values.map(
             lambda v: isinstance(v, (list, tuple, set, frozenset, np.ndarray))).any():
         raise InputError(f"the column {value!r} holds lists: the dask backend reads scalar "

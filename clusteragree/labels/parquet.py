@@ -36,6 +36,7 @@ from urllib.parse import unquote
 import numpy as np
 import pandas as pd
 
+from ..core.columns import label_sets
 from ..core.dask_cluster import one_line
 from ..core.distributed import note_nulls
 from ..core.model import CodingTable
@@ -343,19 +344,6 @@ def _pandas_kind(values: pd.Series) -> str:
     return "text"
 
 
-def _sets(values: pd.Series, sep: str, path: str) -> pd.Series:
-    """Text values as label sets split at ``sep`` (nulls stay missing)."""
-    def split(text: Any) -> Any:
-        if not isinstance(text, str):
-            return text
-        labels = [piece.strip() for piece in text.split(sep)] if text else []
-        if any(not label for label in labels):
-            raise InputError(f"empty label in {text!r} (separator {sep!r}); remove the extra "
-                             "separator", path=path)
-        return frozenset(labels)
-    return values.astype(object).map(split)
-
-
 def read_parquet_table(path: str, *, sep: str = ";", scalar: bool = False,
                        numeric: bool = False) -> LongTable:
     """Read codings from a Parquet file or a directory of Parquet parts.
@@ -411,7 +399,7 @@ def read_parquet_table(path: str, *, sep: str = ";", scalar: bool = False,
     for k in range(len(parts.files)):
         frame = read_part(parts, k)
         if not scalar:
-            frame[roles["value"]] = _sets(frame[roles["value"]], sep, parts.name(k))
+            frame[roles["value"]] = label_sets(frame[roles["value"]], sep, parts.name(k))
         frames.append(frame)
         where.append(np.full(len(frame), k, dtype=np.int64))
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
