@@ -756,8 +756,8 @@ def label_sets(values: pd.Series, sep: str, path: str | None = None) -> pd.Serie
 
     Examples
     --------
-    >>> label_sets(pd.Series(["PER; ORG", ""]), ";").tolist()
-    [frozenset({'ORG', 'PER'}), frozenset()]
+    >>> [sorted(labels) for labels in label_sets(pd.Series(["PER; ORG", ""]), ";")]
+    [['ORG', 'PER'], []]
     """
     def split(text: Any) -> Any:
         if not isinstance(text, str):
