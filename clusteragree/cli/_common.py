@@ -92,7 +92,8 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
 
 
 _NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
-                "deprecations", "names", "encoding", "jobs", "interval_noted"}
+                "deprecations", "names", "encoding", "jobs", "interval_noted",
+                "coref_corpora", "tree_annotations"}  # the last two: what was read
 
 
 def command_signature(args: argparse.Namespace) -> str:

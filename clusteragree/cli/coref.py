@@ -128,6 +128,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     args.lenient = not args.strict
     method = interval_method(args)
     corpora = [_read_coref(f, args) for f in args.files]
+    args.coref_corpora = corpora  # the report draws the documents without reading again
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
     metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha")]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,

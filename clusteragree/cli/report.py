@@ -31,10 +31,6 @@ FORCED = {
     "trees": ("--diagnostics", "--differences"),
 }
 
-#: At most this many documents (sentences) are shown side by side.
-SHOWN = 5
-
-
 def register(sub: Any) -> None:
     """Add the subcommand to the parser."""
     report = sub.add_parser(
@@ -54,28 +50,12 @@ def register(sub: Any) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from ..report.html import html_report
-    from . import build_parser, option_spelling
-    from .unused import check_unused
-    parser = build_parser()
-    argv = [args.what, *args.rest, *FORCED[args.what]]
-    try:
-        inner = parser.parse_args(argv)
-    except SystemExit as done:  # the command's own usage error, already printed
-        return done.code if isinstance(done.code, int) else 2
-    if inner.command == "pyramid" and len(inner.files) == 2:
-        inner.align = True  # two pyramids: their SCUs aligned
-    path = inner.output or "clusteragree-report.html"
-    inner.output, inner.format = None, "json"
-    captured = io.StringIO()
-    with contextlib.redirect_stdout(captured), spelling(option_spelling(inner.parser)):
-        check_unused(inner, inner.parser)
-        code = int(inner.run(inner))
-    if code:
-        return code
-    envelope = json.loads(captured.getvalue())
-    views = _views(inner, envelope)
-    page = html_report(envelope, views)
+    argv = [args.what, *args.rest]
+    built = build_page(argv, command_line=True)
+    if isinstance(built, int):
+        return built
+    page, _, path = built
+    path = path or "clusteragree-report.html"
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -85,73 +65,68 @@ def _run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tuple[str, str]]:
-    """Side-by-side views: chains for coreference, arcs for dependency trees."""
+def build_page(argv: list[str], *, command_line: bool = False
+               ) -> int | tuple[str, dict[str, Any], str | None]:
+    """Run a command (``argv``: its name, inputs and options) with what the page shows
+    switched on, and render its page.
+
+    Returns the page, the command's JSON output and the ``-o`` path given (or None); or, on
+    the command line, the exit status of a command that failed. Outside the command line a
+    usage error of the options raises :class:`~clusteragree.errors.ParameterError`.
+    """
+    from ..errors import ParameterError
+    from ..report.html import html_report
+    from . import build_parser, option_spelling
+    from .unused import check_unused
+    parser = build_parser()
+    if not argv or argv[0] not in FORCED:
+        raise ParameterError(f"the command must be one of {', '.join(COMMANDS)}",
+                             params=("command",))
+    argv = [*argv, *FORCED[argv[0]]]
+    if command_line:
+        try:
+            inner = parser.parse_args(argv)
+        except SystemExit as done:  # the command's own usage error, already printed
+            return done.code if isinstance(done.code, int) else 2
+    else:
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said):
+                inner = parser.parse_args(argv)
+        except SystemExit:
+            lines = [x for x in said.getvalue().splitlines() if x.strip()]
+            raise ParameterError((lines[-1].split("error: ", 1)[-1] if lines else
+                                  "the options are not those of the command")
+                                 + f" (as options of {argv[0]}: {' '.join(argv[1:])})",
+                                 params=("options",)) from None
+    if inner.command == "pyramid" and len(inner.files) == 2:
+        inner.align = True  # two pyramids: their SCUs aligned
+    path = inner.output
+    inner.output, inner.format = None, "json"
+    captured = io.StringIO()
+    named = spelling(option_spelling(inner.parser)) if command_line else contextlib.nullcontext()
+    with contextlib.redirect_stdout(captured), named:
+        check_unused(inner, inner.parser)
+        code = int(inner.run(inner))
+    if code:
+        if command_line:
+            return code
+        raise ParameterError(f"{argv[0]} ended with exit status {code}", params=("options",))
+    envelope = json.loads(captured.getvalue())
+    return html_report(envelope, _views(inner, envelope)), envelope, path
+
+
+def _views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[dict[str, Any]]:
+    """The side-by-side views of the command's inputs (plain data the page draws)."""
     if inner.command == "coref":
-        return _coref_views(inner, envelope)
-    if inner.command == "trees":
-        return _tree_views(inner, envelope)
-    return []
-
-
-def _coref_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tuple[str, str]]:
-    from ..report.views import chains_view
-    from .coref import _read_coref
-    corpora = [_read_coref(f, inner) for f in inner.files]
-    names = envelope["meta"].get("annotators") or list(inner.files)
-    counts: dict[str, int] = {}
-    for r in envelope["results"]:
-        if r["kind"] == "coref_difference":
-            counts[r["document"]] = counts.get(r["document"], 0) + 1
-    shared = [d for d in corpora[0].documents if all(d in c.documents for c in corpora)]
-    chosen = sorted(shared, key=lambda d: -counts.get(d, 0))[:SHOWN]
-    views = []
-    for document in chosen:
-        docs = [c.documents[document] for c in corpora]
-        annotations = {str(n): [(m.start, m.end, m.entity) for m in d.mentions]
-                       for n, d in zip(names, docs, strict=True)}
-        views.append(chains_view(docs[0].tokens, annotations,
-                                 title=f"{document} ({counts.get(document, 0)} differences)",
-                                 joiner="" if docs[0].words else " "))
-    if not views:
-        return []
-    return [("the annotations side by side (underline: the entity's colour; dashed frame: "
-             "a mention only one annotator marked)", "".join(views))]
-
-
-def _tree_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[tuple[str, str]]:
-    from ..errors import Ledger
-    from ..report.views import dependency_view
-    from ..trees.readers import read_tree_annotations
-    worst = [r for r in envelope["results"]
-             if r["kind"] == "sentence_difference" and r["ted"] > 0][:SHOWN]
-    if not worst:
-        return []
-    annotations = getattr(inner, "tree_annotations", None)  # what the command read
-    if annotations is None:
-        if inner.dirs and inner.files:
-            raise UsageError("give paired files or --dirs, not both")
-        with Ledger():  # read again: its notices are those the command reported
-            annotations = read_tree_annotations(
-                inner.files, dirs=inner.dirs or (), names=inner.names, roots=inner.roots,
-                cycles=inner.cycles, words=inner.words, encoding=inner.encoding,
-                input_format=inner.input_format)
-    if annotations.kind != "dependency":
-        return []  # bracketed trees: the table of differing sentences shows both trees
-    views = []
-    for record in worst:
-        pair = [record["first"], record["second"]]
-        found = {name: {str(u): s for u, s in annotations.sentences[name].items()}
-                 for name in pair}
-        first = found[pair[0]].get(str(record["sentence"]))
-        second = found[pair[1]].get(str(record["sentence"]))
-        if first is None or second is None or not first.words:
-            continue
-        views.append(dependency_view(
-            first.words, {pair[0]: (first.heads, first.deprels, first.words),
-                          pair[1]: (second.heads, second.deprels, second.words)},
-            title=f"sentence {record['sentence']}: tree edit distance {record['ted']:g}"))
-    if not views:
-        return []
-    return [("the sentences whose trees differ most (red: an arc whose head or relation "
-             "differs from the first annotator's)", "".join(views))]
+        from .views_coref import coref_views
+        found = coref_views(inner, envelope)
+    elif inner.command == "trees":
+        from .views_trees import tree_views
+        found = tree_views(inner, envelope)
+    elif inner.command == "pyramid" and len(inner.files) == 2:
+        from .views_pyramids import pyramid_views
+        found = pyramid_views(inner, envelope)
+    else:
+        found = None
+    return [found] if found else []

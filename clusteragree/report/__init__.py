@@ -1,16 +1,21 @@
 """Rendering: every result as text, JSON, CSV, LaTeX or an HTML page.
 
-Names are loaded on first use (the command line starts without numpy and pandas)."""
+The module itself is callable: ``clusteragree.report(results, views=..., output=...)`` is
+:func:`clusteragree.report.page.report`. Names are loaded on first use (the command line
+starts without numpy and pandas)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import attach
 
 if TYPE_CHECKING:
     from .formats import FORMATS
     from .html import html_report
+    from .page import Page
     from .schema import SCHEMA, alpha_records, envelope, records
     from .tables import json_object, render, table
     from .text import alpha_headline, plural, text_report
@@ -24,6 +29,7 @@ _WHERE = {
     'chains_view': '.views',
     'dependency_view': '.views',
     'html_report': '.html',
+    'Page': '.page',
     'envelope': '.schema',
     'json_object': '.tables',
     'plural': '.text',
@@ -35,7 +41,18 @@ _WHERE = {
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS', 'SCHEMA', 'alpha_headline', 'alpha_records', 'chains_view', 'dependency_view',
+    'FORMATS', 'Page', 'SCHEMA', 'alpha_headline', 'alpha_records', 'chains_view', 'dependency_view',
     'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'table',
     'text_report'
 ]
+
+
+class _CallableModule(types.ModuleType):
+    """``clusteragree.report(...)``: the module called is :func:`.page.report`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from .page import report
+        return report(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,201 +1,30 @@
-"""One self-contained HTML page from a command's JSON output: the headline figures with their
-intervals, per-document alpha as a chart, coincidence and pairwise-annotator heatmaps, a
-sortable table of the units that disagree most, the other result tables, and side-by-side views
-of the annotations (:mod:`clusteragree.report.views`).
+"""One self-contained HTML page from a command's JSON output, made for adjudicating: the
+headline figures with what they mean, a table of contents, a documents table (least reliable
+first; sort, filter, open), charts written as SVG by the report itself, the annotations side by
+side drawn on demand in the page (views of :mod:`clusteragree.report.views` data), the units
+that disagree most for each distance, every other result as a table, and the warnings.
 
-Charts are drawn by plotly (the optional extra ``report``: ``pip install
-'clusteragree[report]'``), its script inlined once, so that the page needs no network to open.
+The page needs no network and no library: its script and style are the files of
+``clusteragree/report/assets`` inlined, its data one JSON block.
 """
 
 from __future__ import annotations
 
 import datetime
 import html
+import json
 import math
+import re
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
-import pandas as pd
-
 from .._version import __version__
-from ..core.intervals import NAMES, describe
-from ..errors import ClusterAgreeError
+from ..core.intervals import NAMES
+from .charts import Dot, bar_chart, dot_chart, heat_table
+from .headline import explanations, figures, inputs_summary
 
-__all__ = ["html_report"]
-
-INSTALL = "pip install 'clusteragree[report]'"
-
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
-.headline{font-size:1.1em;background:#f4f6fa;padding:.8em 1em;border-radius:6px}
-.headline li{margin:.2em 0}.meta{color:#666;font-size:.85em}.note{color:#a40;font-size:.85em}
-table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-th{background:#f0f0f0}table.sortable th{cursor:pointer}
-.chains .annotator{display:flex;margin:.4em 0}.chains .who,.trees .who{font-weight:bold;
-min-width:10em}.chains .text{line-height:2.4}
-.mention{border-bottom:3px solid;padding-bottom:2px}
-.mention .mention{padding-bottom:6px}.only-one{outline:1px dashed #c00}
-.trees svg{display:block;margin-bottom:1em}.arc{fill:none;stroke:#4477aa;stroke-width:1.5}
-.arc.differs{stroke:#c00;stroke-width:2.5}.rel{font-size:10px;text-anchor:middle;fill:#555}
-.rel.differs{fill:#c00;font-weight:bold}.word{font-size:13px;text-anchor:middle}
-"""
-
-SORT_SCRIPT = """
-document.querySelectorAll('table.sortable th').forEach(function(th){
-  th.addEventListener('click', function(){
-    var table = th.closest('table'), body = table.tBodies[0];
-    var index = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var up = th.dataset.order !== 'up'; th.dataset.order = up ? 'up' : 'down';
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function(a, b){
-      var x = a.cells[index].textContent, y = b.cells[index].textContent;
-      var nx = parseFloat(x), ny = parseFloat(y);
-      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
-      return up ? c : -c;
-    });
-    rows.forEach(function(r){ body.appendChild(r); });
-  });
-});
-"""
-
-
-def _plotly() -> Any:
-    try:
-        import plotly.graph_objects as go
-        import plotly.io as pio
-    except ImportError:
-        raise ClusterAgreeError(f"the HTML report draws its charts with plotly, which is not "
-                                f"installed: {INSTALL}") from None
-    return go, pio
-
-
-def _figure(pio: Any, fig: Any, first: bool) -> str:
-    fig.update_layout(margin={"l": 60, "r": 20, "t": 40, "b": 60}, height=300,
-                      template="plotly_white")
-    return str(pio.to_html(fig, full_html=False, include_plotlyjs=bool(first),
-                           config={"displaylogo": False}))
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        return "undefined" if math.isnan(value) else f"{value:.4f}"
-    return "undefined" if value is None else str(value)
-
-
-def _table(frame: pd.DataFrame, sortable: bool = False) -> str:
-    shown = frame.copy()
-    for column in shown.columns:
-        if shown[column].dtype.kind == "f":
-            shown[column] = shown[column].map(lambda v: "" if v != v else f"{v:.4f}")
-    classes = "sortable" if sortable else ""
-    return str(shown.to_html(index=False, classes=classes, border=0, escape=True,
-                             na_rep=""))
-
-
-def _interval(r: Mapping[str, Any]) -> str:
-    """`` [low, high] (95% BCa bootstrap over 22 documents, 1000 resamples)``, the shares of
-    resamples below 0.667 and 0.8 where there are, and the note when the estimate lies
-    outside its interval; empty without an interval."""
-    if not r.get("ci") or r["ci"][0] is None:
-        return ""
-    about = r.get("bootstrap", {})
-    how = describe(about.get("level", float("nan")), about.get("method", "percentile"),
-                   about.get("n", 0), about.get("resample"), about.get("resampled"))
-    text = (f" [{_number(r['ci'][0])}, {_number(r['ci'][1])}] "
-            f"<span class='meta'>({html.escape(how)})</span>")
-    below = r.get("p_below")
-    if below:
-        text += (f"<br><span class='meta'>share of resamples below 0.667: "
-                 f"{_number(below['0.667'])}, below 0.8: {_number(below['0.8'])}</span>")
-    if about.get("note"):
-        text += f"<br><span class='note'>note: {html.escape(str(about['note']))}</span>"
-    return text
-
-
-def _headline(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    lines = []
-    for r in records:
-        if r["kind"] == "alpha" and r.get("pooled", True) and r.get("pair", "all") == "all":
-            lines.append(f"alpha ({html.escape(str(r['distance']))}): "
-                         f"<b>{_number(r['alpha'])}</b> "
-                         f"<span class='meta'>({r.get('coders', '?')} annotators, "
-                         f"{r.get('units', '?')} units)</span>{_interval(r)}")
-        if r["kind"] == "metric" and r.get("metric") == "conll" and r.get("document") is None:
-            lines.append(f"CoNLL F1, {html.escape(str(r['key']))} as key against "
-                         f"{html.escape(str(r['response']))}: <b>{_number(r['f1'])}</b>"
-                         f"{_interval(r)}")
-        if r["kind"] == "accuracy":
-            lines.append(f"{html.escape(str(r['metric']))}: <b>{_number(r['value'])}</b>")
-    return lines
-
-
-def _charts(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(title, HTML) of each chart the records allow (plotly is imported only when there is
-    one to draw)."""
-    documents = [r for r in records if r["kind"] == "document"] or [
-        {"document": r["document"], "distance": r["distance"], "alpha": r["alpha"]}
-        for r in records if r["kind"] == "alpha" and not r.get("pooled", True)]
-    coincidences = [r for r in records if r["kind"] == "coincidence"]
-    annotators = [r for r in records if r["kind"] == "annotator"]
-    bars = [(kind, rows) for kind, rows in (
-        (kind, [r for r in records if r["kind"] == kind]) for kind in BARS) if rows]
-    if not (documents or coincidences or annotators or bars):
-        return []
-    go, pio = _plotly()
-    out: list[tuple[str, Any]] = []
-    if documents:
-        frame = pd.DataFrame(documents)
-        fig = go.Figure()
-        for distance, rows in frame.groupby("distance", sort=False):
-            fig.add_trace(go.Bar(x=rows["document"].astype(str), y=rows["alpha"],
-                                 name=str(distance)))
-        fig.update_layout(barmode="group", yaxis_title="alpha", xaxis_title="document")
-        out.append(("alpha per document", fig))
-    if coincidences:
-        values = [str(r["value"]) for r in coincidences]
-        z = [[r["row"].get(v, 0.0) for v in values] for r in coincidences]
-        fig = go.Figure(go.Heatmap(z=z, x=values, y=values, colorscale="Blues",
-                                   text=[[f"{c:.2f}" for c in row] for row in z],
-                                   texttemplate="%{text}"))
-        fig.update_layout(xaxis_title="value", yaxis_title="value",
-                          yaxis={"autorange": "reversed"})
-        out.append(("coincidences (Krippendorff's o_vw)", fig))
-    if annotators:
-        names = [str(r["coder"]) for r in annotators]
-        z = [[1.0 if a == b else r["pairwise"].get(b) for b in names]
-             for a, r in zip(names, annotators, strict=True)]
-        fig = go.Figure(go.Heatmap(z=z, x=names, y=names, colorscale="RdYlGn", zmin=-1,
-                                   zmax=1, text=[[_number(c) for c in row] for row in z],
-                                   texttemplate="%{text}"))
-        fig.update_layout(yaxis={"autorange": "reversed"})
-        out.append(("alpha of every pair of annotators", fig))
-    for kind, rows in bars:
-        chart_title, x, y, y_title = BARS[kind]
-        frame = pd.DataFrame(rows)
-        if kind == "difference_count":
-            frame = frame[frame["document"].isna()]
-            if frame[["key", "response"]].drop_duplicates().shape[0] > 1:
-                frame = frame.assign(category=frame["key"].astype(str) + " / "
-                                     + frame["response"].astype(str) + ": "
-                                     + frame["category"])
-        labels = frame[x].astype(str) if x in frame else frame.index.astype(str)
-        fig = go.Figure(go.Bar(x=labels, y=frame[y]))
-        fig.update_layout(yaxis_title=y_title)
-        out.append((chart_title, fig))
-    return [(title, _figure(pio, fig, first=i == 0)) for i, (title, fig) in enumerate(out)]
-
-
-#: Bar charts of other records: kind -> (title, x field, y field, y axis title).
-BARS = {
-    "difference_count": ("differences by category", "category", "count", "errors"),
-    "sentence_difference": ("tree edit distance of the sentences that differ most",
-                            "sentence", "ted", "tree edit distance"),
-    "scu_match": ("overlap (Jaccard) of the matched SCUs", "a_label", "jaccard",
-                  "Jaccard of the words covered"),
-}
-
+__all__ = ["TABLES", "html_report"]
 
 #: Record kinds shown as tables, with their titles (the others are charts or the headline).
 TABLES = {
@@ -214,8 +43,332 @@ TABLES = {
     "category": "each category against the rest",
 }
 
+KIND_TITLES = {"difference_count": "differences by category"}
 
-def html_report(envelope: Mapping[str, Any], views: Sequence[tuple[str, str]] = (),
+
+def _asset(name: str) -> str:
+    return resources.files("clusteragree.report").joinpath("assets", name).read_text(
+        encoding="utf-8")
+
+
+def _plain(value: Any) -> Any:
+    """A cell as the page's tables take it: numbers, text, None; lists and mappings as text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_plain(v)) for v in value)
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return value
+
+
+def _flat(record: Mapping[str, Any], skip: Sequence[str] = ("kind",)) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in record.items():
+        if k in skip:
+            continue
+        if isinstance(v, Mapping) and k not in ("codes",):
+            for k2, v2 in v.items():
+                out[f"{k} {k2}"] = _plain(v2)
+        else:
+            out[k] = _plain(v)
+    return out
+
+
+def _spec(rows: Sequence[Mapping[str, Any]], *, sort: str | None = None, desc: bool = False,
+          labels: Mapping[str, str] | None = None, order: Sequence[str] = ()
+          ) -> dict[str, Any]:
+    keys: list[str] = [k for k in order]
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    keys = [k for k in keys if any(r.get(k) not in (None, "") for r in rows) or k in order]
+    return {"columns": [{"key": k, "label": (labels or {}).get(k, k.replace("_", " "))}
+                        for k in keys],
+            "rows": [[r.get(k) for k in keys] for r in rows], "sort": sort, "desc": desc}
+
+
+def _anchor(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class _Page:
+    """The sections of a page and the data of its tables, as they are added."""
+
+    def __init__(self) -> None:
+        self.sections: list[tuple[str, str, str]] = []
+        self.tables: dict[str, Any] = {}
+
+    def table(self, spec: Mapping[str, Any]) -> str:
+        key = f"t{len(self.tables)}"
+        self.tables[key] = spec
+        return f'<div class="ca-table-box" data-ca-table="{key}"></div>'
+
+    def add(self, title: str, body: str, ident: str | None = None) -> None:
+        ident = ident or _anchor(title)
+        while any(s[0] == ident for s in self.sections):
+            ident += "-2"
+        self.sections.append((ident, title, body))
+
+
+def _item_index(views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Document name -> the id of its item (the first view whose items are documents)."""
+    out: dict[str, str] = {}
+    for view in views:
+        for item in view.get("items", []):
+            if item.get("document") is not None and str(item["document"]) not in out:
+                if item.get("name") == item.get("document"):
+                    out[str(item["document"])] = str(item["id"])
+    return out
+
+
+def _documents(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
+               page: _Page) -> None:
+    """The documents table and the chart of alpha per document."""
+    per_doc = [r for r in records if r.get("kind") == "document"] or [
+        r for r in records if r.get("kind") == "alpha" and r.get("pooled") is False
+        and r.get("pair", "all") == "all"]
+    counts = [r for r in records if r.get("kind") == "difference_count"
+              and r.get("document") is not None]
+    rows: dict[str, dict[str, Any]] = {}
+    distances = _distance_order(records, per_doc)
+    for r in per_doc:
+        doc, dist = str(r.get("document")), str(r.get("distance"))
+        row = rows.setdefault(doc, {"document": doc})
+        row[f"alpha {dist}"] = _plain(r.get("alpha"))
+        ci = r.get("ci")
+        if isinstance(ci, list) and len(ci) == 2:
+            row[f"interval {dist}"] = {"text": f"[{_cell(ci[0])}, {_cell(ci[1])}]",
+                                       "sort": _plain(ci[0])}
+        if r.get("n") is not None:
+            row["pairable values"] = r.get("n")
+    f1: dict[str, list[float]] = {}
+    for r in records:
+        if r.get("kind") == "metric" and r.get("metric") == "conll" and r.get(
+                "document") is not None and _num(r.get("f1")) is not None:
+            f1.setdefault(str(r["document"]), []).append(float(r["f1"]))
+    for doc, values in f1.items():
+        row = rows.setdefault(doc, {"document": doc})
+        row["CoNLL F1" + (" (mean of the pairs)" if len(values) > 1 else "")] = sum(
+            values) / len(values)
+    for r in counts:
+        row = rows.setdefault(str(r["document"]), {"document": str(r["document"])})
+        row[str(r["category"])] = row.get(str(r["category"]), 0) + int(r.get("count") or 0)
+        row["differences"] = row.get("differences", 0) + int(r.get("count") or 0)
+    if not rows:
+        return
+    for doc, row in rows.items():
+        if doc in items:
+            row["document"] = {"text": doc, "href": f"#open={items[doc]}",
+                               "title": "open the annotations side by side"}
+    first = f"alpha {distances[0]}" if distances else "differences"
+    spec = _spec(list(rows.values()), sort=first, desc=not distances,
+                 order=["document", *(f"alpha {d}" for d in distances)])
+    note = ("<p class='meta'>Least reliable first. Click a heading to sort, type to filter, "
+            "click a document to open its annotations side by side.</p>" if items else
+            "<p class='meta'>Least reliable first. Click a heading to sort, type to filter.</p>")
+    page.add(f"documents ({len(rows):,})", note + page.table(spec), "documents")
+
+
+def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
+                        page: _Page) -> None:
+    """Alpha per document as sorted dots, one chart per distance."""
+    per_doc = [r for r in records if r.get("kind") == "document"] or [
+        r for r in records if r.get("kind") == "alpha" and r.get("pooled") is False
+        and r.get("pair", "all") == "all"]
+    distances = _distance_order(records, per_doc)
+    charts = []
+    for dist in distances:
+        dots = [Dot(str(r.get("document")), _num(r.get("alpha")),
+                    *(_interval(r)), href=(f"#open={items[str(r.get('document'))]}"
+                                           if str(r.get("document")) in items else None))
+                for r in per_doc if str(r.get("distance")) == dist]
+        charts.append(f"<div><h3>{html.escape(dist)}</h3>" + dot_chart(
+            dots, title=f"alpha ({dist}) per document", height=200) + "</div>")
+    if charts:
+        page.add("alpha per document", "<p class='meta'>Each dot a document, sorted from the "
+                 "lowest; whiskers: its interval where there is one; dashed: 0.667 and 0.8. "
+                 "Click a dot to open the document.</p><div class='charts'>" + "".join(charts)
+                 + "</div>", "per-document")
+
+
+def _distance_order(records: Sequence[Mapping[str, Any]],
+                    per_doc: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The distances of the per-document rows, in the order of the pooled results."""
+    order: list[str] = []
+    for r in [*records, *per_doc]:
+        if r.get("kind") in ("alpha", "document") and str(r.get("distance")) not in order:
+            order.append(str(r.get("distance")))
+    present = {str(r.get("distance")) for r in per_doc}
+    return [d for d in order if d in present]
+
+
+def _num(x: Any) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(
+        x) else None
+
+
+def _interval(r: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    ci = r.get("ci")
+    if isinstance(ci, list) and len(ci) == 2:
+        return _num(ci[0]), _num(ci[1])
+    return None, None
+
+
+def _cell(x: Any) -> str:
+    return f"{x:.4f}" if _num(x) is not None else "undefined"
+
+
+def _matrices(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
+    coincidences = [r for r in records if r.get("kind") == "coincidence"]
+    if coincidences:
+        values = [str(r["value"]) for r in coincidences]
+        cells = [[_num(r["row"].get(v)) for v in values] for r in coincidences]
+        page.add("coincidences", "<p class='meta'>How often each pair of values was given "
+                 "to the same unit by two annotators (Krippendorff's o<sub>vw</sub>); off the "
+                 "diagonal: confusions.</p>" + heat_table(values, values, cells,
+                                                          title="coincidences"))
+    annotators = [r for r in records if r.get("kind") == "annotator"]
+    if annotators:
+        names = [str(r["coder"]) for r in annotators]
+        cells = [[None if a == b else _num(r["pairwise"].get(b)) for b in names]
+                 for a, r in zip(names, annotators, strict=True)]
+        without = "".join(f"<li>without {html.escape(str(r['coder']))}: "
+                          f"{_cell(r.get('alpha_without'))} (change {_cell(r.get('change'))})"
+                          "</li>" for r in annotators)
+        page.add("pairs of annotators", heat_table(names, names, cells,
+                                                   title="alpha of every pair of annotators")
+                 + f"<ul class='meta'>{without}</ul>")
+
+
+def _differences_chart(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
+    pooled = [r for r in records if r.get("kind") == "difference_count"
+              and r.get("document") is None]
+    if not pooled:
+        return
+    pairs = {(r["key"], r["response"]) for r in pooled}
+    bars = [((f"{r['key']} / {r['response']}: " if len(pairs) > 1 else "")
+             + str(r["category"]).replace("_", " "), float(r.get("count") or 0))
+            for r in pooled]
+    page.add("differences by category", bar_chart(bars, title="differences by category"))
+
+
+def _units(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
+           page: _Page) -> None:
+    units = [r for r in records if r.get("kind") == "unit"]
+    if not units:
+        return
+    by_distance: dict[str, list[Mapping[str, Any]]] = {}
+    for r in units:
+        by_distance.setdefault(str(r.get("distance", "")), []).append(r)
+    body = ["<p class='meta'>For each distance, the units whose disagreement adds most to "
+            "the observed disagreement D<sub>o</sub>, and what each annotator gave them.</p>"]
+    for distance, rows in by_distance.items():
+        shown = []
+        for r in rows:
+            row: dict[str, Any] = {}
+            if r.get("rank") is not None:
+                row["rank"] = r["rank"]
+            doc = r.get("document")
+            unit: Any = str(r.get("unit"))
+            if doc is not None and str(doc) in items:
+                unit = {"text": unit, "href": f"#open={items[str(doc)]}",
+                        "title": "open the document side by side"}
+            row["unit"] = unit
+            if doc is not None:
+                row["document"] = str(doc)
+            row.update({"values": r.get("values"), "disagreement": _plain(r.get(
+                "disagreement")), "share of D_o": _plain(r.get("share"))})
+            row.update({str(k): _plain(v) for k, v in (r.get("codes") or {}).items()})
+            shown.append(row)
+        title = f"<h3>{html.escape(distance)}</h3>" if distance else ""
+        body.append(title + page.table(_spec(shown)))
+    page.add("units that disagree most", "".join(body), "units")
+
+
+def _result_tables(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
+                   page: _Page) -> None:
+    running: dict[str, int] = {}
+    for kind, title in TABLES.items():
+        rows = [r for r in records if r.get("kind") == kind]
+        if any("document" in r and r["document"] is None for r in rows):
+            rows = [r for r in rows if r["document"] is None]
+            title += " (pooled over the documents)"
+        if not rows:
+            continue
+        flat = []
+        for r in rows:
+            row = _flat(r)
+            if kind == "coref_difference":
+                doc = str(r.get("document"))
+                k = running.get(doc, 0)
+                running[doc] = k + 1
+                if doc in items:
+                    row["where"] = {"text": "show", "href": f"#open={items[doc]}&at=d{k}",
+                                    "title": "the difference in the text"}
+            flat.append(row)
+        order = ["where"] if kind == "coref_difference" and items else []
+        page.add(title, page.table(_spec(flat, order=order)), _anchor(kind))
+
+
+def _alpha_rows(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
+    alphas = [r for r in records if r.get("kind") == "alpha"]
+    title = "alpha, every row"
+    if any(s[0] == "documents" for s in page.sections) and any(
+            r.get("pooled") is False for r in alphas):
+        alphas = [r for r in alphas if r.get("pooled") is not False]
+        title = "alpha, every pooled row (the documents' rows are in the documents table)"
+    if not alphas:
+        return
+    rows = []
+    for r in alphas:
+        row = _flat(r, skip=("kind", "bootstrap", "p_below", "ci", "signature", "se"))
+        low, high = _interval(r)
+        if low is not None:
+            method = NAMES.get(str((r.get("bootstrap") or {}).get("method")), "")
+            row["interval"] = {"text": f"[{_cell(low)}, {_cell(high)}] {method}", "sort": low}
+        below = r.get("p_below")
+        if isinstance(below, Mapping):
+            row["P(<0.667)"], row["P(<0.8)"] = _plain(below.get("0.667")), _plain(
+                below.get("0.8"))
+        rows.append(row)
+    page.add(title, page.table(_spec(rows, order=["distance", "alpha"])), "alpha-rows")
+
+
+def _views(views: Sequence[Mapping[str, Any]], has_documents: bool, page: _Page) -> None:
+    for view in views:
+        items = view.get("items", [])
+        legend = "".join(f"<span><span class='{html.escape(c)} chains-m'>sample</span> "
+                         f"{html.escape(t)}</span>" if view.get("kind") == "chains" else
+                         f"<span class='{html.escape(c)}'>{html.escape(t)}</span>"
+                         for c, t in view.get("legend", []))
+        body = [f"<div class='legend'>{legend}</div>" if legend else ""]
+        as_documents = all(i.get("name") == i.get("document") for i in items)
+        if not (as_documents and has_documents):
+            rows = [{"name": {"text": str(i.get("name")), "href": f"#open={i['id']}"},
+                     **({"document": i.get("document")} if not as_documents else {}),
+                     **{c: _plain((i.get("cells") or {}).get(c)) for c in view.get(
+                         "columns", [])}} for i in items]
+            body.append("<p class='meta'>Worst first. Click a name to open it.</p>"
+                        + page.table(_spec(rows)))
+        else:
+            body.append("<p class='meta'>Open a document from the documents table (or a dot "
+                        "of the chart).</p>")
+        if items:
+            body.append(f"<p><a href='#open={html.escape(str(items[0]['id']))}'>open the "
+                        f"first ({html.escape(str(items[0].get('name')))})</a></p>")
+        if view is views[0]:
+            body.append("<div id='ca-viewer-section'><div id='ca-viewer'><p class='meta'>"
+                        "Nothing open yet.</p></div></div>")
+        page.add(str(view.get("title") or "side by side"), "".join(body),
+                 f"view-{view.get('kind')}")
+
+
+def _json_script(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] = (),
                 *, title: str | None = None) -> str:
     """The HTML page of a command's JSON output (:func:`~clusteragree.report.schema.envelope`).
 
@@ -224,20 +377,17 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[tuple[str, str]] = 
     envelope : mapping
         What the command writes with ``-f json``: ``command``, ``inputs``, ``signature``,
         ``results``, ``warnings``.
-    views : sequence of (str, str)
-        Side-by-side views (title, HTML fragment) from :mod:`clusteragree.report.views`.
+    views : sequence of mapping
+        Side-by-side views: plain data (``kind``, ``title``, ``annotators``, ``legend``,
+        ``columns``, ``items``) drawn in the page by the renderer of their kind
+        (docs/report.md, "Side by side").
     title : str, optional
-        The page's title (default: the command and its inputs).
+        The page's title (default: the command).
 
     Returns
     -------
     str
-        A complete HTML document with inline CSS, script and charts.
-
-    Raises
-    ------
-    ClusterAgreeError
-        plotly is not installed (the message says how to install it).
+        A complete HTML document with inline CSS, script and data.
 
     References
     ----------
@@ -249,58 +399,52 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[tuple[str, str]] = 
     ...                     "results": [{"kind": "alpha", "distance": "nominal", "alpha": 0.5,
     ...                                  "pooled": True, "coders": 2, "units": 4}],
     ...                     "warnings": []})
-    >>> page.startswith("<!DOCTYPE html>"), "<b>0.5000</b>" in page
-    (True, True)
+    >>> page.startswith("<!DOCTYPE html>"), "0.5000" in page, "below 0.667" in page
+    (True, True, True)
     """
     records = list(envelope.get("results", []))
-    inputs = ", ".join(html.escape(str(i)) for i in envelope.get("inputs", []))
-    name = title or f"clusteragree {envelope.get('command', '')}: {inputs}"
-    body = [f"<h1>{html.escape(name)}</h1>",
-            f"<p class='meta'>clusteragree {__version__}, "
-            f"{datetime.date.today().isoformat()}; signature "
-            f"<code>{html.escape(str(envelope.get('signature', '')))}</code></p>"]
-    lines = _headline(records)
-    if lines:
-        body.append("<ul class='headline'>" + "".join(f"<li>{x}</li>" for x in lines)
-                    + "</ul>")
-    for chart_title, chart in _charts(records):
-        body.append(f"<h2>{html.escape(chart_title)}</h2><div class='chart'>{chart}</div>")
-    for view_title, fragment in views:
-        body.append(f"<h2>{html.escape(view_title)}</h2>{fragment}")
-    units = [r for r in records if r["kind"] == "unit"]
-    if units:
-        frame = pd.DataFrame([{"unit": r["unit"], "values": r["values"],
-                               "disagreement": r["disagreement"], "share of D_o": r["share"],
-                               **{str(k): v for k, v in r["codes"].items()}} for r in units])
-        body.append("<h2>units that disagree most (click a column to sort)</h2>"
-                    + _table(frame, sortable=True))
-    for kind, table_title in TABLES.items():
-        rows = [{k: v for k, v in r.items() if k != "kind"} for r in records
-                if r["kind"] == kind]
-        if any("document" in r and r["document"] is None for r in rows):
-            rows = [r for r in rows if r["document"] is None]  # the pooled rows only
-            table_title += " (pooled over the documents)"
-        if rows:
-            body.append(f"<h2>{html.escape(table_title)}</h2>"
-                        + _table(pd.json_normalize(rows), sortable=True))
-    alphas = [r for r in records if r["kind"] == "alpha"]
-    if alphas:
-        shown = pd.DataFrame(alphas).drop(columns=["kind"], errors="ignore")
-        if "ci" in shown:  # the interval and the shares below 0.667 and 0.8 as plain cells
-            shown.insert(shown.columns.get_loc("alpha") + 1, "interval", [
-                f"[{_number(c[0])}, {_number(c[1])}] {NAMES.get(str(b.get('method')), '')}"
-                if isinstance(c, list) and isinstance(b, dict) else ""
-                for c, b in zip(shown["ci"], shown.get("bootstrap", [None] * len(shown)),
-                                strict=True)])
-            for q in ("0.667", "0.8"):
-                shown[f"P(<{q})"] = [p.get(q) if isinstance(p, dict) else None
-                                     for p in shown.get("p_below", [None] * len(shown))]
-        shown = shown.drop(columns=[c for c in ("bootstrap", "p_below", "ci")
-                                    if c in shown], errors="ignore")
-        body.append("<h2>alpha, every row</h2>" + _table(shown, sortable=True))
+    views = [v for v in views if v and v.get("items")]
+    command = str(envelope.get("command", ""))
+    name = title or f"clusteragree {command}"
+    page = _Page()
+    items = _item_index(views)
+    _documents(records, items, page)
+    has_documents = any(s[0] == "documents" for s in page.sections)
+    _views(views, has_documents, page)
+    _per_document_chart(records, items, page)
+    _differences_chart(records, page)
+    _matrices(records, page)
+    _units(records, items, page)
+    _result_tables(records, items, page)
+    _alpha_rows(records, page)
     warnings = envelope.get("warnings", [])
     if warnings:
-        body.append("<h2>warnings</h2>" + _table(pd.DataFrame(warnings)))
+        page.add(f"warnings ({len(warnings)})", page.table(_spec(
+            [{k: _plain(v) for k, v in w.items()} for w in warnings])), "warnings")
+    blocks = figures(records)
+    head = [f"<h1>{html.escape(name)}</h1>", inputs_summary(envelope.get("inputs", []))]
+    if blocks:
+        head.append("<section class='headline' id='headline'><div class='figures'>"
+                    + "".join(blocks) + "</div>" + explanations(records) + "</section>")
+    toc = "".join(f"<a href='#{i}'>{html.escape(t)}</a>" for i, t, _ in page.sections)
+    head.append(f"<nav class='toc' aria-label='contents'>{toc}</nav>")
+    body = [f"<section id='{i}'><h2>{html.escape(t)}</h2>{b}</section>"
+            for i, t, b in page.sections]
+    body.append(f"<footer><h2>reproduce</h2><p class='meta'>clusteragree {__version__}, "
+                f"{datetime.date.today().isoformat()}</p><details><summary>signature of the "
+                f"run</summary><code class='signature'>"
+                f"{html.escape(str(envelope.get('signature', '')))}</code></details></footer>")
+    kinds = sorted({str(v.get("kind")) for v in views})
+    style = _asset("core.css") + "".join(_asset(f"{k}.css") for k in kinds if _has(f"{k}.css"))
+    script = "".join(_asset(f"{k}.js") for k in kinds if _has(f"{k}.js")) + _asset("core.js")
+    data = {"tables": page.tables, "views": views}
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(name)}</title><style>{STYLE}</style></head><body>"
-            + "\n".join(body) + f"<script>{SORT_SCRIPT}</script></body></html>\n")
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(name)}</title><style>{style}</style></head><body>"
+            + "\n".join(head + body)
+            + f"<script type='application/json' id='ca-data'>{_json_script(data)}</script>"
+            + f"<script>{script}</script></body></html>\n")
+
+
+def _has(name: str) -> bool:
+    return resources.files("clusteragree.report").joinpath("assets", name).is_file()
