@@ -3,8 +3,8 @@
 For every sentence both annotated: the tree edit distance, the distance normalised by the two
 trees' sizes (Skjaerholt's norm, unsquared), and, for dependencies, the words whose head
 differs (attachments) and the words with the same head but another relation (labels); for
-phrase structure, the brackets only one of them has. Sentences are ranked by the normalised
-distance, most different first.
+phrase structure, the brackets only one of them has. Sentences are ranked by the edit
+distance, most edits first, ties in the order of the sentences.
 
 References
 ----------
@@ -39,7 +39,8 @@ def _attachments(a: Sentence, b: Sentence) -> tuple[list[str], list[str]]:
 def sentence_differences(annotations: TreeAnnotations, first: str, second: str, *,
                          free_empty: bool = True, cache: TreeCache | None = None
                          ) -> pd.DataFrame:
-    """Every sentence two annotators both annotated, most different first.
+    """Every sentence two annotators both annotated, by edit distance, most edits first (ties
+    in the order of the sentences).
 
     Parameters
     ----------
@@ -129,5 +130,4 @@ def sentence_differences(annotations: TreeAnnotations, first: str, second: str, 
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
-    return frame.sort_values(["norm", "ted"], ascending=False, kind="stable").reset_index(
-        drop=True)
+    return frame.sort_values("ted", ascending=False, kind="stable").reset_index(drop=True)
