@@ -40,8 +40,7 @@ def register(sub: Any) -> None:
         "options, and writes one HTML file that opens without a network: the headline figures "
         "with their intervals, per-document alpha, coincidence and pairwise heatmaps, a "
         "sortable table of the units that disagree most, and the annotations side by side. "
-        "-o names the file (default: clusteragree-report.html). The charts need plotly: "
-        "pip install 'clusteragree[report]'.")
+        "-o names the file (default: clusteragree-report.html).")
     report.add_argument("what", choices=COMMANDS, metavar="COMMAND",
                         help="the command whose results to show: " + ", ".join(COMMANDS))
     report.add_argument("rest", nargs=argparse.REMAINDER, metavar="INPUTS",

@@ -19,15 +19,12 @@ if TYPE_CHECKING:
     from .schema import SCHEMA, alpha_records, envelope, records
     from .tables import json_object, render, table
     from .text import alpha_headline, plural, text_report
-    from .views import chains_view, dependency_view
 
 _WHERE = {
     'FORMATS': '.formats',
     'SCHEMA': '.schema',
     'alpha_headline': '.text',
     'alpha_records': '.schema',
-    'chains_view': '.views',
-    'dependency_view': '.views',
     'html_report': '.html',
     'Page': '.page',
     'envelope': '.schema',
@@ -41,7 +38,7 @@ _WHERE = {
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS', 'Page', 'SCHEMA', 'alpha_headline', 'alpha_records', 'chains_view', 'dependency_view',
+    'FORMATS', 'Page', 'SCHEMA', 'alpha_headline', 'alpha_records',
     'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'table',
     'text_report'
 ]

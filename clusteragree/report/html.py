@@ -1,7 +1,8 @@
 """One self-contained HTML page from a command's JSON output, made for adjudicating: the
 headline figures with what they mean, a table of contents, a documents table (least reliable
 first; sort, filter, open), charts written as SVG by the report itself, the annotations side by
-side drawn on demand in the page (views of :mod:`clusteragree.report.views` data), the units
+side drawn on demand in the page (plain data the domains build, e.g.
+:mod:`clusteragree.coref.sidebyside`), the units
 that disagree most for each distance, every other result as a table, and the warnings.
 
 The page needs no network and no library: its script and style are the files of
