@@ -24,7 +24,8 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ParameterTypeError, notify
+from ..core.model import unique_labels
+from ..errors import ParameterError, ParameterTypeError, notify
 from .alignment import ScuAlignment, align_scus
 from .model import Pyramid
 from .units import tokens
@@ -34,11 +35,11 @@ __all__ = ["STATUSES", "pyramid_view"]
 #: The statuses of an SCU, and what each means (the legend's text).
 STATUSES: dict[str, str] = {
     "matched": "matched: one SCU of each side (solid underline)",
-    "split": "split: one SCU of A, several of B (double underline)",
-    "merged": "merged: several SCUs of A, one of B (dashed underline)",
-    "regrouped": "regrouped: several SCUs on both sides (wavy underline)",
+    "split": "split: one SCU of A, several of B (double underline, marked S)",
+    "merged": "merged: several SCUs of A, one of B (dashed underline, marked M)",
+    "regrouped": "regrouped: several SCUs on both sides (grooved underline, marked R)",
     "one-sided": "one-sided: no SCU of the other side shares a word (dotted underline, "
-                 "marked with a dagger)",
+                 "marked \u2020)",
 }
 _SIDES = ("A", "B")
 
@@ -120,9 +121,10 @@ def _scu_table(pyramids: Sequence[Pyramid], aligned: ScuAlignment) -> dict[str, 
 
 
 def _item(k: int, pyramids: Sequence[Pyramid], scus: dict[str, Any], tokenizer: str,
-          first_word: int, unmarked: dict[str, set[int]]) -> tuple[dict[str, Any], int]:
+          first_word: int, unmarked: dict[str, set[int]], names: Sequence[str]
+          ) -> tuple[dict[str, Any], int]:
     """One model summary: its text, words, each side's contributors, order, cells, differences.
-    Returns the item and the number of part pieces outside the summary bodies it saw."""
+    Returns the item and its number of words."""
     summary = pyramids[0].summaries[k]
     lo, hi = summary.body
     text = pyramids[0].text[lo:hi]
@@ -158,7 +160,9 @@ def _item(k: int, pyramids: Sequence[Pyramid], scus: dict[str, Any], tokenizer: 
                                       if first_word <= w < first_word + len(words))}
     differences: list[tuple[int, int, dict[str, str]]] = []
     cells = {status: 0 for status in STATUSES}
+    who = dict(zip(_SIDES, names, strict=True))
     for side in _SIDES:
+        them = "B" if side == "A" else "A"
         for j, contributor in enumerate(sides[side]["contributors"]):
             info = scus[side][contributor["scu"]]
             cells[info["status"]] += 1
@@ -166,20 +170,19 @@ def _item(k: int, pyramids: Sequence[Pyramid], scus: dict[str, Any], tokenizer: 
                 continue
             anchor = f"{side}-c{j}"
             contributor["anchor"] = anchor
-            others = ", ".join(f"SCU {u} '{scus['B' if side == 'A' else 'A'][u]['label']}'"
+            others = "; ".join(f"SCU {u} '{scus[them][u]['label']}'"
                                for u in info["partners"])
             differences.append((contributor["parts"][0][0], 0, {
-                "anchor": anchor, "kind": f"{info['status']} SCU ({side})",
-                "text": f"{side}: SCU {contributor['scu']} '{info['label']}' (weight "
+                "anchor": anchor, "kind": f"{info['status']} SCU ({who[side]})",
+                "text": f"{who[side]}: SCU {contributor['scu']} '{info['label']}' (weight "
                         f"{info['weight']}): '{contributor['text']}'"
-                        + (f"; with {others} of {'B' if side == 'A' else 'A'}"
-                           if others else "")}))
+                        + (f"; with {who[them]}'s {others}" if others else "")}))
         for w in sides[side]["only"]:
             differences.append((words[w][0], 1, {
-                "anchor": f"{side}-w{w}", "kind": f"word marked by {side} only",
-                "text": f"'{text[words[w][0]:words[w][1]]}': in SCU "
-                        + ", ".join(sorted(str(u) for u in cover[side][w]))
-                        + f" of {side}, in no SCU of {'B' if side == 'A' else 'A'}"}))
+                "anchor": f"{side}-w{w}", "kind": f"word marked by {who[side]} only",
+                "text": f"'{text[words[w][0]:words[w][1]]}': in {who[side]}'s SCU "
+                        + ", ".join(sorted((str(u) for u in cover[side][w]), key=int))
+                        + f", in no SCU of {who[them]}'s"}))
     differences.sort(key=lambda d: (d[0], d[1], d[2]["anchor"]))
     differing = 0
     for w in range(len(words)):
@@ -199,7 +202,7 @@ def _item(k: int, pyramids: Sequence[Pyramid], scus: dict[str, Any], tokenizer: 
 
 
 def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
-                 annotators: Sequence[str] = ("A", "B")) -> dict[str, Any]:
+                 annotators: Sequence[str] | None = None) -> dict[str, Any]:
     """The data of the report's pyramids view: each model summary with both annotators'
     contributors marked, and the SCU alignment of the two pyramids.
 
@@ -210,8 +213,9 @@ def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
     tokenizer : {"ws", "ducview", "alnum"}, default="ws"
         How the text is cut into words (:func:`~clusteragree.pyramids.units.tokens`), for the
         alignment and the words of the view.
-    annotators : sequence of two str, default=("A", "B")
-        The names shown for ``a`` and ``b``.
+    annotators : sequence of two str, optional
+        The names shown for ``a`` and ``b`` (default: from their paths, as the agreement
+        tables name them). In the data the sides are ``"A"`` (``a``) and ``"B"`` (``b``).
 
     Returns
     -------
@@ -262,7 +266,7 @@ def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
     >>> pa = build_pyramid(summary, [("ab", [[(0, "a b")]]), ("cd", [[(0, "c d")]]),
     ...                              ("f", [[(0, "f")]])])
     >>> pb = build_pyramid(summary, [("abcd", [[(0, "a b c d")]])])
-    >>> view = pyramid_view(pa, pb)
+    >>> view = pyramid_view(pa, pb, annotators=["X", "Y"])
     >>> [(g["status"], g["A"], g["B"]) for g in view["scus"]["groups"]]
     [('merged', ['1', '2'], ['1']), ('one-sided', ['3'], [])]
     >>> item = view["items"][0]
@@ -272,10 +276,14 @@ def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
     Every word but "e" (in no SCU on either side) differs: 5 of 6:
 
     >>> item["order"], [d["kind"] for d in item["differences"]][:2]
-    (0.8333333333333334, ['merged SCU (A)', 'merged SCU (B)'])
+    (0.8333333333333334, ['merged SCU (X)', 'merged SCU (Y)'])
     """
     if not isinstance(a, Pyramid) or not isinstance(b, Pyramid):
         raise ParameterTypeError("pyramid_view compares two Pyramid objects (read_pyramid)")
+    names = list(annotators) if annotators is not None else unique_labels([a.path, b.path])
+    if len(names) != 2:
+        raise ParameterError(f"pyramid_view: {len(names)} annotators' names for two pyramids; "
+                             "give two", params=("annotators",))
     pyramids = (a, b)
     aligned = align_scus(a, b, tokenizer=tokenizer)  # checks that the texts are equal
     scus = _scu_table(pyramids, aligned)
@@ -283,11 +291,11 @@ def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
                           .astype(int).tolist()) for side in _SIDES}
     items, first = [], 0
     for k in range(len(a.summaries)):
-        item, n_words = _item(k, pyramids, scus, tokenizer, first, unmarked)
+        item, n_words = _item(k, pyramids, scus, tokenizer, first, unmarked, names)
         items.append(item)
         first += n_words
     bodies = [s.body for s in a.summaries]
-    for side, pyramid in zip(annotators, pyramids, strict=True):
+    for side, pyramid in zip(names, pyramids, strict=True):
         outside = sum(1 for p in (q for s in pyramid.scus for q in s.parts)
                       if not any(p.start < hi and p.end > lo for lo, hi in bodies))
         notify("note", f"the pyramids view shows the model summaries' bodies: {outside} "
@@ -297,9 +305,12 @@ def pyramid_view(a: Pyramid, b: Pyramid, *, tokenizer: str = "ws",
     return {
         "kind": "pyramids",
         "title": "the model summaries with both annotators' SCU contributors",
-        "annotators": [str(n) for n in annotators],
-        "legend": [[f"pyr-st-{s}", text] for s, text in STATUSES.items()
-                   if status_count[s] or s != "regrouped"],
+        "annotators": [str(n) for n in names],
+        "legend": [*([f"pyr-st-{s.replace('-', '')}",
+                      text.replace("of A", f"of {names[0]}").replace("of B", f"of {names[1]}")]
+                     for s, text in STATUSES.items() if status_count[s] or s != "regrouped"),
+                   ["pyr-only", "a word in an SCU of one annotator and in none of the other's "
+                    "(dashed red frame)"]],
         "columns": ["words differing", "matched", "split", "merged", "one-sided",
                     "marked by one side"] + (["regrouped"] if status_count["regrouped"] else []),
         "items": items,
