@@ -208,7 +208,6 @@
     var root = el('div', 'view-pyramids');
     var info = el('div', 'pyr-info', 'Hover or click a contributor: its SCU and the ' +
                   'other annotator\u2019s SCU(s) aligned with it are highlighted.');
-    root.appendChild(info);
     var grid = el('div', 'pyr-grid');
     var cuts = cutsOf(item);
     var cols = {};
@@ -224,6 +223,7 @@
     });
     grid.appendChild(alignmentTable(item, view));
     root.appendChild(grid);
+    root.appendChild(info);  // below the text: a longer message moves nothing under the pointer
 
     var pinned = null;
     function clear() {
