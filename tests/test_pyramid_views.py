@@ -254,6 +254,8 @@ def _harness(tmp_path: Path, views: list[dict[str, Any]]) -> Path:
 def _views() -> list[dict[str, Any]]:
     a, b = (read_pyramid(FIG / f"fig1-A{k}.pyr") for k in (1, 2))
     views = [pyramid_view(a, b, annotators=["A1", "A2"]), pyramid_view(*constructed())]
+    astral = read_pyramid(ROOT / "corpora_fixtures" / "pyramid-quirks" / "astral-utf16.pyr")
+    views.append(pyramid_view(astral, astral))  # characters outside the BMP before the parts
     if DUC.is_dir():
         p = read_pyramid(DUC / "DUC2007" / "updateEval" / "Pyramid" / "allpyramids"
                          / "D0716-B-CDEF.pyr")
@@ -262,6 +264,14 @@ def _views() -> list[dict[str, Any]]:
         views.append(real)
     return views
 
+
+TEXTS = """var out = {};
+Array.from(arguments[0].querySelectorAll('.pyr-c')).forEach(function (e) {
+  var walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), n, t = '';
+  while ((n = walker.nextNode())) { if (!n.parentNode.closest('.pyr-sign')) { t += n.data; } }
+  out[e.getAttribute('data-c')] = (out[e.getAttribute('data-c')] || '') + t;
+});
+return out;"""
 
 DISTINCT = """return Array.from(new Set(Array.from(arguments[0].querySelectorAll(arguments[1]))
 .map(function (e) { return e.getAttribute('data-c'); }))).length;"""
@@ -291,6 +301,11 @@ def test_the_renderer_in_chromium(tmp_path: Path) -> None:
                     col = root.find_element("css selector", f".pyr-col[data-side='{side}']")
                     contributors = item["sides"][side]["contributors"]
                     assert driver.execute_script(DISTINCT, col, ".pyr-c") == len(contributors)
+                    # each contributor marks exactly the characters of its parts
+                    texts = driver.execute_script(TEXTS, col)
+                    for j, c in enumerate(contributors):
+                        assert texts[f"{side}{j}"] == "".join(item["text"][s:e]
+                                                              for s, e in c["parts"])
                     if not contributors:
                         continue
                     # hover the first and the last contributor of this side
@@ -351,3 +366,22 @@ def test_pyramid_views_reads_the_files_as_the_command_does() -> None:
     assert pyramid_views(plain, {"meta": {}})["annotators"] == ["fig1-A1.pyr", "fig1-A2.pyr"]
     three = build_parser().parse_args(["pyramid", *files, files[0]])
     assert pyramid_views(three, {"meta": {}}) is None
+
+
+def test_a_part_in_a_header_is_not_shown_and_a_note_says_so() -> None:
+    """A part outside every summary body (here in the first summary's header) cannot be drawn
+    over a summary: the ledger gets a note with its count, nothing else changes."""
+    import dataclasses
+
+    from clusteragree.errors import Ledger
+    from clusteragree.pyramids import SCU, Contributor, Part
+    a, b = constructed()
+    start, _ = a.summaries[0].header
+    header = a.text[start:start + 5]
+    stray = SCU(99, "in the header", (Contributor(header, (Part(start, start + 5, header),)),))
+    with Ledger() as ledger:
+        view = pyramid_view(dataclasses.replace(a, scus=(*a.scus, stray)), b)
+    notes = [n for n in ledger.notices if "not shown" in n.message]
+    assert [(n.kind, n.count) for n in notes] == [("note", 1)]
+    assert all(c["scu"] != "99" for it in view["items"] for c in it["sides"]["A"]["contributors"])
+    assert view["scus"]["A"]["99"]["status"] == "one-sided"

@@ -66,6 +66,7 @@
   }
 
   function column(item, view, side, cuts) {
+    var chars = Array.from(item.text);  // offsets count code points (Python's), not UTF-16 units
     var contributors = item.sides[side].contributors;
     var lane = lanes(contributors);
     var only = {};
@@ -89,7 +90,7 @@
           if (only[word]) {
             wordNode.className += ' pyr-only';
             wordNode.setAttribute('data-anchor', side + '-w' + word);
-            wordNode.title = '\u201c' + item.text.slice(words[word][0], words[word][1]) +
+            wordNode.title = '\u201c' + chars.slice(words[word][0], words[word][1]).join('') +
               '\u201d: in an SCU of ' + view.annotators[SIDES.indexOf(side)] + ' only';
           }
           text.appendChild(wordNode);
@@ -127,14 +128,14 @@
         node.appendChild(mark);
         node = mark;
       });
-      node.appendChild(document.createTextNode(item.text.slice(lo, hi)));
+      node.appendChild(document.createTextNode(chars.slice(lo, hi).join('')));
     }
     return text;
   }
 
   function cutsOf(item) {
     var seen = {0: true};
-    seen[item.text.length] = true;
+    seen[Array.from(item.text).length] = true;
     item.words.forEach(function (w) { seen[w[0]] = true; seen[w[1]] = true; });
     SIDES.forEach(function (side) {
       item.sides[side].contributors.forEach(function (c) {
