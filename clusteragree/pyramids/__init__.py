@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .intervals import resampled_correlations, score_intervals
     from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
     from .reader import HEADER_PATTERN, read_ducview, read_pan, read_pyramid
+    from .sidebyside import STATUSES, pyramid_view
     from .simulate import Noise, second_annotator
     from .units import (
         TOKENIZERS,
@@ -52,6 +53,7 @@ _WHERE = {
     'PeerAnnotation': '.model',
     'Pyramid': '.model',
     'SCU': '.model',
+    'STATUSES': '.sidebyside',
     'Summary': '.model',
     'TOKENIZERS': '.units',
     'Units': '.units',
@@ -65,6 +67,7 @@ _WHERE = {
     'pyramid_agreement': '.agreement',
     'pyramid_score': '.agreement',
     'pyramid_table': '.agreement',
+    'pyramid_view': '.sidebyside',
     'pyramid_xml': '.writers',
     'read_ducview': '.reader',
     'read_pan': '.reader',
@@ -82,6 +85,7 @@ __all__ = [
     'NIST_REGEX',
     'PAN_DTD',
     'SCU',
+    'STATUSES',
     'TOKENIZERS',
     'Contributor',
     'Noise',
@@ -104,6 +108,7 @@ __all__ = [
     'pyramid_agreement',
     'pyramid_score',
     'pyramid_table',
+    'pyramid_view',
     'pyramid_xml',
     'read_ducview',
     'read_pan',
