@@ -15,7 +15,7 @@ from .._lazy import attach
 if TYPE_CHECKING:
     from .formats import FORMATS
     from .html import html_report
-    from .page import Page
+    from .page import Page, report
     from .schema import SCHEMA, alpha_records, envelope, records
     from .tables import json_object, render, table
     from .text import alpha_headline, plural, text_report
@@ -27,6 +27,7 @@ _WHERE = {
     'alpha_records': '.schema',
     'html_report': '.html',
     'Page': '.page',
+    'report': '.page',
     'envelope': '.schema',
     'json_object': '.tables',
     'plural': '.text',
@@ -39,7 +40,7 @@ __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
     'FORMATS', 'Page', 'SCHEMA', 'alpha_headline', 'alpha_records',
-    'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'table',
+    'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'report', 'table',
     'text_report'
 ]
 
@@ -48,8 +49,7 @@ class _CallableModule(types.ModuleType):
     """``clusteragree.report(...)``: the module called is :func:`.page.report`."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .page import report
-        return report(*args, **kwargs)
+        return self.report(*args, **kwargs)  # .page.report, loaded on first use
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -11,8 +11,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from ..core.result import AlphaResult
 from ..errors import InputError, ParameterError
+from .headline import explanations, figures
+from .html import html_report
+from .schema import alpha_records, diagnostic_records
 
 __all__ = ["Page", "report"]
 
@@ -42,7 +47,6 @@ class Page(str):
         return target
 
     def _repr_html_(self) -> str:
-        from .headline import explanations, figures
         records = self.envelope.get("results", [])
         blocks = "".join(figures(records)) or "<p>no headline figure in these results</p>"
         size = f"{len(self.encode('utf-8')) // 1024:,} KB"
@@ -54,7 +58,6 @@ class Page(str):
 
 def _records(result: Any) -> tuple[list[dict[str, Any]], list[str]]:
     """The records of one result, and its signatures."""
-    from .schema import alpha_records, diagnostic_records
     if isinstance(result, AlphaResult):
         record: dict[str, Any] = {"kind": "alpha", "document": None, "pooled": True,
                                   "pair": "all", **result.as_dict(),
@@ -63,7 +66,6 @@ def _records(result: Any) -> tuple[list[dict[str, Any]], list[str]]:
             record.update(dict(result.uncertainty))
         return [json.loads(json.dumps(record, default=str).replace("NaN", "null"))], [
             result.signature]
-    import pandas as pd
     if isinstance(result, pd.DataFrame) and "alpha" in result.columns:
         found = alpha_records(result)
         found += diagnostic_records(result.attrs.get("diagnostics") or {})
@@ -119,7 +121,6 @@ def report(results: Any, *, views: Sequence[Mapping[str, Any]] = (),
     >>> "<title>two annotators</title>" in page, "0.4444" in page
     (True, True)
     """
-    from .html import html_report
     envelope: dict[str, Any]
     if isinstance(results, (str, os.PathLike)):
         try:
