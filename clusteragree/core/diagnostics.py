@@ -553,7 +553,7 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
     class_derived = derived
     table = tables if isinstance(tables, CodingTable) else combine(tables)
     if describe_unit is None and not isinstance(tables, CodingTable):
-        def describe_unit(unit: Hashable) -> UnitText:
+        def describe_unit(unit: Any) -> UnitText:
             return plain_unit(unit[1], unit[0])
     if describe_value is None:
         def describe_value(coder: Hashable, unit: Hashable, value: Any) -> str:

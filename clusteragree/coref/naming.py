@@ -122,15 +122,15 @@ class CorefNames:
         self._coder = {c: k for k, c in enumerate(coders)}
         self._units = units
 
-    def unit(self, unit: Hashable) -> UnitText:
+    def unit(self, unit: Any) -> UnitText:
         """The unit ``(document, index)``: its words and where they are."""
-        document, index = unit  # type: ignore[misc]
+        document, index = unit
         text, position = self._docs[document].unit_text(int(index))
         return UnitText(text, str(document), position)
 
-    def value(self, coder: Hashable, unit: Hashable, value: Any) -> str:
+    def value(self, coder: Hashable, unit: Any, value: Any) -> str:
         """The annotator's chain of the unit, named by its first mention (or word run)."""
-        document, index = unit  # type: ignore[misc]
+        document, index = unit
         doc = self._docs[document]
         noun = "mention" if self._units == "mentions" else "word"
         if not value:

@@ -785,8 +785,8 @@ def pan_agreement(
         if diagnose:
             for t, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
                 words[(peer, t)] = " ".join(text[a:b].split())
-            for pan in by_annotator.values():
-                labels.update({scu.uid: scu.label for scu in pan.pyramid.scus
+            for read in by_annotator.values():
+                labels.update({scu.uid: scu.label for scu in read.pyramid.scus
                                if scu.uid not in labels})
         for annotator in annotators:
             pan = by_annotator.get(annotator)

@@ -128,9 +128,9 @@ class PyramidNames:
             self._scus.append(by_unit)
         self._labels = [{s.uid: s.label for s in p.scus} for p in pyramids]
 
-    def unit(self, unit: Hashable) -> UnitText:
+    def unit(self, unit: Any) -> UnitText:
         """The unit (its index in the table): its summary, word positions and words."""
-        extent = self._extents[int(unit)]  # type: ignore[call-overload]
+        extent = self._extents[int(unit)]
         places = [self._words.place(a, b) for a, b in extent]
         summary = places[0][0]
         where = " + ".join(str(f) if f == last else f"{f}-{last}" for _, f, last in places)
@@ -139,10 +139,10 @@ class PyramidNames:
         return UnitText(f"{'word' if single else 'words'} {where}: {quoted(text)}", summary,
                         (places[0][1], places[-1][2]))
 
-    def value(self, coder: Hashable, unit: Hashable, value: Any) -> str:
+    def value(self, coder: Hashable, unit: Any, value: Any) -> str:
         """The annotator's SCU(s) of the unit, with how many other units they hold."""
         k = self._coder[coder]
-        uids = self._scus[k].get(int(unit), [])  # type: ignore[call-overload]
+        uids = self._scus[k].get(int(unit), [])
         if not uids:
             return "in no SCU"
         scus = " and ".join(scu_text(u, self._labels[k].get(u, "")) for u in uids)
@@ -181,13 +181,13 @@ class PanNames:
         self._words = words
         self._labels = labels
 
-    def unit(self, unit: Hashable) -> UnitText:
+    def unit(self, unit: Any) -> UnitText:
         """The unit ``(peer, token)``: the peer summary, the word's position and the word."""
-        peer, token = unit  # type: ignore[misc]
-        return UnitText(f"word {int(token) + 1}: {quoted(self._words[unit])}",  # type: ignore[index]
+        peer, token = unit
+        return UnitText(f"word {int(token) + 1}: {quoted(self._words[unit])}",
                         str(peer), (int(token),))
 
-    def value(self, coder: Hashable, unit: Hashable, value: Any) -> str:
+    def value(self, coder: Hashable, unit: Any, value: Any) -> str:
         """The SCUs the annotator matched the word to."""
         if not value:
             return "in no SCU"

@@ -69,10 +69,10 @@ class TreeNames:
     ('sentence s1: "I saw the man"', '2 Subj, 0 Pred, 4 Det, 2 Obj')
     """
 
-    def __init__(self, sentences: Mapping[Hashable, Mapping[Hashable, Any]]) -> None:
+    def __init__(self, sentences: Mapping[Any, Mapping[Any, Any]]) -> None:
         self._sentences = sentences
 
-    def unit(self, unit: Hashable) -> UnitText:
+    def unit(self, unit: Any) -> UnitText:
         """The sentence: its name and its first words (those of the first annotator who has
         words for it)."""
         words: tuple[str, ...] = ()
@@ -87,6 +87,6 @@ class TreeNames:
                 text += f" (+{len(words) - SHOWN_WORDS} words)"
         return UnitText(text)
 
-    def value(self, coder: Hashable, unit: Hashable, value: Any) -> str:
+    def value(self, coder: Hashable, unit: Any, value: Any) -> str:
         """The annotator's tree (:func:`tree_text`)."""
         return tree_text(value)
