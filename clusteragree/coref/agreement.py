@@ -122,7 +122,8 @@ def coref_tables(
         Leave out documents missing from some corpora (see :func:`match_documents`).
     labelled : bool, default=False
         Name the units by their words and token spans (``"he [4:5]"``) rather than by their
-        position; the diagnostics use it.
+        position (the diagnostics name them by :class:`~clusteragree.coref.naming.CorefNames`
+        instead).
 
     Returns
     -------

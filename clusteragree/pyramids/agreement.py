@@ -692,7 +692,8 @@ def pan_agreement(
         ``pair``; :func:`clusteragree.core.frames.pairwise_report`).
     diagnose : bool, default=False
         Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics`, the units
-        named ``PEER:TOKEN word``, in ``report.attrs["diagnostics"]``.
+        written ``word 4: "down"`` with their peer as the document and the values as SCUs
+        (:class:`~clusteragree.pyramids.naming.PanNames`), in ``report.attrs["diagnostics"]``.
     worst : int, default=10
         How many units the diagnostics list.
 
