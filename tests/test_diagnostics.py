@@ -144,7 +144,7 @@ def test_worst_units_name_every_annotator() -> None:
     top = worst_units(table, "nominal", k=2)
     # unit 6: four different values, 12 disagreeing ordered pairs / 3 = 4; then units 2 and 8
     # (three equal values and one other: 6 / 3 = 2), the first in table order
-    assert top["unit"].tolist() == [6, 2]
+    assert top["key"].tolist() == [6, 2] and top["unit"].tolist() == ["6", "2"]
     assert top["disagreement"].tolist() == pytest.approx([4.0, 2.0])
     assert top.loc[0, ["A", "B", "C", "D"]].tolist() == ["1", "2", "3", "4"]
     with pytest.raises(ValueError, match="positive whole number"):

@@ -353,7 +353,8 @@ def test_pan_pairwise_and_diagnostics_agree_with_each_pair_alone(tmp_path: Path,
     everyone = next(r for r in results if r["kind"] == "alpha" and r.get("pair") == "all"
                     and r["distance"] == "nominal")
     units = [r for r in results if r["kind"] == "unit"]
-    assert units and all("D0901.M.100.A." in r["unit"] for r in units)
+    assert units and all(r["document"].startswith("D0901.M.100.A.") for r in units)
+    assert all(r["unit"].startswith("word ") for r in units)
     frame, _ = pan_agreement(paths, ["nominal"], diagnose=True, worst=10_000)
     shares = frame.attrs["diagnostics"]["units"]["disagreement"].sum()
     assert shares == pytest.approx(everyone["D_o"] * everyone["n"])

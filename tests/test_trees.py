@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from functools import cache
 from pathlib import Path
@@ -562,7 +563,9 @@ def test_trees_diagnostics_share_out_the_observed_disagreement(tmp_path, cli) ->
     assert sum(r["disagreement"] for r in units) == pytest.approx(
         alpha_record["D_o"] * alpha_record["n"])
     assert {r["kind"] for r in results} >= {"unit", "annotator"}
-    assert all(code.startswith("heads ") for r in units for code in r["codes"].values())
+    # every word's head and relation, in full
+    assert all(re.fullmatch(r"\d+ \w+(, \d+ \w+)*", code)
+               for r in units for code in r["codes"].values())
 
 
 def test_sentence_differences_agree_with_the_accuracies(tmp_path) -> None:
@@ -689,11 +692,11 @@ def test_sentences_are_named_by_sent_id_or_counted_from_1(tmp_path: Path, cli) -
     results = json.loads(out)["results"]
     assert [r["sentence"] for r in results if r["kind"] == "sentence_difference"] == [
         "w-2", "w-1"]
-    assert {r["unit"] for r in results if r["kind"] == "unit"} == {"w-2"}
+    assert {r["unit"] for r in results if r["kind"] == "unit"} == {'sentence w-2: "It rained"'}
     code, out, _ = cli("trees", a, c, "--differences", "--diagnostics")
     rows = [line.split()[0] for line in out.split("differ most")[1].strip().splitlines()[1:3]]
     assert code == 0 and rows == ["w-2", "w-1"]
-    assert out.split("disagree most")[1].splitlines()[2].split()[0] == "w-2"
+    assert out.split("disagree most")[1].splitlines()[2].split()[:3] == ["1", "sentence", "w-2:"]
 
 
 def test_every_problem_of_every_file_is_reported_in_one_run(tmp_path: Path, cli) -> None:

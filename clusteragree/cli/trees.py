@@ -105,6 +105,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     from ..trees.alpha import tree_alpha, tree_distance, tree_table
     from ..trees.differences import sentence_differences
     from ..trees.edit_distance import TreeCache
+    from ..trees.naming import TreeNames
     from ..trees.readers import read_tree_annotations
     if args.dirs and args.files:
         raise UsageError("give paired files or --dirs, not both")
@@ -140,12 +141,13 @@ def _run_trees(args: argparse.Namespace) -> int:
                         bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,
                         interval=method)))
     found: dict[str, Any] = {}
-    if args.diagnostics:  # sentences that disagree most, by the first distance asked for
-        named, distance = tree_distance(table, metrics[0], free_empty=not args.unit_root,
-                                        size_by=args.size, cache=cache,
-                                        labelled=not args.unlabelled)
-        found = diagnostics(named, [distance], worst=args.worst, categorical=False,
-                            describe=_describe)
+    if args.diagnostics:  # the sentences that disagree most under each distance asked for
+        chosen = [tree_distance(table, m, free_empty=not args.unit_root, size_by=args.size,
+                                cache=cache, labelled=not args.unlabelled) for m in metrics]
+        naming = TreeNames(annotations.sentences)
+        found = diagnostics(chosen[0][0], [d for _, d in chosen], worst=args.worst,
+                            categorical=False, describe_unit=naming.unit,
+                            describe_value=naming.value)
     differences: list[tuple[str, str, Any]] = []
     if args.differences:
         annotators = list(annotations.sentences)
@@ -223,15 +225,6 @@ def _difference(record: dict[str, Any]) -> dict[str, Any]:
 
 _COUNTS = ("words", "attachments", "labels", "brackets_only_first", "brackets_only_second")
 _ACCURACY = {"las": "LAS", "uas": "UAS", "la": "label accuracy", "jaccard": "bracket Jaccard"}
-
-
-def _describe(value: Any) -> str:
-    """A sentence as its heads (dependencies) or its brackets, briefly."""
-    heads = getattr(value, "heads", ())
-    if heads:
-        return "heads " + " ".join(map(str, heads[:30])) + (" ..." if len(heads) > 30 else "")
-    tree = getattr(value, "tree", value)
-    return tree.brackets(limit=60) if hasattr(tree, "brackets") else str(value)
 
 
 def _interval(result: Any) -> str:

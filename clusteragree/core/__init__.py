@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         diagnostics,
         per_category,
         unit_disagreement,
+        units_by_distance,
         worst_units,
     )
     from .distances import (
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
     from .kappa_stats import KappaStats, SubjectStats, kappa_stats, subject_stats
     from .model import CodingTable, is_missing, require_records, unique_labels
     from .parallel import map_chunks, resolve_jobs, usable_cores
+    from .readable import UnitText
     from .result import AlphaResult, alpha_from_sums, format_signature
     from .text import first_difference
     from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
@@ -130,6 +132,8 @@ _WHERE = {
     'per_category': '.diagnostics',
     'unit_disagreement': '.diagnostics',
     'worst_units': '.diagnostics',
+    'units_by_distance': '.diagnostics',
+    'UnitText': '.readable',
     'COEFFICIENTS': '.gwet',
     'DaskStats': '.distributed',
     'dask_stats': '.distributed',
@@ -201,6 +205,7 @@ __all__ = [
     'DistanceLike',
     'KappaStats',
     'SubjectStats',
+    'UnitText',
     'UnitizingStats',
     'ValueStats',
     'agreement_table',
@@ -265,6 +270,7 @@ __all__ = [
     'unit_disagreement',
     'unitizing_alpha',
     'unitizing_stats',
+    'units_by_distance',
     'usable_cores',
     'value_stats',
     'weight_matrix',

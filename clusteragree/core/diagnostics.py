@@ -22,7 +22,7 @@ section 11.4 (reliability of single categories, and of coders).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,9 +33,11 @@ from .bootstrap import block_stats, pair_distances
 from .coefficient import alpha
 from .distances import DistanceLike, get_distance
 from .model import CodingTable
+from .readable import DescribeUnit, DescribeValue, UnitText, label_set, plain_unit, plain_value
 
-__all__ = ["Diagnostics", "annotator_agreement", "coincidence_matrix", "combine", "diagnostics",
-           "per_category", "unit_disagreement", "worst_units"]
+__all__ = ["UNIT_COLUMNS", "Diagnostics", "annotator_agreement", "coincidence_matrix", "combine",
+           "diagnostics", "per_category", "unit_disagreement", "units_by_distance",
+           "worst_units"]
 
 class Diagnostics(dict[str, pd.DataFrame]):
     """The diagnostics by name (a dict of DataFrames) that equals only itself.
@@ -73,24 +75,29 @@ class Diagnostics(dict[str, pd.DataFrame]):
 MAX_MATRIX_VALUES = 12
 
 
-#: A label set is written out in full up to this many labels, then cut with a count.
-SHOWN_LABELS = 6
-
-
-def _label(value: Any, limit: int | None = None) -> str:
+def _label(value: Any) -> str:
+    """A value in the coincidence matrix and the categories: sets as ``{a, b}``."""
     if isinstance(value, frozenset):
-        try:
-            ordered = [str(v) for v in sorted(value)]
-        except TypeError:
-            ordered = sorted(map(str, value))
-        if limit is not None and len(ordered) > limit:
-            return "{" + ", ".join(ordered[:limit]) + f", ... ({len(ordered)} in all)}}"
-        return "{" + ", ".join(ordered) + "}"
+        return "{" + (label_set(value) if value else "") + "}"
     return str(value)
 
 
-def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal") -> pd.DataFrame:
-    """Each pairable unit's part of the observed disagreement.
+#: The columns of the ``units`` diagnostics before one column per annotator.
+UNIT_COLUMNS = ("key", "unit", "document", "values", "disagreement", "share")
+
+
+def _tie_key(per_unit: np.ndarray) -> np.ndarray:
+    """Contributions rounded to 10 significant digits below the largest: equal contributions
+    summed in another order (1e-16 apart) rank as the ties they are."""
+    scale = float(np.max(np.abs(per_unit))) if len(per_unit) else 0.0
+    if scale <= 0 or not np.isfinite(scale):
+        return per_unit
+    return np.round(per_unit / scale, 10)
+
+
+def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal", *,
+                      order: Sequence[Any] | None = None) -> pd.DataFrame:
+    """Each pairable unit's part of the observed disagreement, most disagreeing first.
 
     Parameters
     ----------
@@ -98,13 +105,18 @@ def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal") ->
         Coders x units.
     distance : str, Distance or callable, default="nominal"
         As :func:`clusteragree.alpha`.
+    order : sequence, optional
+        One sort key per unit of the table, in the table's order: the reading order (document,
+        then position) that breaks ties. Default: the units' order in the table.
 
     Returns
     -------
     DataFrame
-        One row per pairable unit, most disagreeing first: ``unit``, ``values`` (``m_u``),
-        ``disagreement`` (the unit's coincidences times the distance, summed; over all units
-        this is ``D_o * n``) and ``share`` (of the total; NaN when nobody disagrees).
+        One row per pairable unit: ``unit``, ``values`` (``m_u``), ``disagreement`` (the unit's
+        coincidences times the distance, summed; over all units this is ``D_o * n``) and
+        ``share`` (of the total; 0 when nobody disagrees). Sorted by ``disagreement``
+        (descending), then ``values`` (descending: of two units that disagree as much, the one
+        more annotators coded), then reading order; never by the units' labels.
 
     References
     ----------
@@ -125,21 +137,50 @@ def unit_disagreement(table: CodingTable, distance: DistanceLike = "nominal") ->
     if dist.marginal:
         pooled = np.asarray(stats.counts.sum(axis=0), dtype=np.float64).ravel()
         dist = dist.bind(stats.values, pooled)
-    per_unit = np.asarray(stats.within @ pair_distances(stats, dist)).ravel()
+    per_unit = np.asarray(stats.within @ pair_distances(stats, dist), dtype=np.float64).ravel()
     total = float(per_unit.sum())
+    values = np.asarray(stats.counts.sum(axis=1), dtype=np.int64).ravel()
+    where = table.units.get_indexer(pd.Index(list(stats.blocks), tupleize_cols=False))
+    if order is None:
+        reading = np.argsort(np.argsort(where, kind="stable"), kind="stable")
+    else:
+        keys = [order[i] for i in where.tolist()]
+        ranked = sorted(range(len(keys)), key=keys.__getitem__)
+        reading = np.empty(len(keys), dtype=np.int64)
+        reading[ranked] = np.arange(len(keys))
+    sort = np.lexsort((reading, -values, -_tie_key(per_unit)))
     frame = pd.DataFrame({
-        "unit": list(stats.blocks),
-        "values": np.asarray(stats.counts.sum(axis=1), dtype=np.int64).ravel(),
+        "unit": pd.Series(list(stats.blocks), dtype=object),
+        "values": values,
         "disagreement": per_unit,
         "share": per_unit / total if total > 0 else np.zeros(len(per_unit)),
     })
-    return frame.sort_values("disagreement", ascending=False, kind="stable").reset_index(
-        drop=True)
+    return frame.iloc[sort].reset_index(drop=True)
+
+
+def _check_k(k: Any) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ParameterError(f"k must be a positive whole number. Got {k!r}.", params=("k",))
+    return int(k)
+
+
+def _reading_order(table: CodingTable, describe_unit: DescribeUnit
+                   ) -> tuple[list[UnitText], list[tuple[Any, ...]]]:
+    """Every unit's text and its reading key: (the document's first place in the table, the
+    unit's position in it, or its place in the table)."""
+    texts = [describe_unit(u) for u in table.units]
+    first: dict[str | None, int] = {}
+    keys = []
+    for i, text in enumerate(texts):
+        doc = first.setdefault(text.document, len(first))
+        keys.append((doc, tuple(text.position) or (i,), i))
+    return texts, keys
 
 
 def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int = 10, *,
-                describe: Callable[[Any], str] | None = None) -> pd.DataFrame:
-    """The ``k`` units that disagree most, with every annotator's value.
+                describe_unit: DescribeUnit | None = None,
+                describe_value: DescribeValue | None = None) -> pd.DataFrame:
+    """The ``k`` units that disagree most under one distance, with every annotator's value.
 
     Parameters
     ----------
@@ -149,15 +190,20 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
         As :func:`clusteragree.alpha`.
     k : int, default=10
         How many units.
-    describe : callable, optional
-        How to write a value (default: as it is; sets as ``{a, b}``, cut after six labels).
+    describe_unit : callable, optional
+        ``describe_unit(unit) -> UnitText`` (:mod:`clusteragree.core.readable`): the unit as a
+        person reads it, its document and its position (default: its label as given).
+    describe_value : callable, optional
+        ``describe_value(coder, unit, value) -> str`` (default: the value as it is, label sets
+        as ``PER, ORG``, class-derived values as the other units of the class).
 
     Returns
     -------
     DataFrame
-        The columns of :func:`unit_disagreement`, then one column per coder with its value
-        (empty where missing; sets written ``{a, b}``, cut after six labels with their
-        count). Units that do not disagree are left out.
+        ``key`` (the unit's label in the table), ``unit`` (its text), ``document`` (or None),
+        ``values``, ``disagreement``, ``share`` (as :func:`unit_disagreement`, in its order:
+        contribution, then ``m_u``, then reading order), then one column per coder with its
+        value as text (empty where missing). Units that do not disagree are left out.
 
     References
     ----------
@@ -168,17 +214,78 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
     >>> t = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"),
     ...                               ("B", 2, "y")])
     >>> worst_units(t)[["unit", "A", "B"]].values.tolist()
-    [[2, 'x', 'y']]
+    [['2', 'x', 'y']]
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ParameterError(f"k must be a positive whole number. Got {k!r}.")
-    ranked = unit_disagreement(table, distance)
-    top = ranked[ranked["disagreement"] > 0].head(int(k)).reset_index(drop=True)
+    k = _check_k(k)
+    derived = table.is_class_derived
+    describe_unit = describe_unit or plain_unit
+    texts, keys = _reading_order(table, describe_unit)
+    ranked = unit_disagreement(table, distance, order=keys)
+    top = ranked[ranked["disagreement"] > 0].head(k).reset_index(drop=True)
+    index = table.units.get_indexer(pd.Index(list(top["unit"]), tupleize_cols=False))
+    show = describe_value or (lambda _c, _u, v: plain_value(v, derived=derived))
+    frame = pd.DataFrame({
+        "key": pd.Series(list(top["unit"]), dtype=object),
+        "unit": [texts[i].text for i in index.tolist()],
+        "document": pd.Series([texts[i].document for i in index.tolist()], dtype=object),
+        "values": top["values"], "disagreement": top["disagreement"], "share": top["share"]})
     for coder in table.coders:
-        show = describe or (lambda v: _label(v, SHOWN_LABELS))
-        top[str(coder)] = [
-            "" if (v := table.value(coder, unit)) is None else show(v) for unit in top["unit"]]
-    return top
+        frame[str(coder)] = [
+            "" if (v := table.value(coder, unit)) is None else show(coder, unit, v)
+            for unit in frame["key"]]
+    return frame
+
+
+def units_by_distance(table: CodingTable, distances: Sequence[DistanceLike], k: int = 10, *,
+                      describe_unit: DescribeUnit | None = None,
+                      describe_value: DescribeValue | None = None) -> pd.DataFrame:
+    """:func:`worst_units` for every distance, one after the other.
+
+    Parameters
+    ----------
+    table : CodingTable
+        Coders x units.
+    distances : sequence of str, Distance or callable
+        The distances of the run; each is named by its :class:`Distance` name.
+    k, describe_unit, describe_value
+        As :func:`worst_units`.
+
+    Returns
+    -------
+    DataFrame
+        ``distance``, ``rank`` (1-based within the distance), then the columns of
+        :func:`worst_units`; the distances in the order given (a distance under which no unit
+        disagrees has no row; ``attrs["distances"]`` names them all).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability.
+
+    Examples
+    --------
+    {a} against {a, b} is half as far under Jaccard as {a} against {b}, and as far under
+    nominal:
+
+    >>> t = CodingTable.from_records([("A", 1, {"a"}), ("B", 1, {"a", "b"}),
+    ...                               ("A", 2, {"a"}), ("B", 2, {"b"})])
+    >>> found = units_by_distance(t, ["nominal", "jaccard"])
+    >>> found[["distance", "rank", "unit", "disagreement"]].values.tolist()
+    [['nominal', 1, '1', 2.0], ['nominal', 2, '2', 2.0], ['jaccard', 1, '2', 2.0], \
+['jaccard', 2, '1', 1.0]]
+    """
+    k = _check_k(k)
+    frames = []
+    for spec in distances:
+        dist = get_distance(spec)
+        top = worst_units(table, dist, k, describe_unit=describe_unit,
+                          describe_value=describe_value)
+        top.insert(0, "rank", np.arange(1, len(top) + 1, dtype=np.int64))
+        top.insert(0, "distance", dist.name)
+        frames.append(top)
+    out = (pd.concat(frames, ignore_index=True) if frames else
+           pd.DataFrame(columns=["distance", "rank", *UNIT_COLUMNS]))
+    out.attrs["distances"] = [get_distance(spec).name for spec in distances]
+    return out
 
 
 def coincidence_matrix(table: CodingTable) -> pd.DataFrame:
@@ -387,7 +494,8 @@ def combine(tables: Mapping[Any, CodingTable]) -> CodingTable:
 def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
                 distances: Sequence[DistanceLike] = ("nominal",), *, worst: int = 10,
                 report: pd.DataFrame | None = None, categorical: bool = True,
-                describe: Callable[[Any], str] | None = None) -> dict[str, pd.DataFrame]:
+                describe_unit: DescribeUnit | None = None,
+                describe_value: DescribeValue | None = None) -> dict[str, pd.DataFrame]:
     """Every diagnostic of a table (or of the documents of a corpus, taken together).
 
     Parameters
@@ -395,22 +503,31 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
     tables : CodingTable or mapping document -> CodingTable
         What alpha was computed on.
     distances : sequence, default=("nominal",)
-        The first is used for the units and the annotators.
+        The distances of the run: ``units`` ranks the units under each; the first is used for
+        the annotators.
     worst : int, default=10
-        How many units to list.
+        How many units to list under each distance.
     report : DataFrame, optional
         The alpha report of these tables (:func:`clusteragree.alpha_report`); its rows per
         document, least reliable first, become ``documents``.
     categorical : bool, default=True
         False for values that are no categories (trees): no ``categories`` nor
         ``coincidences``.
-    describe : callable, optional
-        How to write a value in ``units`` (see :func:`worst_units`).
+    describe_unit : callable, optional
+        ``describe_unit(unit) -> UnitText`` (:mod:`clusteragree.core.readable`), given by the
+        domain that built the tables. ``unit`` is the unit's label in the table, or
+        ``(document, unit)`` when ``tables`` is a mapping. Default: the unit's label as given,
+        and its document.
+    describe_value : callable, optional
+        ``describe_value(coder, unit, value) -> str``, ``unit`` as for ``describe_unit``.
+        Default: the value as it is (label sets as ``PER, ORG``; a class-derived value as the
+        other units of the class).
 
     Returns
     -------
     dict of DataFrame
-        ``units`` (:func:`worst_units`); ``categories`` (:func:`per_category`) and
+        ``units`` (:func:`units_by_distance`: the ``worst`` units under each distance, with
+        ``distance`` and ``rank``); ``categories`` (:func:`per_category`) and
         ``coincidences`` (:func:`coincidence_matrix`, with at most 12 distinct values) unless
         the values are class-derived (a class minus its unit is no category); ``annotators``
         (:func:`annotator_agreement`, left out) and ``pairwise`` (its matrix) with three or
@@ -426,16 +543,26 @@ def diagnostics(tables: CodingTable | Mapping[Any, CodingTable],
     ...                               ("A", 2, "y"), ("B", 2, "y"), ("C", 2, "x")])
     >>> found = diagnostics(t)
     >>> sorted(found), found["units"]["unit"].tolist()
-    (['annotators', 'categories', 'coincidences', 'pairwise', 'units'], [2])
+    (['annotators', 'categories', 'coincidences', 'pairwise', 'units'], ['2'])
     >>> sorted(diagnostics(t.select(["A", "C"])))
     ['categories', 'coincidences', 'units']
     """
     derived = (isinstance(tables, CodingTable) and tables.is_class_derived) or (
         not isinstance(tables, CodingTable)
         and any(t.is_class_derived for t in tables.values()))
+    class_derived = derived
     table = tables if isinstance(tables, CodingTable) else combine(tables)
-    first = next(iter(distances), "nominal")
-    out = Diagnostics(units=worst_units(table, first, worst, describe=describe))
+    if describe_unit is None and not isinstance(tables, CodingTable):
+        def describe_unit(unit: Any) -> UnitText:
+            return plain_unit(unit[1], unit[0])
+    if describe_value is None:
+        def describe_value(coder: Hashable, unit: Hashable, value: Any) -> str:
+            return plain_value(value, derived=class_derived)
+    distances = list(distances) or ["nominal"]
+    first = distances[0]
+    out = Diagnostics(units=units_by_distance(table, distances, worst,
+                                              describe_unit=describe_unit,
+                                              describe_value=describe_value))
     derived = derived or not categorical
     if not derived:  # a class minus its unit is no category, and has no useful coincidences
         out["categories"] = per_category(table)

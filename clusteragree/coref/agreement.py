@@ -30,6 +30,7 @@ from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..errors import ParameterError, option
 from .model import CorefCorpus, CorefDocument
+from .naming import CorefNames, mention_order
 from .scoring import check_corpora, coref_metrics, match_documents
 
 __all__ = ["coref_alpha", "coref_metrics", "coref_tables", "match_documents"]
@@ -121,7 +122,8 @@ def coref_tables(
         Leave out documents missing from some corpora (see :func:`match_documents`).
     labelled : bool, default=False
         Name the units by their words and token spans (``"he [4:5]"``) rather than by their
-        position; the diagnostics use it.
+        position (the diagnostics name them by :class:`~clusteragree.coref.naming.CorefNames`
+        instead).
 
     Returns
     -------
@@ -206,12 +208,9 @@ def _unit_labels(docs: Sequence[CorefDocument], units: str, size: int) -> list[s
     position (made unique, as a unit's name must be)."""
     tokens = docs[0].tokens
     if units == "mentions":
-        spans: dict[tuple[tuple[int, int], ...], int] = {}
-        for d in docs:  # the order of _mention_units
-            for m in sorted(d.mentions, key=lambda m: m.spans):
-                spans.setdefault(m.spans, len(spans))
         labels = [" ".join(" ".join(tokens[a:b]) for a, b in span)
-                  + " [" + ", ".join(f"{a}:{b}" for a, b in span) + "]" for span in spans]
+                  + " [" + ", ".join(f"{a}:{b}" for a, b in span) + "]"
+                  for span in mention_order(docs)]
     else:
         words = docs[0].word_spans
         labels = [f"{' '.join(tokens[a:b])} [{a}:{b}]" for a, b in words]
@@ -332,9 +331,11 @@ def coref_alpha(
     tables = tables_of(everyone)
     frame = (pairwise_report(tables_of, names, distances, **options) if pairwise else
              alpha_report(tables, distances, **options).assign(pair="all"))
-    if diagnose:
-        named = coref_tables(corpora, units=units, unmarked=unmarked, word_policy=word_policy,
-                             coders=names, lenient=lenient, labelled=True)
-        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
-                                                 report=frame[frame["pair"] == "all"])
+    if diagnose:  # units by their words and positions, values by their chains
+        common, _ = match_documents(corpora, lenient=lenient)
+        naming = CorefNames({n: [c.documents[n] for c in corpora] for n in tables
+                             if n in common}, names, units)
+        frame.attrs["diagnostics"] = diagnostics(
+            tables, distances, worst=worst, report=frame[frame["pair"] == "all"],
+            describe_unit=naming.unit, describe_value=naming.value)
     return frame

@@ -29,6 +29,7 @@ from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, option
 from .model import PeerAnnotation, Pyramid
+from .naming import PanNames, PyramidNames
 from .reader import read_pan, read_pyramid
 from .units import Units, contributor_units, span_units, tokens, word_units
 
@@ -288,14 +289,15 @@ def pyramid_agreement(
     everyone = tuple(range(len(names)))
     frame = (pairwise_report(table_of, names, distances, engine=engine, **options) if pairwise
              else alpha_report(table_of(everyone), distances, engine=engine, **options))
-    if diagnose:  # units named by their text and offsets, so that they can be found
+    if diagnose:  # units by their summary, position and words; values by their SCUs
         plain, found = pyramid_table(pyramids, units=units, tokenizer=tokenizer,
                                      overlap=overlap, unmarked=unmarked, coders=names)
-        named = plain.relabel([f"{text} [{a}:{b}]" for text, a, b in zip(
-            found.labels, found.starts.tolist(), found.ends.tolist(), strict=True)])
+        naming = PyramidNames(pyramids, found, names)
         # a value is the set of the other units of its SCUs: no category of a scheme
-        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
-                                                 categorical=False)
+        frame.attrs["diagnostics"] = diagnostics(plain, distances, worst=worst,
+                                                 categorical=False,
+                                                 describe_unit=naming.unit,
+                                                 describe_value=naming.value)
     frame.attrs["repairs"] = {p.path: p.repairs for p in pyramids if p.repairs}
     frame.attrs["notes"] = {p.path: p.notes for p in pyramids if p.notes}
     return frame
@@ -690,7 +692,8 @@ def pan_agreement(
         ``pair``; :func:`clusteragree.core.frames.pairwise_report`).
     diagnose : bool, default=False
         Also the diagnostics of :func:`clusteragree.core.diagnostics.diagnostics`, the units
-        named ``PEER:TOKEN word``, in ``report.attrs["diagnostics"]``.
+        written ``word 4: "down"`` with their peer as the document and the values as SCUs
+        (:class:`~clusteragree.pyramids.naming.PanNames`), in ``report.attrs["diagnostics"]``.
     worst : int, default=10
         How many units the diagnostics list.
 
@@ -775,13 +778,17 @@ def pan_agreement(
     pans = load_pans(paths, strict=strict, encoding=encoding)
     loaded, annotators = pans.loaded, pans.annotators
     records = []
-    words: dict[tuple[str, int], str] = {}  # unit -> its peer, position and text
+    words: dict[tuple[str, int], str] = {}  # unit -> its word
+    labels: dict[int, str] = {}  # SCU uid -> its label in the pyramid
     for peer, by_annotator in loaded.items():
         text = next(iter(by_annotator.values())).text
         starts, ends = tokens(text, [(0, len(text))], tokenizer)
         if diagnose:
             for t, (a, b) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
-                words[(peer, t)] = f"{peer}:{t} {text[a:b]}"
+                words[(peer, t)] = " ".join(text[a:b].split())
+            for read in by_annotator.values():
+                labels.update({scu.uid: scu.label for scu in read.pyramid.scus
+                               if scu.uid not in labels})
         for annotator in annotators:
             pan = by_annotator.get(annotator)
             if pan is None:
@@ -811,10 +818,12 @@ def pan_agreement(
     else:
         frame = alpha_report(tables_of(tuple(range(len(names)))), distances,
                              **({"per_document": per_peer, **options} if by_document else {}))
-    if diagnose:
-        named = table.relabel([words[u] for u in table.units])
-        frame.attrs["diagnostics"] = diagnostics(named, distances, worst=worst,
-                                                 report=None if pairwise else frame)
+    if diagnose:  # units by their peer, position and word; values by their SCUs
+        naming = PanNames(words, labels)
+        frame.attrs["diagnostics"] = diagnostics(table, distances, worst=worst,
+                                                 report=None if pairwise else frame,
+                                                 describe_unit=naming.unit,
+                                                 describe_value=naming.value)
     return frame, table
 
 

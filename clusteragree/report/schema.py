@@ -253,6 +253,11 @@ def envelope(command: str, inputs: Sequence[str], signature: str,
             "results": [dict(r) for r in results]}
 
 
+#: The columns of the ``units`` diagnostics that are no annotator's value
+#: (:data:`clusteragree.core.diagnostics.UNIT_COLUMNS`, with the distance and the rank).
+_UNIT_FIELDS = ("distance", "rank", "key", "unit", "document", "values", "disagreement", "share")
+
+
 def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """The diagnostics of :func:`clusteragree.core.diagnostics.diagnostics` as records.
 
@@ -264,8 +269,10 @@ def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]
     Returns
     -------
     list of dict
-        ``unit`` records (unit, values, disagreement, share, and ``codes``: each annotator's
-        value), ``category`` records (category, alpha, n, uses), ``annotator`` records (coder,
+        ``unit`` records (the ``worst`` units under each distance: ``distance``, ``rank``
+        within it from 1, ``unit`` as text, ``document`` or None, ``values`` (``m_u``),
+        ``disagreement``, ``share``, and ``codes``: each annotator's value as text),
+        ``category`` records (category, alpha, n, uses), ``annotator`` records (coder,
         alpha_without, change, and ``pairwise``: alpha with each other annotator),
         ``coincidence`` records (value, n_v, and ``row``: o_vw for each w) and ``document``
         records (document, distance, alpha, n).
@@ -276,6 +283,15 @@ def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]
 
     Examples
     --------
+    One unit, {PER, ORG} against {PER}: its two ordered pairs, each weighted 1 / (2 - 1),
+    disagree (2):
+
+    >>> from clusteragree import CodingTable
+    >>> from clusteragree.core.diagnostics import diagnostics
+    >>> t = CodingTable.from_records([("A", "u1", {"PER", "ORG"}), ("B", "u1", {"PER"})])
+    >>> diagnostic_records({"units": diagnostics(t, ["nominal"])["units"]})
+    [{'kind': 'unit', 'distance': 'nominal', 'rank': 1, 'unit': 'u1', 'document': None,
+      'values': 2, 'disagreement': 2.0, 'share': 1.0, 'codes': {'A': 'ORG, PER', 'B': 'PER'}}]
     >>> import pandas as pd
     >>> diagnostic_records({"categories": pd.DataFrame(
     ...     {"category": ["x"], "alpha": [0.5], "n": [4], "uses": [2]})})
@@ -283,11 +299,14 @@ def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]
     """
     out: list[dict[str, Any]] = []
     if "units" in found:
-        base = ["unit", "values", "disagreement", "share"]
         for row in found["units"].to_dict("records"):
-            out.append({"kind": "unit", **{k: _plain(row[k]) for k in base},
-                        "unit": str(row["unit"]),
-                        "codes": {str(k): _plain(v) for k, v in row.items() if k not in base}})
+            codes = {str(k): _plain(v) for k, v in row.items() if k not in _UNIT_FIELDS}
+            out.append({"kind": "unit", "distance": str(row["distance"]),
+                        "rank": int(row["rank"]), "unit": str(row["unit"]),
+                        "document": None if _missing(row["document"]) else str(row["document"]),
+                        "values": int(row["values"]),
+                        **{k: _plain(row[k]) for k in ("disagreement", "share")},
+                        "codes": codes})
     if "categories" in found:
         out += records(found["categories"], "category")
     if "annotators" in found:

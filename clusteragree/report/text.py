@@ -255,8 +255,9 @@ def diagnostic_sections(found: dict[str, pd.DataFrame]) -> list[Section]:
     Returns
     -------
     list of (title, DataFrame)
-        In that order, those present; the pairwise and coincidence matrices keep their row
-        labels as a first column.
+        In that order, those present; the units one table per distance (without the
+        ``document`` column when no unit has one); the pairwise and coincidence matrices keep
+        their row labels as a first column.
 
     References
     ----------
@@ -265,15 +266,39 @@ def diagnostic_sections(found: dict[str, pd.DataFrame]) -> list[Section]:
     Examples
     --------
     >>> import pandas as pd
-    >>> [title for title, _ in diagnostic_sections({"units": pd.DataFrame({"unit": [2]})})]
-    ["units that disagree most (each annotator's value)"]
+    >>> units = pd.DataFrame({"distance": ["nominal", "jaccard"], "rank": [1, 1],
+    ...                       "unit": ["u2", "u1"], "document": [None, None]})
+    >>> [title for title, _ in diagnostic_sections({"units": units})]
+    ["units that disagree most under nominal (each annotator's value)",
+     "units that disagree most under jaccard (each annotator's value)"]
     """
     out: list[Section] = []
     for name, title in _TITLES.items():
         if name not in found:
             continue
         frame = found[name]
+        if name == "units":
+            out += _unit_sections(frame)
+            continue
         if name in ("pairwise", "coincidences"):
             frame = frame.reset_index(names="")
         out.append((title, frame))
+    return out
+
+
+def _unit_sections(frame: pd.DataFrame) -> list[Section]:
+    """One table per distance: rank, unit, document (where there are documents), m_u, the
+    contribution and its share, and each annotator's value."""
+    if "distance" not in frame:  # a frame of worst_units alone
+        return [(_TITLES["units"], frame.drop(columns=["key"], errors="ignore"))]
+    out: list[Section] = []
+    names = list(dict.fromkeys([*frame.attrs.get("distances", ()), *frame["distance"]]))
+    for distance in names:
+        rows = frame[frame["distance"] == distance]
+        title = f"units that disagree most under {distance} (each annotator's value)"
+        shown = rows.drop(columns=["distance", "key"], errors="ignore")
+        if "document" in shown and shown["document"].isna().all():
+            shown = shown.drop(columns=["document"])
+        out.append((title, shown.reset_index(drop=True) if len(shown) else
+                    f"no unit disagrees under {distance}"))
     return out
