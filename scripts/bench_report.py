@@ -33,8 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "corpora"
-WORDS = ("the king said that he would go to the city with his people and they "
-         "followed him there while she waited by the river for her brother").split()
+WORDS = ["the", "king", "said", "that", "he", "would", "go", "to", "the", "city", "with",
+         "his", "people", "and", "they", "followed", "him", "there", "while", "she", "waited",
+         "by", "the", "river", "for", "her", "brother"]
 
 
 def generate_corpus(out: Path, documents: int = 1000, annotators: int = 3,
@@ -46,7 +47,7 @@ def generate_corpus(out: Path, documents: int = 1000, annotators: int = 3,
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     base = []
-    for d in range(documents):
+    for _ in range(documents):
         tokens = [[rng.choice(WORDS) for _ in range(rng.randint(6, 14))]
                   for _ in range(sentences)]
         flat = [(s, t) for s, sent in enumerate(tokens) for t in range(len(sent))]
@@ -58,7 +59,7 @@ def generate_corpus(out: Path, documents: int = 1000, annotators: int = 3,
         lines = []
         for d, (tokens, flat, positions, chains, rate) in enumerate(base):
             mine = {}
-            for p, c in zip(positions, chains):
+            for p, c in zip(positions, chains, strict=True):
                 r = rng.random()
                 if a and r < rate / 3:
                     continue  # dropped

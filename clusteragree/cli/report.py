@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from ..errors import InputError, UsageError, spelling
+from ..errors import InputError, spelling
 
 __all__ = ["register"]
 

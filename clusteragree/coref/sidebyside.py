@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from ..errors import ParameterError
@@ -61,7 +62,7 @@ def _rows(doc: CorefDocument) -> list[list[int]]:
     elif doc.token_lines and len(doc.token_lines) == n:
         cuts += [t for t in range(1, n) if doc.token_lines[t] - doc.token_lines[t - 1] > 1]
     cuts.append(n)
-    return [[a, b] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return [[a, b] for a, b in pairwise(cuts) if b > a]
 
 
 def _partners(mine: dict[str, list[Span]], theirs: dict[Span, str]
@@ -178,7 +179,7 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
                     state = "other"
             marks.append([[list(s) for s in m.spans], index[x][m.entity], state, None])
         mentions[name] = marks
-    differences = []
+    differences: list[dict[str, str]] = []
     where = [{tuple(map(tuple, m[0])): k for k, m in enumerate(mentions[n])} for n in names]
     counts: Counter[str] = Counter()
     for x in range(len(docs)):

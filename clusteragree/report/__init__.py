@@ -39,8 +39,19 @@ _WHERE = {
 __getattr__, __dir__ = attach(__name__, _WHERE)
 
 __all__ = [
-    'FORMATS', 'Page', 'SCHEMA', 'alpha_headline', 'alpha_records',
-    'envelope', 'html_report', 'json_object', 'plural', 'records', 'render', 'report', 'table',
+    'FORMATS',
+    'SCHEMA',
+    'Page',
+    'alpha_headline',
+    'alpha_records',
+    'envelope',
+    'html_report',
+    'json_object',
+    'plural',
+    'records',
+    'render',
+    'report',
+    'table',
     'text_report'
 ]
 

@@ -72,7 +72,8 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
     """
     shown = sorted((d for d in dots if _finite(d.value)), key=lambda d: d.value or 0.0)
     undefined = len(dots) - len(shown)
-    values = [v for d in shown for v in (d.value, d.low, d.high) if _finite(v)]
+    values = [float(v) for d in shown for v in (d.value, d.low, d.high)
+              if v is not None and math.isfinite(v)]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     if lo >= 0 and hi <= 1:
         lo, hi = min(lo, 0.6), 1.0  # the thresholds stay in view when values are fair
@@ -103,10 +104,10 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
         tip = html.escape(f"{d.label}: {_fmt(d.value)}" + (
             f" [{_fmt(d.low)}, {_fmt(d.high)}]" if _finite(d.low) else ""))
         mark = ""
-        if _finite(d.low) and _finite(d.high):
-            mark += (f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{y(d.low):.1f}" '  # type: ignore[arg-type]
-                     f'y2="{y(d.high):.1f}"/>')  # type: ignore[arg-type]
-        mark += (f'<circle class="dot" cx="{x:.1f}" cy="{y(d.value):.1f}" '  # type: ignore[arg-type]
+        if d.low is not None and d.high is not None and _finite(d.low) and _finite(d.high):
+            mark += (f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{y(d.low):.1f}" '
+                     f'y2="{y(d.high):.1f}"/>')
+        mark += (f'<circle class="dot" cx="{x:.1f}" cy="{y(float(d.value or 0.0)):.1f}" '
                  f'r="{radius:.1f}"><title>{tip}</title></circle>')
         parts.append(f'<a href="{html.escape(d.href)}">{mark}</a>' if d.href else mark)
     parts.append(f'<line class="axis" x1="{left}" x2="{width - right}" y1="{top + plot_h}" '
@@ -216,18 +217,18 @@ def heat_table(rows: Sequence[str], columns: Sequence[str],
     >>> page.count("<td"), "0.9886" in page
     (4, True)
     """
-    values = [v for r in cells for v in r if _finite(v)]
+    values = [float(v) for r in cells for v in r if v is not None and math.isfinite(v)]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for label, r in zip(rows, cells, strict=True):
         tds = []
         for v in r:
-            if not _finite(v):
+            if v is None or not math.isfinite(v):
                 tds.append('<td class="num"></td>')
                 continue
             colour = scale_colour(v, lo, hi)
-            dark = hi - lo > 1e-12 and (v - lo) / (hi - lo) > 0.55  # type: ignore[operator]
+            dark = hi - lo > 1e-12 and (v - lo) / (hi - lo) > 0.55
             tds.append(f'<td class="num" style="background:{colour}'
                        + (';color:#fff' if dark else '') + f'">{v:.4f}</td>')
         body.append(f"<tr><th>{html.escape(label)}</th>{''.join(tds)}</tr>")

@@ -48,7 +48,7 @@ KIND_TITLES = {"difference_count": "differences by category"}
 
 
 def _asset(name: str) -> str:
-    return resources.files("clusteragree.report").joinpath("assets", name).read_text(
+    return resources.files("clusteragree.report").joinpath(f"assets/{name}").read_text(
         encoding="utf-8")
 
 
@@ -116,9 +116,9 @@ def _item_index(views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     out: dict[str, str] = {}
     for view in views:
         for item in view.get("items", []):
-            if item.get("document") is not None and str(item["document"]) not in out:
-                if item.get("name") == item.get("document"):
-                    out[str(item["document"])] = str(item["id"])
+            if item.get("document") is not None and str(item["document"]) not in out \
+                    and item.get("name") == item.get("document"):
+                out[str(item["document"])] = str(item["id"])
     return out
 
 
@@ -448,4 +448,4 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
 
 
 def _has(name: str) -> bool:
-    return resources.files("clusteragree.report").joinpath("assets", name).is_file()
+    return resources.files("clusteragree.report").joinpath(f"assets/{name}").is_file()

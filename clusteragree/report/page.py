@@ -26,6 +26,10 @@ class Page(str):
     """A report page: the HTML text, which writes itself to a file and shows its headline in
     Jupyter.
 
+    References
+    ----------
+    docs/report.md, "From Python".
+
     Examples
     --------
     >>> page = report({"command": "table", "inputs": [], "signature": "s", "results": [
