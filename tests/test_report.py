@@ -175,7 +175,7 @@ def test_the_marks_agree_with_how_the_second_annotation_was_made(seed: int, how:
     """A random partition; the second annotator changes it in one known way; the marks say
     exactly that way."""
     from clusteragree.coref import parse_conll
-    from clusteragree.coref.sidebyside import document_view
+    from clusteragree.coref.sidebyside import CHAIN_FIELDS, document_view
     rng = random.Random(seed)
     n = 12
     chains = {t: rng.randrange(3) for t in sorted(rng.sample(range(n), 8))}
@@ -213,11 +213,12 @@ def test_the_marks_agree_with_how_the_second_annotation_was_made(seed: int, how:
         assert "one" not in state.values()
     else:
         assert state[victim] == "other"
-        chain = item["chains"]["A"][[c["id"] for c in item["chains"]["A"]].index(
-            str(chains[victim]))]
+        rows = {name: [dict(zip(CHAIN_FIELDS, c, strict=True)) for c in item["chains"][name]]
+                for name in ("A", "B")}
+        chain = next(c for c in rows["A"] if c["id"] == str(chains[victim]))
         assert "split" in chain["status"]
-        new = next(c for c in item["chains"]["B"] if c["id"] == "9")
-        assert new["partner"]["A"] is not None and "split" not in new["status"]
+        new = next(c for c in rows["B"] if c["id"] == "9")
+        assert new["partner"][0] is not None and "split" not in new["status"]
 
 
 def test_the_fitted_colour_scale_tells_close_values_apart() -> None:
@@ -312,17 +313,19 @@ def test_adjudicating_coreference_in_chromium(cli, tmp_path) -> None:
         assert len({m.get_attribute("data-m") for m in mentions}) == sum(
             len(ms) for ms in item["mentions"].values())
         # point at a mention: its chain lit in its column, the aligned chain in the other
-        chains = item["chains"][view["annotators"][0]]
+        from clusteragree.coref.sidebyside import CHAIN_FIELDS
+        chains = [dict(zip(CHAIN_FIELDS, r, strict=True))
+                  for r in item["chains"][view["annotators"][0]]]
         c = max(range(len(chains)), key=lambda k: chains[k]["n"])
         target = viewer.find_element("css selector", f'.chains-m[data-chain="0:{c}"]')
         ActionChains(driver).move_to_element(target).perform()
         lit = {e.get_attribute("data-m") for e in viewer.find_elements(
             "css selector", ".chains-hl")}
         assert len(lit) == chains[c]["n"]
-        partner = chains[c]["partner"][view["annotators"][1]]
+        partner = chains[c]["partner"][1]
         other = {e.get_attribute("data-m") for e in viewer.find_elements(
             "css selector", ".chains-hl2")}
-        expected = 0 if partner is None else item["chains"][view["annotators"][1]][partner]["n"]
+        expected = 0 if partner is None else item["chains"][view["annotators"][1]][partner][1]
         assert len(other) == expected
         # follow a difference to its place, and a mark back to its difference
         diffs = viewer.find_elements("css selector", ".ca-diffs li a")
@@ -368,16 +371,31 @@ def test_the_other_pages_in_chromium(command: str, cli, tmp_path) -> None:
 
 
 PA = SHARED / "coref-multi-annotator" / "participant-analysis"
-PANS = SHARED / "duc-pyramids" / "DUC2006" / "DUC2006pyramiddata" / "allpans"
+D0631 = SHARED / "duc-pyramids" / "DUC2006" / "DUC2006pyramiddata" / "allpyramids" / "D0631.pyr"
 CDT = SHARED / "syntax" / "cdt"
-#: A real corpus of each kind the page draws (paths; the options the corpus needs).
+
+
+def _merged(tmp_path: Path) -> Path:
+    """A second annotator of D0631: every fourth pair of adjacent SCUs merged (made by
+    regular expressions, independent of the reader)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from real_matrix import merge_scus
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    return merge_scus(D0631, tmp_path / "D0631-merged.pyr")
+
+
+#: A real corpus of each kind the page draws: (command, inputs, options) for a work folder.
 REAL = {
-    "participant-analysis": ("coref", [PA / "A", PA / "B"], ("--text-dir", str(PA / "text"))),
-    "DUC 2006 D0631 (pans 114 and 115)": (
-        "pyramid", [PANS / f"{a}.D0631.M.250.D.1.pan" for a in (114, 115)], ()),
-    "CDT da": ("trees", [CDT / f"da-{a}.conll" for a in ("lotte", "morten")],
-               ("--roots", "many", "--cycles", "drop")),
-    "SSD": ("trees", ["--dirs", *sorted((SHARED / "syntax" / "ssd").glob("ssd.*"))], ()),
+    "participant-analysis": lambda tmp: (
+        "coref", [PA / "A", PA / "B"], ("--text-dir", str(PA / "text"))),
+    "DUC 2006 D0631 and a merged copy": lambda tmp: (
+        "pyramid", [D0631, _merged(tmp)] if D0631.exists() else [], ()),
+    "CDT da": lambda tmp: ("trees", [CDT / f"da-{a}.conll" for a in ("lotte", "morten")],
+                           ("--roots", "many", "--cycles", "drop")),
+    "SSD": lambda tmp: ("trees", ["--dirs", *sorted((SHARED / "syntax" / "ssd").glob(
+        "ssd.*"))], ()),
 }
 
 
@@ -385,16 +403,19 @@ REAL = {
 @pytest.mark.browser
 @pytest.mark.parametrize("name", list(REAL))
 def test_real_corpora_in_chromium(name: str, cli, tmp_path) -> None:
-    command, inputs, options = REAL[name]
+    if not SHARED.is_dir():
+        pytest.skip("../shared/corpora is absent")
+    command, inputs, options = REAL[name](tmp_path)
     paths = [Path(p) for p in inputs if p != "--dirs"]
     if len(paths) < 2 or not all(p.exists() for p in paths):
-        pytest.skip(f"{name}: ../shared/corpora is absent")
+        pytest.skip(f"{name} is not under ../shared/corpora")
     out = tmp_path / "real.html"
     code, _, err = cli("report", command, *map(str, inputs), *options, "-o", str(out))
     assert code == 0, err
     text = out.read_text(encoding="utf-8")
     data = json.loads(text.split("id='ca-data'>", 1)[1].split("</script>", 1)[0])
     assert len(text.encode("utf-8")) < 10_000_000
+    assert data["views"] and all(v["items"] for v in data["views"])
     driver = _browser()
     try:
         driver.get(out.as_uri())
@@ -403,7 +424,8 @@ def test_real_corpora_in_chromium(name: str, cli, tmp_path) -> None:
             for item in view["items"][:3] + view["items"][-1:]:
                 driver.execute_script("CA_OPEN(arguments[0])", item["id"])
                 assert driver.find_elements("css selector", f"#ca-viewer .view-{view['kind']}")
-        assert not _errors(driver) and _fits(driver)
+                assert _fits(driver)
+        assert not _errors(driver)
         _screenshot(driver, tmp_path, re.sub(r"\W+", "-", name))
     finally:
         driver.quit()

@@ -34,13 +34,21 @@ from .errors import _without_singletons, describe, document_errors
 from .model import CorefCorpus, CorefDocument, Span
 from .scoring import check_corpora, match_documents
 
-__all__ = ["KINDS", "chain_views", "document_view"]
+__all__ = ["CHAIN_FIELDS", "KINDS", "MENTION_FIELDS", "chain_views", "document_view"]
 
 #: How a difference of :func:`~clusteragree.coref.errors.document_errors` is shown.
 KINDS = {"span": "span differs", "missing_entity": "chain missing",
          "extra_entity": "chain extra", "missing_mention": "mention missing",
          "extra_mention": "mention extra", "divided_entity": "chain divided",
          "conflated_entities": "chains conflated"}
+
+#: The fields of a chain's row: its id in the file, its number of mentions, its colour (aligned
+#: chains share one), its partner's index in each annotator's chains (None: none, or itself),
+#: its status (``split``, ``merged``, ``one-sided``), its first mention's words.
+CHAIN_FIELDS = ("id", "n", "colour", "partner", "status", "first")
+#: The fields of a mention's row: its token spans, its chain's index, its mark (``agree``,
+#: ``one``, ``other``), the anchor of the first difference it takes part in (or None).
+MENTION_FIELDS = ("spans", "chain", "mark", "anchor")
 
 #: The legend of the marks (CSS class of the view -> what it means).
 LEGEND = [
@@ -101,7 +109,9 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
     -------
     dict
         ``id, name, document, order`` (the number of differences), ``cells``, ``tokens``,
-        ``joiner``, ``rows``, ``chains`` and ``mentions`` per annotator, ``differences``.
+        ``joiner``, ``rows``, ``chains`` and ``mentions`` per annotator (rows of
+        :data:`CHAIN_FIELDS` and :data:`MENTION_FIELDS`), ``differences`` (each with the
+        indices of the two annotators compared, ``who``; its text ends with their chains).
 
     References
     ----------
@@ -119,7 +129,7 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
     >>> a = annotator(["(1)", "-", "(2)", "-", "(2)", "-"])
     >>> b = annotator(["(1)", "-", "(2)", "-", "(1)", "-"])
     >>> item = document_view([a, b], ["A", "B"], "d0")
-    >>> [m[2] for m in item["mentions"]["A"]], item["chains"]["B"][0]["status"]
+    >>> [m[2] for m in item["mentions"]["A"]], item["chains"]["B"][0][4]
     (['agree', 'agree', 'other'], ['split'])
     """
     if singletons == "remove":
@@ -146,7 +156,7 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
             else:
                 mine[c], fresh = fresh, fresh + 1
         colour.append(mine)
-    chains: dict[str, list[dict[str, Any]]] = {}
+    chains: dict[str, list[list[Any]]] = {}
     mentions: dict[str, list[list[Any]]] = {}
     for x, (name, doc) in enumerate(zip(names, docs, strict=True)):
         rows = []
@@ -163,9 +173,9 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
                     status.add("split")
                 if any(chain_of[x].get(s) not in (None, c) for s in spans_of[y][p]):
                     status.add("merged")
-            rows.append({"id": c, "n": len(spans_of[x][c]), "colour": colour[x][c],
-                         "partner": others, "status": sorted(status),
-                         "first": describe_span(spans_of[x][c][0], first)})
+            rows.append([c, len(spans_of[x][c]), colour[x][c],
+                         [others.get(n) for n in names], sorted(status),
+                         describe_span(spans_of[x][c][0], first)])
         chains[name] = rows
         marks = []
         for m in doc.mentions:
@@ -193,14 +203,10 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
                         if k is not None and mentions[names[z]][k][3] is None:
                             mentions[names[z]][k][3] = anchor
                 text = describe(d, first.tokens, joiner="" if first.words else " ")
-                entities = ", ".join(
-                    f"{who}'s chain {e}" for who, e in ((names[x], d.key_entity),
-                                                         (names[y], d.response_entity))
-                    if e is not None)
-                differences.append({
-                    "anchor": anchor, "kind": KINDS.get(d.kind, d.kind),
-                    "text": f"{names[x]} vs {names[y]}: {text}"
-                            + (f" ({entities})" if entities else "")})
+                chains_of = " / ".join("-" if e is None else str(e)
+                                       for e in (d.key_entity, d.response_entity))
+                differences.append({"anchor": anchor, "kind": KINDS.get(d.kind, d.kind),
+                                    "who": [x, y], "text": f"{text} (chains {chains_of})"})
     cells: dict[str, Any] = {"differences": len(differences)}
     cells.update({KINDS[k]: counts.get(k, 0) for k in KINDS})
     for name in names:

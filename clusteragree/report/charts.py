@@ -89,7 +89,7 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
 
     step = plot_w / max(len(shown), 1)
     radius = max(1.6, min(5.0, step / 2.5))
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" role="img" '
              f'aria-label="{html.escape(title)}" xmlns="http://www.w3.org/2000/svg">']
     for tick in _ticks(lo, hi):
         parts.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
@@ -155,10 +155,10 @@ def bar_chart(bars: Sequence[tuple[str, float]], *, title: str, width: int = 960
     """
     if not bars:
         return ""
-    row, left = 20, 200
+    row, left = 20, 170
     height = row * len(bars) + 8
     top = max((v for _, v in bars if _finite(v)), default=0.0) or 1.0
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" role="img" '
              f'aria-label="{html.escape(title)}" xmlns="http://www.w3.org/2000/svg">']
     for i, (label, value) in enumerate(bars):
         y = 4 + i * row

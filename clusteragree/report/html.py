@@ -183,8 +183,10 @@ def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str
                     *(_interval(r)), href=(f"#open={items[str(r.get('document'))]}"
                                            if str(r.get("document")) in items else None))
                 for r in per_doc if str(r.get("distance")) == dist]
+        size = {"width": 960, "height": 240} if len(distances) == 1 else {"width": 520,
+                                                                         "height": 220}
         charts.append(f"<div><h3>{html.escape(dist)}</h3>" + dot_chart(
-            dots, title=f"alpha ({dist}) per document", height=200) + "</div>")
+            dots, title=f"alpha ({dist}) per document", **size) + "</div>")
     if charts:
         page.add("alpha per document", "<p class='meta'>Each dot a document, sorted from the "
                  "lowest; whiskers: its interval where there is one; dashed: 0.667 and 0.8. "
@@ -246,11 +248,17 @@ def _differences_chart(records: Sequence[Mapping[str, Any]], page: _Page) -> Non
               and r.get("document") is None]
     if not pooled:
         return
-    pairs = {(r["key"], r["response"]) for r in pooled}
-    bars = [((f"{r['key']} / {r['response']}: " if len(pairs) > 1 else "")
-             + str(r["category"]).replace("_", " "), float(r.get("count") or 0))
-            for r in pooled]
-    page.add("differences by category", bar_chart(bars, title="differences by category"))
+    pairs: dict[tuple[str, str], list[tuple[str, float]]] = {}
+    for r in pooled:
+        pairs.setdefault((str(r["key"]), str(r["response"])), []).append(
+            (str(r["category"]).replace("_", " "), float(r.get("count") or 0)))
+    charts = [(f"<h3>{html.escape(key)} as key, {html.escape(response)} as response</h3>"
+               if len(pairs) > 1 else "") + bar_chart(bars, title=f"differences, {key} / "
+                                                      f"{response}", width=720)
+              for (key, response), bars in pairs.items()]
+    page.add("differences by category", "<p class='meta'>Kummerfeld and Klein's categories, "
+             "counted over every document; the first annotator named is the key.</p>"
+             + "".join(charts))
 
 
 def _units(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],

@@ -46,6 +46,10 @@
 
   R.chains = function (item, view) {
     var names = view.annotators, tokens = item.tokens, joiner = item.joiner;
+    function chainOf(a, c) {  /* CHAIN_FIELDS of clusteragree.coref.sidebyside */
+      var r = item.chains[names[a]][c];
+      return {id: r[0], n: r[1], colour: r[2], partner: r[3], status: r[4], first: r[5]};
+    }
     var root = el('div', 'view-chains');
     var info = el('div', 'chains-info', 'Point at a mention to see its chain in every column; ' +
       'click to keep it lit. The number after a mention is its chain: aligned chains share ' +
@@ -75,7 +79,7 @@
       nodes.forEach(function (n) {
         if (n.s > pos) { gap(pos); parent.appendChild(text(pos, n.s)); }
         gap(n.s);
-        var m = item.mentions[names[a]][n.k], chain = item.chains[names[a]][m[1]];
+        var m = item.mentions[names[a]][n.k], chain = chainOf(a, m[1]);
         var span = el('span', 'chains-m chains-' + m[2] + chain.status.map(function (s) {
           return ' chains-' + s.replace('one-sided', 'alone'); }).join(''));
         span.style.borderBottomColor = colour(chain.colour);
@@ -123,16 +127,16 @@
     function light(key) {
       clear();
       var parts = key.split(':'), a = +parts[0], c = +parts[1];
-      var chain = item.chains[names[a]][c];
+      var chain = chainOf(a, c);
       Array.prototype.forEach.call(root.querySelectorAll('[data-chain="' + key + '"]'),
         function (e) { e.classList.add('chains-hl'); });
       var said = [names[a] + ': chain ' + chain.id + ' (' + chain.n + ' mentions, first "' +
         chain.first + '")' + (chain.status.length ? ', ' + chain.status.join(', ') : '')];
       names.forEach(function (n, b) {
         if (b === a) { return; }
-        var p = chain.partner[n];
+        var p = chain.partner[b];
         if (p === null || p === undefined) { said.push(n + ': no chain shares a mention'); return; }
-        var other = item.chains[n][p];
+        var other = chainOf(b, p);
         Array.prototype.forEach.call(root.querySelectorAll('[data-chain="' + b + ':' + p + '"]'),
           function (e) { e.classList.add('chains-hl2'); });
         said.push(n + ': aligned chain ' + other.id + ' (' + other.n + ' mentions, first "' +

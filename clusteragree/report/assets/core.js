@@ -168,7 +168,9 @@
         viewer.appendChild(h('ol', {'class': 'ca-diffs'}, diffs.map(function (d) {
           return h('li', {id: 'ca-d-' + d.anchor}, [h('a', {href: '#open=' +
             encodeURIComponent(id) + '&at=' + encodeURIComponent(d.anchor)},
-          [h('span', {'class': 'ca-kind'}, [d.kind]), ' ', d.text])]);
+          [h('span', {'class': 'ca-kind'}, [d.kind]), ' ',
+            d.who ? h('span', {'class': 'meta'}, [d.who.map(function (w) {
+              return view.annotators[w]; }).join(' vs ') + ': ']) : null, d.text])]);
         })));
       }
       Array.prototype.forEach.call(drawn.querySelectorAll('[data-anchor]'), function (el) {
