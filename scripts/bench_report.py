@@ -136,9 +136,15 @@ def cases(work: Path, documents: int, annotators: int) -> dict[str, list[str]]:
     if pa.is_dir():
         found["participant-analysis (BRAT, 13 texts)"] = [
             "coref", str(pa / "A"), str(pa / "B"), "--text-dir", str(pa / "text")]
-    duc = sorted((SHARED / "duc-pyramids").glob("**/D0631*.pyr"))
-    if len(duc) >= 2:
-        found["DUC 2006 D0631 pyramid pair"] = ["pyramid", *map(str, duc[:2])]
+    pans = [SHARED / "duc-pyramids" / "DUC2006" / "DUC2006pyramiddata" / "allpans"
+            / f"{a}.D0631.M.250.D.1.pan" for a in (114, 115)]
+    if all(p.exists() for p in pans):
+        found["DUC 2006 D0631 (the pyramids of two annotators' .pan files)"] = [
+            "pyramid", *map(str, pans)]
+    cdt = [SHARED / "syntax" / "cdt" / f"da-{a}.conll" for a in ("lotte", "morten")]
+    if all(p.exists() for p in cdt):
+        found["CDT da (two annotators)"] = ["trees", *map(str, cdt), "--roots", "many",
+                                            "--cycles", "drop"]
     generated = generate_corpus(work / "generated", documents, annotators)
     found[f"generated: {documents} documents x {annotators} annotators"] = [
         "coref", *map(str, generated)]

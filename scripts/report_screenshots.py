@@ -1,5 +1,6 @@
 """Screenshots of ``clusteragree report`` for a pyramid pair, a coreference pair and a treebank
-pair from corpora_fixtures/, taken in headless Chromium (Debian's chromium and chromium-driver,
+pair from corpora_fixtures/ (the top of each page, and its worst item opened side by side),
+taken in headless Chromium (Debian's chromium and chromium-driver,
 driven by selenium), for docs/report.md.
 
 Usage::
@@ -74,6 +75,13 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             driver.save_screenshot(str(out / f"{command}.png"))
             print(f"{out / f'{command}.png'}")
+            opened = driver.execute_script(
+                "var v = JSON.parse(document.getElementById('ca-data').textContent).views;"
+                "if (!v.length) { return false; } CA_OPEN(v[0].items[0].id);"
+                "document.getElementById('ca-viewer').scrollIntoView(); return true;")
+            if opened:  # the worst item, side by side
+                driver.save_screenshot(str(out / f"{command}-view.png"))
+                print(f"{out / f'{command}-view.png'}")
     finally:
         driver.quit()
     return 0

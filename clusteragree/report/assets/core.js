@@ -104,8 +104,9 @@
           [cell]);
         })));
       });
+      var rows = spec.rows.length === 1 ? ' row' : ' rows';
       count.textContent = order.length === spec.rows.length
-        ? spec.rows.length + ' rows' : order.length + ' of ' + spec.rows.length + ' rows';
+        ? spec.rows.length + rows : order.length + ' of ' + spec.rows.length + rows;
       more.hidden = order.length <= state.shown;
       more.textContent = 'show all ' + order.length + ' rows';
     }
