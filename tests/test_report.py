@@ -273,6 +273,13 @@ def _screenshot(driver, tmp_path: Path, name: str) -> None:
     assert driver.save_screenshot(str(artefacts / f"report-{name}.png"))
 
 
+def _wait(driver, selector: str) -> list:
+    """The elements, once the page has drawn them (following a link to ``#open=...`` draws
+    on the page's next turn)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, 10).until(lambda d: d.find_elements("css selector", selector))
+
+
 def _fits(driver) -> bool:
     return driver.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth")
@@ -306,6 +313,7 @@ def test_adjudicating_coreference_in_chromium(cli, tmp_path) -> None:
         # open it
         shown[0].find_element("css selector", "a").click()
         item = next(i for i in view["items"] if i["document"].endswith("part 001"))
+        _wait(driver, "#ca-viewer .view-chains")
         viewer = driver.find_element("css selector", "#ca-viewer")
         heads = viewer.find_elements("css selector", ".chains-head")
         assert [h.text for h in heads[1:]] == view["annotators"]
@@ -335,6 +343,7 @@ def test_adjudicating_coreference_in_chromium(cli, tmp_path) -> None:
         assert marked
         anchor = marked[0]["anchor"]
         viewer.find_element("css selector", f"#ca-d-{anchor} a").click()
+        _wait(driver, f'[data-anchor="{anchor}"].ca-flash')
         flashed = viewer.find_elements("css selector", f'[data-anchor="{anchor}"].ca-flash')
         assert flashed
         assert "ca-current" in viewer.find_element(
@@ -343,7 +352,7 @@ def test_adjudicating_coreference_in_chromium(cli, tmp_path) -> None:
         driver.get((tmp_path / "coref.html").as_uri() + "#coref-difference")
         link = driver.find_element("css selector", "#coref-difference tbody a")
         link.click()
-        assert driver.find_elements("css selector", "#ca-viewer .ca-diffs li.ca-current")
+        assert _wait(driver, "#ca-viewer .ca-diffs li.ca-current")
         assert not _errors(driver) and _fits(driver)
         _screenshot(driver, tmp_path, "coref")
     finally:
@@ -458,7 +467,7 @@ def test_a_thousand_documents_by_three_annotators(cli, tmp_path) -> None:
         rows = box.find_elements("css selector", "tbody tr")
         assert len(rows) == 1000
         rows[-1].find_element("css selector", "a").click()
-        assert len(driver.find_elements("css selector", "#ca-viewer .chains-head")) == 4
+        assert len(_wait(driver, "#ca-viewer .chains-head")) == 4
         assert len(driver.find_elements("css selector", ".view-chains")) == 1
         assert not _errors(driver) and _fits(driver)
         _screenshot(driver, tmp_path, "thousand")

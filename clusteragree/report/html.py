@@ -295,8 +295,11 @@ def _units(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
 
 
 def _result_tables(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
-                   page: _Page) -> None:
+                   page: _Page, named: Mapping[str, str] | None = None) -> None:
+    """Every other kind of record as a table; a difference of coreference links to its place
+    in its document, a sentence to its trees (``named``: item name -> id)."""
     running: dict[str, int] = {}
+    named = named or {}
     for kind, title in TABLES.items():
         rows = [r for r in records if r.get("kind") == kind]
         if any("document" in r and r["document"] is None for r in rows):
@@ -314,8 +317,11 @@ def _result_tables(records: Sequence[Mapping[str, Any]], items: Mapping[str, str
                 if doc in items:
                     row["where"] = {"text": "show", "href": f"#open={items[doc]}&at=d{k}",
                                     "title": "the difference in the text"}
+            elif kind == "sentence_difference" and str(r.get("sentence")) in named:
+                row["where"] = {"text": "show", "href": f"#open={named[str(r['sentence'])]}",
+                                "title": "the trees side by side"}
             flat.append(row)
-        order = ["where"] if kind == "coref_difference" and items else []
+        order = ["where"] if any("where" in row for row in flat) else []
         page.add(title, page.table(_spec(flat, order=order)), _anchor(kind))
 
 
@@ -424,7 +430,8 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
     _differences_chart(records, page)
     _matrices(records, page)
     _units(records, items, page)
-    _result_tables(records, items, page)
+    named = {str(i.get("name")): str(i["id"]) for v in views for i in v.get("items", [])}
+    _result_tables(records, items, page, named)
     _alpha_rows(records, page)
     warnings = envelope.get("warnings", [])
     if warnings:
