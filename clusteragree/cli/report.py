@@ -3,8 +3,9 @@
 The command runs as it does on its own (same inputs and options), with what the page shows
 switched on (``--diagnostics``, ``--per-doc``, ``--differences``, ``--align`` where the command
 has them); its JSON output is then rendered by :func:`clusteragree.report.html.html_report`,
-with side-by-side views of the annotations for coreference (chains over the text) and
-dependency trees (the arcs, differences marked).
+with the side-by-side views the domains build from what the command read (coreference chains
+over the text, dependency and bracketed trees, the summaries of two pyramids with their SCU
+contributors).
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def register(sub: Any) -> None:
         "report", help="one self-contained HTML page of any command's results",
         usage="clusteragree report COMMAND INPUTS [options of COMMAND] [-o FILE.html]",
         description="Runs COMMAND (table, pyramid, pan, coref or trees) on its inputs with its "
-        "options, and writes one HTML file that opens without a network: the headline figures "
-        "with their intervals, per-document alpha, coincidence and pairwise heatmaps, a "
-        "sortable table of the units that disagree most, and the annotations side by side. "
+        "options, and writes one HTML file that opens without a network, made for "
+        "adjudicating: the headline figures and what they mean, a documents table (least "
+        "reliable first; sort, filter, open), every document's annotations side by side "
+        "(coreference chains, trees, pyramid summaries) with each difference linked to its "
+        "place, the units that disagree most under each distance, and every result table. "
         "-o names the file (default: clusteragree-report.html).")
     report.add_argument("what", choices=COMMANDS, metavar="COMMAND",
                         help="the command whose results to show: " + ", ".join(COMMANDS))

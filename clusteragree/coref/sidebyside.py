@@ -189,7 +189,7 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
                     state = "other"
             marks.append([[list(s) for s in m.spans], index[x][m.entity], state, None])
         mentions[name] = marks
-    differences: list[dict[str, str]] = []
+    differences: list[dict[str, Any]] = []
     where = [{tuple(map(tuple, m[0])): k for k, m in enumerate(mentions[n])} for n in names]
     counts: Counter[str] = Counter()
     for x in range(len(docs)):
