@@ -91,8 +91,16 @@ def test_every_document_and_difference_is_reachable(cli, tmp_path) -> None:
     # each difference of the command links to an anchor its document's item carries
     anchors = {(i["id"], d["anchor"]) for i in view["items"] for d in i["differences"]}
     at = {tuple(re.match(r"#open=([^&]+)&at=(.+)", h).groups()) for h in links if "&at=" in h}
+    places = {(i, a) for i, a in at if a.startswith("pos-")}
+    at -= places
     differences = [r for r in obj["results"] if r["kind"] == "coref_difference"]
     assert len(at) == len(differences) and at <= anchors
+    # each unit that disagrees most links to the mention it is (first and last token)
+    units = [r for r in obj["results"] if r["kind"] == "unit"]
+    spans = {(i["id"], f"pos-{m[0][0][0]}-{m[0][-1][1] - 1}") for i in view["items"]
+             for ms in i["mentions"].values() for m in ms}
+    assert places and places <= spans
+    assert len(places) == len({(r["document"], tuple(r["position"])) for r in units})
     marked = {m[3] for i in view["items"] for ms in i["mentions"].values() for m in ms
               if m[3]}
     assert marked and marked <= {a for _, a in anchors}
@@ -111,8 +119,11 @@ def test_every_command_gets_the_full_page(command: str, extra: tuple, cli, tmp_p
         assert "id='units'" in page
     if "category" in kinds:
         assert "each category against the rest" in page
+    headline = page.split("id='headline'", 1)[1].split("</section>", 1)[0]
     if extra:  # the interval with its level and method
-        assert "95% BCa bootstrap" in page
+        assert "95% BCa bootstrap" in headline and "No interval" not in headline
+    else:  # no interval asked for: the page says so, and how to get one
+        assert "No interval" in headline and "--ci 0.95" in headline
     for r in obj["results"]:
         if r["kind"] == "measure":
             assert f"{r['value']:.4f}" in page.split("id='headline'", 1)[1]
@@ -353,6 +364,11 @@ def test_adjudicating_coreference_in_chromium(cli, tmp_path) -> None:
         link = driver.find_element("css selector", "#coref-difference tbody a")
         link.click()
         assert _wait(driver, "#ca-viewer .ca-diffs li.ca-current")
+        # from a unit that disagrees most to the mention it is
+        unit = driver.find_element("css selector", "#units tbody a")
+        place = unit.get_attribute("href").rsplit("pos-", 1)[1]
+        unit.click()
+        assert _wait(driver, f'#ca-viewer .chains-m[data-pos="{place}"].ca-flash')
         assert not _errors(driver) and _fits(driver)
         _screenshot(driver, tmp_path, "coref")
     finally:

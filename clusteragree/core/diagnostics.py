@@ -201,6 +201,7 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
     -------
     DataFrame
         ``key`` (the unit's label in the table), ``unit`` (its text), ``document`` (or None),
+        ``position`` (its place in the document as the domain gives it, or empty),
         ``values``, ``disagreement``, ``share`` (as :func:`unit_disagreement`, in its order:
         contribution, then ``m_u``, then reading order), then one column per coder with its
         value as text (empty where missing). Units that do not disagree are left out.
@@ -228,6 +229,8 @@ def worst_units(table: CodingTable, distance: DistanceLike = "nominal", k: int =
         "key": pd.Series(list(top["unit"]), dtype=object),
         "unit": [texts[i].text for i in index.tolist()],
         "document": pd.Series([texts[i].document for i in index.tolist()], dtype=object),
+        "position": pd.Series([tuple(texts[i].position) for i in index.tolist()],
+                              dtype=object),
         "values": top["values"], "disagreement": top["disagreement"], "share": top["share"]})
     for coder in table.coders:
         frame[str(coder)] = [

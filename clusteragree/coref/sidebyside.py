@@ -24,6 +24,7 @@ resolution. EMNLP 2013. (The categories of the differences listed with each docu
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -47,8 +48,9 @@ KINDS = {"span": "span differs", "missing_entity": "chain missing",
 #: its status (``split``, ``merged``, ``one-sided``), its first mention's words.
 CHAIN_FIELDS = ("id", "n", "colour", "partner", "status", "first")
 #: The fields of a mention's row: its token spans, its chain's index, its mark (``agree``,
-#: ``one``, ``other``), the anchor of the first difference it takes part in (or None).
-MENTION_FIELDS = ("spans", "chain", "mark", "anchor")
+#: ``one``, ``other``), the anchor of the first difference it takes part in (or None), and
+#: where the tokens are characters (BRAT) its first and last word (from 0).
+MENTION_FIELDS = ("spans", "chain", "mark", "anchor", "words")
 
 #: The legend of the marks (CSS class of the view -> what it means).
 LEGEND = [
@@ -158,6 +160,7 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
         colour.append(mine)
     chains: dict[str, list[list[Any]]] = {}
     mentions: dict[str, list[list[Any]]] = {}
+    words = _word_range(first)
     for x, (name, doc) in enumerate(zip(names, docs, strict=True)):
         rows = []
         for c in order[x]:
@@ -187,7 +190,8 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
                     break
                 if partner[x][y][m.entity] != theirs:
                     state = "other"
-            marks.append([[list(s) for s in m.spans], index[x][m.entity], state, None])
+            marks.append([[list(s) for s in m.spans], index[x][m.entity], state, None,
+                          *([list(words(m.spans))] if words else [])])
         mentions[name] = marks
     differences: list[dict[str, Any]] = []
     where = [{tuple(map(tuple, m[0])): k for k, m in enumerate(mentions[n])} for n in names]
@@ -216,6 +220,21 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
             "tokens": list(first.tokens), "joiner": "" if first.words else " ",
             "rows": _rows(first), "chains": chains, "mentions": mentions,
             "differences": differences}
+
+
+def _word_range(doc: CorefDocument) -> Any:
+    """Where the tokens are characters (BRAT): the first and last word (from 0) a mention's
+    spans touch, as the units that disagree most name them; None where tokens are words."""
+    if not doc.words:
+        return None
+    starts = [s for s, _ in doc.words]
+    ends = [e for _, e in doc.words]
+
+    def words(spans: Span) -> tuple[int, int]:
+        first = bisect_right(ends, spans[0][0])
+        last = bisect_left(starts, spans[-1][1]) - 1
+        return first, max(first, last)
+    return words
 
 
 def describe_span(spans: Span, doc: CorefDocument, limit: int = 40) -> str:

@@ -167,6 +167,10 @@ def explanations(records: Sequence[Mapping[str, Any]],
                      "only where it lies between 0.667 and 0.800; below, the annotations "
                      "do not support conclusions. The share of bootstrap resamples below each "
                      "threshold says how sure that verdict is.")
+    if alphas and not any(isinstance(r.get("ci"), list) for r in alphas):
+        lines.append("No interval: the run asked for none. A bootstrap interval says how far "
+                     "each figure can be trusted (the option --ci 0.95, or ci=0.95 in Python; "
+                     "it takes longer on a large corpus).")
     if any(isinstance(r.get("ci"), list) for r in records):
         lines.append("An interval is a bootstrap confidence interval at the level it names "
                      "(BCa: corrected for bias and skew; percentile: the plain quantiles), "

@@ -188,9 +188,10 @@ def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str
         charts.append(f"<div><h3>{html.escape(dist)}</h3>" + dot_chart(
             dots, title=f"alpha ({dist}) per document", **size) + "</div>")
     if charts:
+        click = " Click a dot to open the document." if items else ""
         page.add("alpha per document", "<p class='meta'>Each dot a document, sorted from the "
-                 "lowest; whiskers: its interval where there is one; dashed: 0.667 and 0.8. "
-                 "Click a dot to open the document.</p><div class='charts'>" + "".join(charts)
+                 "lowest; whiskers: its interval where there is one; dashed: 0.667 and 0.8."
+                 f"{click}</p><div class='charts'>" + "".join(charts)
                  + "</div>", "per-document")
 
 
@@ -262,7 +263,9 @@ def _differences_chart(records: Sequence[Mapping[str, Any]], page: _Page) -> Non
 
 
 def _units(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
-           page: _Page) -> None:
+           page: _Page, positioned: bool = False) -> None:
+    """The units that disagree most, a table per distance; with ``positioned`` (the view
+    marks its elements with ``data-pos``, the units' positions) each unit links to its place."""
     units = [r for r in records if r.get("kind") == "unit"]
     if not units:
         return
@@ -280,8 +283,11 @@ def _units(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
             doc = r.get("document")
             unit: Any = str(r.get("unit"))
             if doc is not None and str(doc) in items:
-                unit = {"text": unit, "href": f"#open={items[str(doc)]}",
-                        "title": "open the document side by side"}
+                place = r.get("position")
+                at = (f"&at=pos-{place[0]}-{place[-1]}" if positioned and isinstance(
+                    place, list) and place else "")
+                unit = {"text": unit, "href": f"#open={items[str(doc)]}{at}",
+                        "title": "the unit in its document, side by side"}
             row["unit"] = unit
             if doc is not None:
                 row["document"] = str(doc)
@@ -429,7 +435,7 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
     _per_document_chart(records, items, page)
     _differences_chart(records, page)
     _matrices(records, page)
-    _units(records, items, page)
+    _units(records, items, page, positioned=any(v.get("kind") == "chains" for v in views))
     named = {str(i.get("name")): str(i["id"]) for v in views for i in v.get("items", [])}
     _result_tables(records, items, page, named)
     _alpha_rows(records, page)

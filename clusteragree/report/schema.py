@@ -255,7 +255,8 @@ def envelope(command: str, inputs: Sequence[str], signature: str,
 
 #: The columns of the ``units`` diagnostics that are no annotator's value
 #: (:data:`clusteragree.core.diagnostics.UNIT_COLUMNS`, with the distance and the rank).
-_UNIT_FIELDS = ("distance", "rank", "key", "unit", "document", "values", "disagreement", "share")
+_UNIT_FIELDS = ("distance", "rank", "key", "unit", "document", "position", "values",
+                "disagreement", "share")
 
 
 def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
@@ -304,6 +305,9 @@ def diagnostic_records(found: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]
             out.append({"kind": "unit", "distance": str(row["distance"]),
                         "rank": int(row["rank"]), "unit": str(row["unit"]),
                         "document": None if _missing(row["document"]) else str(row["document"]),
+                        **({"position": [int(x) for x in row["position"]]}
+                           if isinstance(row.get("position"), (tuple, list))
+                           and row["position"] else {}),
                         "values": int(row["values"]),
                         **{k: _plain(row[k]) for k in ("disagreement", "share")},
                         "codes": codes})

@@ -290,13 +290,13 @@ def _unit_sections(frame: pd.DataFrame) -> list[Section]:
     """One table per distance: rank, unit, document (where there are documents), m_u, the
     contribution and its share, and each annotator's value."""
     if "distance" not in frame:  # a frame of worst_units alone
-        return [(_TITLES["units"], frame.drop(columns=["key"], errors="ignore"))]
+        return [(_TITLES["units"], frame.drop(columns=["key", "position"], errors="ignore"))]
     out: list[Section] = []
     names = list(dict.fromkeys([*frame.attrs.get("distances", ()), *frame["distance"]]))
     for distance in names:
         rows = frame[frame["distance"] == distance]
         title = f"units that disagree most under {distance} (each annotator's value)"
-        shown = rows.drop(columns=["distance", "key"], errors="ignore")
+        shown = rows.drop(columns=["distance", "key", "position"], errors="ignore")
         if "document" in shown and shown["document"].isna().all():
             shown = shown.drop(columns=["document"])
         out.append((title, shown.reset_index(drop=True) if len(shown) else

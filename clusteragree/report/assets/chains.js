@@ -87,6 +87,8 @@
         span.dataset.chain = a + ':' + m[1];
         span.dataset.m = a + ':' + n.k;
         if (m[3]) { span.dataset.anchor = m[3]; }
+        var words = m[4] || [m[0][0][0], m[0][m[0].length - 1][1] - 1];
+        span.dataset.pos = words[0] + '-' + words[1];  /* as the worst units name it */
         span.title = names[a] + ', chain ' + chain.id + ' (' + chain.n + ' mention' +
           (chain.n === 1 ? '' : 's') + ', first "' + chain.first + '")' +
           (m[2] === 'one' ? '; another annotator did not mark this mention' : '') +

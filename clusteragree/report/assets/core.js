@@ -129,11 +129,15 @@
   }
   function goTo(anchor) {
     var viewer = document.getElementById('ca-viewer');
-    var marks = Array.prototype.slice.call(
-      viewer.querySelectorAll('.ca-drawn [data-anchor="' + CSS.escape(anchor) + '"]'));
+    var pos = /^pos-(.*)$/.exec(anchor);
+    var marks = Array.prototype.slice.call(viewer.querySelectorAll(pos
+      ? '.ca-drawn [data-pos="' + CSS.escape(pos[1]) + '"]'
+      : '.ca-drawn [data-anchor="' + CSS.escape(anchor) + '"]'));
     if (marks.length) {
       marks[0].scrollIntoView({block: 'center', inline: 'center'});
       flash(marks);
+    } else {
+      viewer.scrollIntoView({block: 'start'});
     }
     var row = document.getElementById('ca-d-' + anchor);
     if (row) {
