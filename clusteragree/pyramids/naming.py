@@ -107,7 +107,7 @@ class PyramidNames:
     >>> table, found = pyramid_table([x, y], coders=["X", "Y"])
     >>> names = PyramidNames([x, y], found, ["X", "Y"])
     >>> names.unit(6)
-    UnitText(text='word 4: "down"', document='D1.M.100.A.B', position=(4, 4))
+    UnitText(text='word 4: "down"', document='D1.M.100.A.B', position=(3, 3))
     >>> names.value("X", 6, table.value("X", 6)), names.value("Y", 6, table.value("Y", 6))
     ('SCU 2 "Down" (no other word)', 'SCU 5 "A cat sat" (4 other words)')
     >>> names.value("X", 0, table.value("X", 0))
@@ -137,7 +137,7 @@ class PyramidNames:
         single = len(places) == 1 and places[0][1] == places[0][2]
         text = " + ".join(self._words.words(a, b) for a, b in extent)
         return UnitText(f"{'word' if single else 'words'} {where}: {quoted(text)}", summary,
-                        (places[0][1], places[-1][2]))
+                        (places[0][1] - 1, places[-1][2] - 1))  # from 0, as every domain
 
     def value(self, coder: Hashable, unit: Any, value: Any) -> str:
         """The annotator's SCU(s) of the unit, with how many other units they hold."""
