@@ -389,6 +389,12 @@ def test_the_other_pages_in_chromium(command: str, cli, tmp_path) -> None:
             for item in view["items"]:
                 driver.execute_script("CA_OPEN(arguments[0])", item["id"])
                 assert driver.find_elements("css selector", f"#ca-viewer .view-{view['kind']}")
+        # a unit that disagrees most, followed to its place: the word it names
+        for link in [a.get_attribute("href") for a in driver.find_elements(
+                "css selector", "#units tbody a") if "pos-" in a.get_attribute("href")]:
+            driver.execute_script("location.hash = arguments[0]", link.split("#", 1)[1])
+            place = link.rsplit("pos-", 1)[1]
+            assert _wait(driver, f'#ca-viewer [data-pos="{place}"].ca-flash')
         assert not _errors(driver) and _fits(driver)
         _screenshot(driver, tmp_path, command)
     finally:

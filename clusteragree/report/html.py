@@ -435,7 +435,8 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
     _per_document_chart(records, items, page)
     _differences_chart(records, page)
     _matrices(records, page)
-    _units(records, items, page, positioned=any(v.get("kind") == "chains" for v in views))
+    _units(records, items, page,
+           positioned=any(v.get("kind") in ("chains", "pyramids") for v in views))
     named = {str(i.get("name")): str(i["id"]) for v in views for i in v.get("items", [])}
     _result_tables(records, items, page, named)
     _alpha_rows(records, page)

@@ -87,6 +87,7 @@
         if (!wordNode || wordNode.getAttribute('data-w') !== String(word)) {
           wordNode = el('span', 'pyr-w');
           wordNode.setAttribute('data-w', String(word));
+          wordNode.setAttribute('data-pos', word + '-' + word);  /* as units name a word */
           if (only[word]) {
             wordNode.className += ' pyr-only';
             wordNode.setAttribute('data-anchor', side + '-w' + word);
