@@ -71,8 +71,11 @@ def test_the_page_is_self_contained_light_and_holds_the_answer(cli, tmp_path) ->
     for target in re.findall(r"<nav class='toc'.*?</nav>", page, re.S)[0].split("href='#")[1:]:
         assert f"id='{target.split(chr(39))[0]}'" in page
     assert "NaN" not in json.dumps(data)
-    # the signature is folded at the bottom, not above the figures
+    # the signature is folded at the bottom, not above the figures; what the command read
+    # for the page (the corpora) is not an option of the run and stays out of it
     assert page.index(obj["signature"].split("|")[1]) > page.index("id='headline'")
+    signature = page.split("<code class='signature'>", 1)[1].split("</code>", 1)[0]
+    assert "CorefCorpus" not in signature and len(signature) < 1000
 
 
 def test_every_document_and_difference_is_reachable(cli, tmp_path) -> None:
