@@ -228,7 +228,8 @@ def _overlap_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
     order = np.lexsort((end, start, key))
     key, start, end, side = key[order], start[order], end[order], side[order]
     # running maximum of the ends before each span, within its key
-    reach = pd.Series(end).groupby(key).cummax().to_numpy()
+    lift = key * (int(end.max(initial=0)) + 1)  # keys sorted: a new key outruns every end
+    reach = np.maximum.accumulate(end + lift) - lift
     before = np.empty_like(reach)
     before[0:1] = -1
     before[1:] = reach[:-1]
@@ -256,44 +257,46 @@ def _overlap_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
 def _exact_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
               n_keys: int) -> IntArray:
     """Matched pairs per key under an exact rule: for each (start, end), the smaller count."""
-    cell = pd.DataFrame({"k": key, "s": start, "e": end, "d": side})
-    counts = cell.groupby(["k", "s", "e", "d"]).size().unstack("d", fill_value=0)
-    if 0 not in counts.columns or 1 not in counts.columns:
+    if not len(key):
         return np.zeros(n_keys, dtype=np.int64)
-    both = np.minimum(counts[0].to_numpy(), counts[1].to_numpy())
-    keys = counts.index.get_level_values("k").to_numpy()
-    return np.bincount(keys, weights=both, minlength=n_keys).astype(np.int64)
+    cells, where = np.unique(np.stack([key, start, end]), axis=1, return_inverse=True)
+    where = where.reshape(-1)
+    ones = np.bincount(where, weights=side, minlength=cells.shape[1])
+    zeros = np.bincount(where, minlength=cells.shape[1]) - ones
+    return np.bincount(cells[0], weights=np.minimum(ones, zeros),
+                       minlength=n_keys).astype(np.int64)
+
+
+PairCounts = tuple[int, int, IntArray, IntArray, IntArray]
 
 
 def _pair_counts(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable],
-                 rule: str) -> pd.DataFrame:
-    """tp, n_reference, n_other per (pair, document, label) where the pair marks a span."""
+                 rule: str) -> tuple[list[Any], list[PairCounts]]:
+    """The labels, and for each pair ``(i, j)`` its tp, n_reference and n_other as
+    documents x labels arrays (unlabelled rules: one label, TOTAL)."""
     overlap, labelled = SPAN_RULES[rule]
-    ann = pd.Categorical(frame["annotator"], categories=annotators).codes.astype(np.int64)
-    doc = pd.Categorical(frame["document"], categories=documents).codes.astype(np.int64)
-    keep = ann >= 0
-    labels = frame["label"][keep] if labelled else pd.Series(TOTAL, index=frame.index[keep])
-    lab_codes, lab_values = pd.factorize(labels)
-    ann, doc = ann[keep], doc[keep]
-    start = frame["start"].to_numpy()[keep]
-    end = frame["end"].to_numpy()[keep]
+    ann = pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64)
+    doc = pd.Index(documents).get_indexer(frame["document"]).astype(np.int64)
+    if labelled:
+        lab_codes, lab_index = pd.factorize(frame["label"])
+        lab_values = list(lab_index)
+    else:
+        lab_codes, lab_values = np.zeros(len(frame), dtype=np.int64), [TOTAL]
+    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
     n_lab = max(len(lab_values), 1)
     key = doc * n_lab + lab_codes
     n_keys = len(documents) * n_lab
     marked = np.zeros((len(annotators), n_keys), dtype=np.int64)
     np.add.at(marked, (ann, key), 1)
     tp_of = _overlap_tp if overlap else _exact_tp
-    parts = []
+    shape = (len(documents), n_lab)
+    out = []
     for i, j in combinations(range(len(annotators)), 2):
         mine = (ann == i) | (ann == j)
         tp = tp_of(key[mine], start[mine], end[mine], (ann[mine] == j).astype(np.int64), n_keys)
-        used = np.flatnonzero(marked[i] + marked[j] > 0)
-        parts.append(pd.DataFrame({
-            "reference": pd.Series([annotators[i]] * len(used), dtype=object),
-            "other": pd.Series([annotators[j]] * len(used), dtype=object),
-            "d": used // n_lab, "label": lab_values[used % n_lab] if len(lab_values) else [],
-            "tp": tp[used], "n_reference": marked[i, used], "n_other": marked[j, used]}))
-    return pd.concat(parts, ignore_index=True)
+        out.append((i, j, tp.reshape(shape), marked[i].reshape(shape),
+                    marked[j].reshape(shape)))
+    return lab_values, out
 
 
 def _ratios(tp: Any, n_ref: Any, n_other: Any) -> tuple[Any, Any, Any]:
@@ -306,42 +309,40 @@ OUT_COLUMNS = ["document", "pooled", "rule", "label", "average", "reference", "o
                "n_reference", "n_other", "precision", "recall", "f1", "labels"]
 
 
-def _scope_rows(counts: pd.DataFrame, rule: str, labelled: bool,
-                pairs: list[tuple[Hashable, Hashable]]) -> list[dict[str, Any]]:
-    """The rows of one scope (a document, or all pooled): per label, micro, macro, per pair."""
-    rows: list[dict[str, Any]] = []
-    by_pair = dict(iter(counts.groupby(["reference", "other"], sort=False)))
-    for ref, other in pairs:
-        part = by_pair.get((ref, other))
-        base = {"rule": rule, "reference": ref, "other": other}
-        if part is None or part.empty:
-            rows.append({**base, "label": TOTAL, "average": "micro", "tp": 0, "n_reference": 0,
-                         "n_other": 0, "precision": np.nan, "recall": np.nan, "f1": np.nan,
-                         "labels": 0})
-            continue
-        sums = part.groupby("label", sort=False)[["tp", "n_reference", "n_other"]].sum()
-        p, r, f = _ratios(sums["tp"], sums["n_reference"], sums["n_other"])
-        if labelled:
-            for k, label in enumerate(sums.index):
-                rows.append({**base, "label": label, "average": "",
-                             **{c: int(sums[c].iloc[k]) for c in sums.columns},
-                             "precision": p[k], "recall": r[k], "f1": f[k], "labels": 1})
-        total = sums.sum()
-        mp, mr, mf = _ratios(total["tp"], total["n_reference"], total["n_other"])
-        counted = {c: int(total[c]) for c in sums.columns}
-        rows.append({**base, "label": TOTAL, "average": "micro", **counted, "precision": mp,
-                     "recall": mr, "f1": mf, "labels": len(sums)})
-        if labelled:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # a label with P undefined
-                rows.append({**base, "label": TOTAL, "average": "macro", **counted,
-                             "precision": float(np.nanmean(p)) if (p == p).any() else np.nan,
-                             "recall": float(np.nanmean(r)) if (r == r).any() else np.nan,
-                             "f1": float(np.mean(f)), "labels": len(sums)})
-    return rows
+def _pair_rows(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
+               ) -> dict[str, Any]:
+    """Columns of the rows of one pair, scopes x labels arrays in: per label (where the pair
+    marks a span), micro and macro, with ``scope`` and ``kind`` (0 label, 1 micro, 2 macro)."""
+    p, r, f = _ratios(tp, n_ref, n_other)
+    used = (n_ref + n_other) > 0
+    scope, label = np.nonzero(used) if labelled else (np.zeros(0, int), np.zeros(0, int))
+    n_scopes = tp.shape[0]
+    every = np.arange(n_scopes)
+    sums = [x.sum(axis=1) for x in (tp, n_ref, n_other)]
+    mp, mr, mf = _ratios(*sums)
+    count = used.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        def mean(x: Any) -> Any:
+            ok = used & ~np.isnan(x)
+            return np.where(ok.any(axis=1), np.where(ok, x, 0).sum(axis=1) / ok.sum(axis=1),
+                            np.nan)
+        macro = [mean(p), mean(r), mean(f)]
+    parts = [(scope, label, 0, [x[scope, label] for x in (tp, n_ref, n_other, p, r, f)],
+              np.ones(len(scope), dtype=np.int64)),
+             (every, np.full(n_scopes, -1), 1, [*sums, mp, mr, mf], count)]
+    if labelled:
+        keep = np.flatnonzero(count > 0)
+        parts.append((keep, np.full(len(keep), -1), 2,
+                      [*(s[keep] for s in sums), *(m[keep] for m in macro)], count[keep]))
+    names = ["tp", "n_reference", "n_other", "precision", "recall", "f1"]
+    return {"scope": np.concatenate([x[0] for x in parts]),
+            "label": np.concatenate([x[1] for x in parts]),
+            "kind": np.concatenate([np.full(len(x[0]), x[2]) for x in parts]),
+            **{n: np.concatenate([x[3][k] for x in parts]) for k, n in enumerate(names)},
+            "labels": np.concatenate([x[4] for x in parts])}
 
 
-def _pairs_frame(spans: Any, rules: Sequence[str], annotators: Sequence[Hashable] | None,
+def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Hashable] | None,
                  documents: Iterable[Hashable] | None) -> pd.DataFrame:
     if isinstance(rules, str):
         rules = [r.strip() for r in rules.split(",")]
@@ -351,30 +352,47 @@ def _pairs_frame(spans: Any, rules: Sequence[str], annotators: Sequence[Hashable
                              f"{list(rules)!r}.", params=("rules",))
     frame = span_frame(spans)
     chosen = _annotators(frame, annotators)
+    frame = frame[frame["annotator"].isin(chosen)]
     docs = _documents(frame, documents)
-    pairs = [(chosen[i], chosen[j]) for i, j in combinations(range(len(chosen)), 2)]
-    rows: list[dict[str, Any]] = []
-    for rule in dict.fromkeys(rules):
-        counts = _pair_counts(frame, chosen, docs, rule)
+    parts: list[dict[str, Any]] = []
+    for rule_ix, rule in enumerate(dict.fromkeys(rules)):
         labelled = SPAN_RULES[rule][1]
-        by_doc = dict(iter(counts.groupby("d", sort=False)))
-        for d, document in enumerate(docs):
-            part = by_doc.get(d, counts.iloc[:0])
-            rows += [{"document": document, "pooled": False, **row}
-                     for row in _scope_rows(part, rule, labelled, pairs)]
-        rows += [{"document": TOTAL, "pooled": True, **row}
-                 for row in _scope_rows(counts, rule, labelled, pairs)]
-    out = pd.DataFrame(rows, columns=OUT_COLUMNS)
+        labels, pairs = _pair_counts(frame, chosen, docs, rule)
+        names = np.array([*labels, TOTAL], dtype=object)
+        for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
+            tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
+                                 for x in (tp, n_ref, n_other))
+            cols = _pair_rows(tp_, ref_, other_, labelled)
+            n = len(cols["scope"])
+            cols.update(rule=np.full(n, rule, dtype=object), rule_ix=np.full(n, rule_ix),
+                        pair_ix=np.full(n, pair_ix), label_ix=cols["label"],
+                        label=names[cols["label"]],
+                        reference=np.array([chosen[i]] * n + [None], dtype=object)[:-1],
+                        other=np.array([chosen[j]] * n + [None], dtype=object)[:-1])
+            parts.append(cols)
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    order = np.lexsort([merged[k] for k in ("label_ix", "kind", "pair_ix", "scope",
+                                            "rule_ix")])
+    merged = {k: v[order] for k, v in merged.items()}
+    scope = merged["scope"]
+    merged["pooled"] = scope == len(docs)
+    merged["document"] = np.array([*docs, TOTAL, None], dtype=object)[:-1][scope]
+    merged["average"] = np.array(["", "micro", "macro"], dtype=object)[merged["kind"]]
+    out = pd.DataFrame({k: merged[k] for k in OUT_COLUMNS})
     return out.astype({"tp": np.int64, "n_reference": np.int64, "n_other": np.int64,
                        "labels": np.int64, "pooled": bool})
 
 
-def _warn_undefined(out: pd.DataFrame, what: str) -> None:
+def _warn_undefined(out: pd.DataFrame) -> None:
     none = int(out["f1"].isna().sum())
-    if none:
+    one = int((out["precision"].isna() | out["recall"].isna()).sum()) - none
+    if none or one:
+        what = [f"F1 in {none} (neither annotator of the pair marks a span there)"] * bool(none)
+        what += [f"precision or recall in {one}{' more' if none else ''} (one annotator of "
+                 "the pair marks no span there)"] * bool(one)
         warnings.warn(AlphaUndefinedWarning(
-            f"{what} is undefined (NaN) in {none} of {len(out)} rows: neither annotator of "
-            "the pair marks a span there"), stacklevel=3)
+            f"span agreement is undefined (NaN) in {none + one} of {len(out)} rows: "
+            + "; ".join(what)), stacklevel=3)
 
 
 def span_f1_pairs(
@@ -419,7 +437,8 @@ def span_f1_pairs(
         and ``macro`` (the mean over the ``labels`` used by the pair; precision and recall
         over the labels where they are defined); unlabelled rules give the micro row only.
         Precision is NaN where the other annotator marks nothing, recall where the reference
-        does, F1 where neither does (an ``AlphaUndefinedWarning`` counts the rows).
+        marks nothing, F1 where neither marks anything (an ``AlphaUndefinedWarning`` counts
+        the rows).
 
     Raises
     ------
@@ -455,7 +474,7 @@ def span_f1_pairs(
     so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
     """
     out = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(out, "span F1")
+    _warn_undefined(out)
     return out
 
 
@@ -519,9 +538,10 @@ def span_f1(
     4  0.6111  0.0786  0.5  0.6667      3
     """
     pairs = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(pairs, "span F1")
+    _warn_undefined(pairs)
     keys = ["document", "pooled", "rule", "label", "average"]
-    grouped = pairs.groupby(keys, sort=False, dropna=False)
-    out = grouped["f1"].agg(f1="mean", sd=lambda x: float(np.std(x.dropna())) if x.notna().any()
-                            else np.nan, min="min", max="max", pairs="count").reset_index()
-    return out.reset_index(drop=True)
+    grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
+    out = grouped.agg(["mean", "min", "max", "count"]).rename(
+        columns={"mean": "f1", "count": "pairs"})
+    out.insert(1, "sd", grouped.std(ddof=0))
+    return out.reset_index()
