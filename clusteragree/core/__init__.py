@@ -89,6 +89,8 @@ if TYPE_CHECKING:
     from .parallel import map_chunks, resolve_jobs, usable_cores
     from .readable import UnitText
     from .result import AlphaResult, alpha_from_sums, format_signature
+    from .span_match import SPAN_COLUMNS, SPAN_RULES, Span, span_f1, span_f1_pairs, span_frame
+    from .span_tokens import SCHEMES, span_tags, token_agreement
     from .text import first_difference
     from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
 
@@ -150,6 +152,15 @@ _WHERE = {
     'sum_by_key': '.crosstab',
     'dice': '.distances',
     'first_difference': '.text',
+    'SCHEMES': '.span_tokens',
+    'SPAN_COLUMNS': '.span_match',
+    'SPAN_RULES': '.span_match',
+    'Span': '.span_match',
+    'span_f1': '.span_match',
+    'span_f1_pairs': '.span_match',
+    'span_frame': '.span_match',
+    'span_tags': '.span_tokens',
+    'token_agreement': '.span_tokens',
     'UnitizingStats': '.unitizing',
     'section_distance': '.unitizing',
     'unitizing_alpha': '.unitizing',
@@ -191,6 +202,9 @@ __all__ = [
     'DEFAULT_DISTANCES',
     'DISTANCES',
     'RESAMPLE',
+    'SCHEMES',
+    'SPAN_COLUMNS',
+    'SPAN_RULES',
     'TOTAL',
     'WEIGHTS',
     'AlphaResult',
@@ -204,6 +218,7 @@ __all__ = [
     'Distance',
     'DistanceLike',
     'KappaStats',
+    'Span',
     'SubjectStats',
     'UnitText',
     'UnitizingStats',
@@ -264,8 +279,13 @@ __all__ = [
     'scott_pi',
     'section_distance',
     'set_distance',
+    'span_f1',
+    'span_f1_pairs',
+    'span_frame',
+    'span_tags',
     'subject_stats',
     'sum_by_key',
+    'token_agreement',
     'unique_labels',
     'unit_disagreement',
     'unitizing_alpha',

@@ -1,0 +1,547 @@
+"""Agreement on spans by matching: pairwise precision, recall and F1 between annotators.
+
+A span is a positioned unit of one annotator: ``(annotator, document, start, end, label)``,
+``end`` exclusive, offsets in whatever unit the caller uses (characters or tokens). For every
+pair of annotators, one taken as the reference, the spans of the two are matched one to one
+under a named rule (:data:`SPAN_RULES`):
+
+* ``exact``: same start, same end, same label;
+* ``exact-span``: same start and end, label ignored (unlabelled);
+* ``overlap``: the spans share at least one position and have the same label;
+* ``overlap-span``: the spans share at least one position, label ignored.
+
+Under the overlap rules a span may overlap several of the other annotator's; the matching is a
+*maximum* matching: the most pairs of overlapping spans, each span in one pair at most, and
+among the matchings with that many pairs one whose total overlap (positions shared) is largest.
+It is found with :func:`scipy.optimize.linear_sum_assignment` on the weights
+``W + overlap`` for overlapping spans and 0 otherwise, ``W`` larger than the sum of all
+overlaps (so one more pair always outweighs any gain of overlap). Spans are first cut into
+groups that overlap in a chain; a group with one span of an annotator matches one pair
+without the solver. Under the exact rules a span matches a span with the same key; a key
+marked twice by one annotator counts twice (spans are a multiset).
+
+With ``tp`` matched pairs, ``n_r`` spans of the reference and ``n_o`` of the other,
+precision is ``tp / n_o``, recall ``tp / n_r`` and ``F1 = 2 tp / (n_r + n_o)``, symmetric
+(the other direction swaps precision and recall). F1 is positive specific agreement
+``2a / (2a + b + c)`` with ``a = tp`` spans marked by both and ``b``, ``c`` the spans marked
+by one only: Hripcsak & Rothschild (2005) show that the average pairwise F1 among annotators
+is their positive specific agreement, which needs no count of negatives.
+
+Per label (labelled rules) and over all labels: *micro* from the counts summed over labels,
+*macro* the mean over the labels either annotator of the pair uses there. Per document and
+pooled (counts summed over documents, then the ratios). :func:`span_f1` averages F1 over
+every pair of annotators with its spread.
+
+References
+----------
+Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+information retrieval. Journal of the American Medical Informatics Association 12(3):296-298.
+
+docs/spans.md.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy.optimize import linear_sum_assignment
+
+from ..errors import AlphaUndefinedWarning, InputError, ParameterError, ParameterTypeError, notify
+from .frames import TOTAL
+
+__all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "span_f1", "span_f1_pairs", "span_frame"]
+
+IntArray = npt.NDArray[np.int64]
+
+#: The columns of a spans DataFrame (``end`` exclusive).
+SPAN_COLUMNS = ("annotator", "document", "start", "end", "label")
+#: Matching rules: name -> (positions must overlap rather than coincide, labels must agree).
+SPAN_RULES: dict[str, tuple[bool, bool]] = {
+    "exact": (False, True),
+    "exact-span": (False, False),
+    "overlap": (True, True),
+    "overlap-span": (True, False),
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    """One span of one annotator: positions ``start`` to ``end`` (exclusive) of a document.
+
+    Parameters
+    ----------
+    annotator, document : hashable
+        Who marked it, and where.
+    start, end : int
+        Its first position and the position after its last (``0 <= start < end``).
+    label : hashable
+        Its category (give one label to all spans that have none).
+
+    References
+    ----------
+    docs/spans.md, "Spans".
+
+    Examples
+    --------
+    >>> span_frame([Span("A", "d1", 0, 2, "PER"), ("B", "d1", 0, 2, "PER")])
+      annotator document  start  end label
+    0         A       d1      0    2   PER
+    1         B       d1      0    2   PER
+    """
+
+    annotator: Hashable
+    document: Hashable
+    start: int
+    end: int
+    label: Hashable
+
+
+def span_frame(spans: pd.DataFrame | Iterable[Span | Sequence[Any]]) -> pd.DataFrame:
+    """The spans as a DataFrame of :data:`SPAN_COLUMNS`, checked.
+
+    Parameters
+    ----------
+    spans : DataFrame or iterable
+        A DataFrame with the columns ``annotator, document, start, end, label`` (others are
+        left out), or an iterable of :class:`Span` or of 5-tuples in that order.
+
+    Returns
+    -------
+    DataFrame
+        The five columns, ``start`` and ``end`` as int64, in the order given.
+
+    Raises
+    ------
+    ParameterTypeError
+        If ``spans`` is neither, or a DataFrame lacks a column.
+    InputError
+        If a span has no annotator, document or label, an offset that is not a whole number,
+        a negative start, or an end not after its start (a zero-length span marks no
+        position: it can neither overlap a span nor be tagged). The span's row (0-based) is
+        named.
+
+    References
+    ----------
+    docs/spans.md, "Spans".
+
+    Examples
+    --------
+    >>> span_frame([("A", "d1", 3, 3, "PER")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: span 0 (annotator 'A', document 'd1', 3-3) is empty: ...
+    """
+    if isinstance(spans, pd.DataFrame):
+        missing = [c for c in SPAN_COLUMNS if c not in spans.columns]
+        if missing:
+            raise ParameterTypeError(f"spans lacks the column(s) {', '.join(missing)}; a spans "
+                                     f"DataFrame has the columns {', '.join(SPAN_COLUMNS)}")
+        frame = spans.loc[:, list(SPAN_COLUMNS)].reset_index(drop=True)
+    elif isinstance(spans, (str, bytes)) or not isinstance(spans, Iterable):
+        raise ParameterTypeError("spans must be a DataFrame with the columns "
+                                 f"{', '.join(SPAN_COLUMNS)} or an iterable of Span or of "
+                                 f"5-tuples. Got {type(spans).__name__}.")
+    else:
+        rows = []
+        for i, s in enumerate(spans):
+            row = (s.annotator, s.document, s.start, s.end, s.label) if isinstance(s, Span) \
+                else tuple(s) if isinstance(s, (tuple, list)) else None
+            if row is None or len(row) != 5:
+                raise InputError(f"span {i} is {s!r}; expected a Span or an (annotator, "
+                                 "document, start, end, label) tuple")
+            rows.append(row)
+        frame = pd.DataFrame(rows, columns=list(SPAN_COLUMNS), dtype=object)
+    for col in ("annotator", "document", "label"):
+        bad = frame[col].isna().to_numpy()
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"span {i} has no {col}; give every span its {col}"
+                             + (" (one label for all spans that have none)"
+                                if col == "label" else ""))
+    for col in ("start", "end"):
+        values = pd.to_numeric(frame[col], errors="coerce")
+        whole = values.notna() & (values == np.floor(values))
+        if not whole.all():
+            i = int(np.flatnonzero(~whole.to_numpy())[0])
+            raise InputError(f"span {i} has {col} {frame[col].iloc[i]!r}; offsets are whole "
+                             "numbers")
+        frame[col] = values.astype(np.int64)
+    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
+    bad = (start < 0) | (end <= start)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        a, d = frame["annotator"].iloc[i], frame["document"].iloc[i]
+        what = ("has a negative start" if start[i] < 0 else
+                "is empty: a zero-length span marks no position" if end[i] == start[i] else
+                "ends before it starts")
+        raise InputError(f"span {i} (annotator {a!r}, document {d!r}, {start[i]}-{end[i]}) "
+                         f"{what}; spans run from start to end exclusive, end > start >= 0")
+    return frame
+
+
+def _annotators(frame: pd.DataFrame, annotators: Sequence[Hashable] | None) -> list[Hashable]:
+    """The annotators compared: those given, else those with spans in order of appearance."""
+    if annotators is None:
+        chosen = list(pd.unique(frame["annotator"]))
+    else:
+        chosen = list(annotators)
+        if len(set(chosen)) != len(chosen):
+            raise ParameterError("annotators names an annotator twice", params=("annotators",))
+        outside = ~frame["annotator"].isin(chosen)
+        if outside.any():
+            notify("ignored", f"{int(outside.sum())} spans of annotators not among the "
+                   "annotators compared were left out", count=1, stacklevel=3)
+    if len(chosen) < 2:
+        raise ParameterError(
+            f"span agreement needs two annotators at least; the spans name {len(chosen)} "
+            "(an annotator who marked nothing has no span: name every annotator with "
+            "annotators=[...])", params=("annotators",))
+    return chosen
+
+
+def _documents(frame: pd.DataFrame, documents: Iterable[Hashable] | None,
+               param: str = "documents") -> list[Hashable]:
+    """The documents scored: those given (every span must lie in one), else those with spans."""
+    if documents is None:
+        return list(pd.unique(frame["document"]))
+    chosen = list(documents)
+    outside = ~frame["document"].isin(chosen)
+    if outside.any():
+        i = int(np.flatnonzero(outside.to_numpy())[0])
+        raise InputError(f"span {i} lies in document {frame['document'].iloc[i]!r}, which is "
+                         f"not among the {len(chosen)} documents given ({param}=...); give "
+                         "every document that holds spans")
+    return chosen
+
+
+def _overlap_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
+                n_keys: int) -> IntArray:
+    """Matched pairs per key under an overlap rule: a maximum matching of overlapping spans
+    of side 0 with spans of side 1 within each key (see the module's description)."""
+    order = np.lexsort((end, start, key))
+    key, start, end, side = key[order], start[order], end[order], side[order]
+    # running maximum of the ends before each span, within its key
+    lift = key * (int(end.max(initial=0)) + 1)  # keys sorted: a new key outruns every end
+    reach = np.maximum.accumulate(end + lift) - lift
+    before = np.empty_like(reach)
+    before[0:1] = -1
+    before[1:] = reach[:-1]
+    new = np.ones(len(key), dtype=bool)
+    new[1:] = (key[1:] != key[:-1]) | (start[1:] >= before[1:])
+    group = np.cumsum(new) - 1
+    n_groups = int(group[-1]) + 1 if len(group) else 0
+    ones = np.bincount(group, weights=side, minlength=n_groups).astype(np.int64)
+    zeros = np.bincount(group, minlength=n_groups) - ones
+    pairs = np.minimum(zeros, ones)
+    heads = np.flatnonzero(new)
+    for g in np.flatnonzero(pairs > 1):  # a chain with two spans of each side: the solver
+        lo = heads[g]
+        hi = heads[g + 1] if g + 1 < len(heads) else len(key)
+        s, e, d = start[lo:hi], end[lo:hi], side[lo:hi]
+        a, b = d == 0, d == 1
+        shared = np.minimum.outer(e[a], e[b]) - np.maximum.outer(s[a], s[b])
+        shared = np.clip(shared, 0, None)
+        weight = np.where(shared > 0, shared + int(shared.sum()) + 1, 0)
+        rows, cols = linear_sum_assignment(weight, maximize=True)
+        pairs[g] = int((weight[rows, cols] > 0).sum())
+    return np.bincount(key[heads], weights=pairs, minlength=n_keys).astype(np.int64)
+
+
+def _exact_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
+              n_keys: int) -> IntArray:
+    """Matched pairs per key under an exact rule: for each (start, end), the smaller count."""
+    if not len(key):
+        return np.zeros(n_keys, dtype=np.int64)
+    cells, where = np.unique(np.stack([key, start, end]), axis=1, return_inverse=True)
+    where = where.reshape(-1)
+    ones = np.bincount(where, weights=side, minlength=cells.shape[1])
+    zeros = np.bincount(where, minlength=cells.shape[1]) - ones
+    return np.bincount(cells[0], weights=np.minimum(ones, zeros),
+                       minlength=n_keys).astype(np.int64)
+
+
+PairCounts = tuple[int, int, IntArray, IntArray, IntArray]
+
+
+def _pair_counts(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable],
+                 rule: str) -> tuple[list[Any], list[PairCounts]]:
+    """The labels, and for each pair ``(i, j)`` its tp, n_reference and n_other as
+    documents x labels arrays (unlabelled rules: one label, TOTAL)."""
+    overlap, labelled = SPAN_RULES[rule]
+    ann = pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64)
+    doc = pd.Index(documents).get_indexer(frame["document"]).astype(np.int64)
+    if labelled:
+        lab_codes, lab_index = pd.factorize(frame["label"])
+        lab_values = list(lab_index)
+    else:
+        lab_codes, lab_values = np.zeros(len(frame), dtype=np.int64), [TOTAL]
+    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
+    n_lab = max(len(lab_values), 1)
+    key = doc * n_lab + lab_codes
+    n_keys = len(documents) * n_lab
+    marked = np.zeros((len(annotators), n_keys), dtype=np.int64)
+    np.add.at(marked, (ann, key), 1)
+    tp_of = _overlap_tp if overlap else _exact_tp
+    shape = (len(documents), n_lab)
+    out = []
+    for i, j in combinations(range(len(annotators)), 2):
+        mine = (ann == i) | (ann == j)
+        tp = tp_of(key[mine], start[mine], end[mine], (ann[mine] == j).astype(np.int64), n_keys)
+        out.append((i, j, tp.reshape(shape), marked[i].reshape(shape),
+                    marked[j].reshape(shape)))
+    return lab_values, out
+
+
+def _ratios(tp: Any, n_ref: Any, n_other: Any) -> tuple[Any, Any, Any]:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tp, n_ref, n_other = (np.asarray(x, dtype=float) for x in (tp, n_ref, n_other))
+        return tp / n_other, tp / n_ref, 2 * tp / (n_ref + n_other)
+
+
+OUT_COLUMNS = ["document", "pooled", "rule", "label", "average", "reference", "other", "tp",
+               "n_reference", "n_other", "precision", "recall", "f1", "labels"]
+
+
+def _pair_rows(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
+               ) -> dict[str, Any]:
+    """Columns of the rows of one pair, scopes x labels arrays in: per label (where the pair
+    marks a span), micro and macro, with ``scope`` and ``kind`` (0 label, 1 micro, 2 macro)."""
+    p, r, f = _ratios(tp, n_ref, n_other)
+    used = (n_ref + n_other) > 0
+    scope, label = np.nonzero(used) if labelled else (np.zeros(0, int), np.zeros(0, int))
+    n_scopes = tp.shape[0]
+    every = np.arange(n_scopes)
+    sums = [x.sum(axis=1) for x in (tp, n_ref, n_other)]
+    mp, mr, mf = _ratios(*sums)
+    count = used.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        def mean(x: Any) -> Any:
+            ok = used & ~np.isnan(x)
+            return np.where(ok.any(axis=1), np.where(ok, x, 0).sum(axis=1) / ok.sum(axis=1),
+                            np.nan)
+        macro = [mean(p), mean(r), mean(f)]
+    parts = [(scope, label, 0, [x[scope, label] for x in (tp, n_ref, n_other, p, r, f)],
+              np.ones(len(scope), dtype=np.int64)),
+             (every, np.full(n_scopes, -1), 1, [*sums, mp, mr, mf], count)]
+    if labelled:
+        keep = np.flatnonzero(count > 0)
+        parts.append((keep, np.full(len(keep), -1), 2,
+                      [*(s[keep] for s in sums), *(m[keep] for m in macro)], count[keep]))
+    names = ["tp", "n_reference", "n_other", "precision", "recall", "f1"]
+    return {"scope": np.concatenate([x[0] for x in parts]),
+            "label": np.concatenate([x[1] for x in parts]),
+            "kind": np.concatenate([np.full(len(x[0]), x[2]) for x in parts]),
+            **{n: np.concatenate([x[3][k] for x in parts]) for k, n in enumerate(names)},
+            "labels": np.concatenate([x[4] for x in parts])}
+
+
+def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Hashable] | None,
+                 documents: Iterable[Hashable] | None) -> pd.DataFrame:
+    if isinstance(rules, str):
+        rules = [r.strip() for r in rules.split(",")]
+    unknown = [r for r in rules if r not in SPAN_RULES]
+    if unknown or not rules:
+        raise ParameterError(f"rules must be among {', '.join(SPAN_RULES)}. Got "
+                             f"{list(rules)!r}.", params=("rules",))
+    frame = span_frame(spans)
+    chosen = _annotators(frame, annotators)
+    frame = frame[frame["annotator"].isin(chosen)]
+    docs = _documents(frame, documents)
+    parts: list[dict[str, Any]] = []
+    for rule_ix, rule in enumerate(dict.fromkeys(rules)):
+        labelled = SPAN_RULES[rule][1]
+        labels, pairs = _pair_counts(frame, chosen, docs, rule)
+        names = np.array([*labels, TOTAL], dtype=object)
+        for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
+            tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
+                                 for x in (tp, n_ref, n_other))
+            cols = _pair_rows(tp_, ref_, other_, labelled)
+            n = len(cols["scope"])
+            cols.update(rule=np.full(n, rule, dtype=object), rule_ix=np.full(n, rule_ix),
+                        pair_ix=np.full(n, pair_ix), label_ix=cols["label"],
+                        label=names[cols["label"]],
+                        reference=np.array([chosen[i]] * n + [None], dtype=object)[:-1],
+                        other=np.array([chosen[j]] * n + [None], dtype=object)[:-1])
+            parts.append(cols)
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    order = np.lexsort([merged[k] for k in ("label_ix", "kind", "pair_ix", "scope",
+                                            "rule_ix")])
+    merged = {k: v[order] for k, v in merged.items()}
+    scope = merged["scope"]
+    merged["pooled"] = scope == len(docs)
+    merged["document"] = np.array([*docs, TOTAL, None], dtype=object)[:-1][scope]
+    merged["average"] = np.array(["", "micro", "macro"], dtype=object)[merged["kind"]]
+    out = pd.DataFrame({k: merged[k] for k in OUT_COLUMNS})
+    return out.astype({"tp": np.int64, "n_reference": np.int64, "n_other": np.int64,
+                       "labels": np.int64, "pooled": bool})
+
+
+def _warn_undefined(out: pd.DataFrame) -> None:
+    none = int(out["f1"].isna().sum())
+    one = int((out["precision"].isna() | out["recall"].isna()).sum()) - none
+    if none or one:
+        what = [f"F1 in {none} (neither annotator of the pair marks a span there)"] * bool(none)
+        what += [f"precision or recall in {one}{' more' if none else ''} (one annotator of "
+                 "the pair marks no span there)"] * bool(one)
+        warnings.warn(AlphaUndefinedWarning(
+            f"span agreement is undefined (NaN) in {none + one} of {len(out)} rows: "
+            + "; ".join(what)), stacklevel=3)
+
+
+def span_f1_pairs(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    rules: Sequence[str] | str = ("exact", "overlap"),
+    *,
+    annotators: Sequence[Hashable] | None = None,
+    documents: Iterable[Hashable] | None = None,
+) -> pd.DataFrame:
+    """Precision, recall and F1 of every pair of annotators, per document and pooled.
+
+    Every annotator is taken to have annotated every document scored: one who marks no span
+    in a document marked nothing there (recall 0 against one who did). For each pair ``(i,
+    j)``, ``i`` before ``j`` in ``annotators``, ``i`` is the reference: precision
+    ``tp / n_other``, recall ``tp / n_reference``; the other direction swaps them. F1 is
+    ``2 tp / (n_reference + n_other)``, the positive specific agreement ``2a / (2a + b + c)``
+    of Hripcsak & Rothschild (2005).
+
+    Parameters
+    ----------
+    spans : DataFrame or iterable
+        The spans of every annotator (see :func:`span_frame`).
+    rules : sequence of str or str, default=("exact", "overlap")
+        Matching rules among :data:`SPAN_RULES` (``exact``, ``exact-span``, ``overlap``,
+        ``overlap-span``), or one comma-separated string.
+    annotators : sequence, optional
+        The annotators compared, in order (default: those with spans, in order of first
+        appearance). Name an annotator who marked nothing here; spans of others are left out
+        (an ``ignored`` notice).
+    documents : iterable, optional
+        The documents scored (default: those with spans). A document without spans gets its
+        rows (F1 undefined); a span outside them is refused.
+
+    Returns
+    -------
+    DataFrame
+        One row per document (then the pooled rows, ``document`` TOTAL and ``pooled`` True:
+        counts summed over documents), rule and pair, with the columns ``document, pooled,
+        rule, label, average, reference, other, tp, n_reference, n_other, precision, recall,
+        f1, labels``. Labelled rules give a row per label used by the pair there (``average``
+        empty), then ``label`` TOTAL with ``average`` ``micro`` (counts summed over labels)
+        and ``macro`` (the mean over the ``labels`` used by the pair; precision and recall
+        over the labels where they are defined); unlabelled rules give the micro row only.
+        Precision is NaN where the other annotator marks nothing, recall where the reference
+        marks nothing, F1 where neither marks anything (an ``AlphaUndefinedWarning`` counts
+        the rows).
+
+    Raises
+    ------
+    ParameterError
+        For an unknown rule, or fewer than two annotators.
+    InputError, ParameterTypeError
+        For spans that cannot be read (:func:`span_frame`), or a span outside ``documents``.
+
+    References
+    ----------
+    Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+    information retrieval. Journal of the American Medical Informatics Association
+    12(3):296-298.
+
+    docs/spans.md.
+
+    Examples
+    --------
+    A marks two persons; B finds the first exactly and the second one token short:
+
+    >>> spans = [("A", "d", 0, 2, "PER"), ("A", "d", 5, 8, "PER"),
+    ...          ("B", "d", 0, 2, "PER"), ("B", "d", 5, 7, "PER"), ("B", "d", 9, 10, "LOC")]
+    >>> out = span_f1_pairs(spans, ["exact", "overlap"])
+    >>> out[out.pooled & (out.average != "")][["rule", "average", "tp", "precision", "recall",
+    ...                                        "f1"]].round(4)
+           rule average  tp  precision  recall    f1
+    6     exact   micro   1     0.3333     0.5  0.40
+    7     exact   macro   1     0.2500     0.5  0.25
+    14  overlap   micro   2     0.6667     1.0  0.80
+    15  overlap   macro   2     0.5000     1.0  0.50
+
+    Under ``overlap`` the PER F1 is 1 and LOC's 0 (A marks no LOC: its recall is undefined),
+    so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
+    """
+    out = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(out)
+    return out
+
+
+def span_f1(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    rules: Sequence[str] | str = ("exact", "overlap"),
+    *,
+    annotators: Sequence[Hashable] | None = None,
+    documents: Iterable[Hashable] | None = None,
+) -> pd.DataFrame:
+    """F1 averaged over every pair of annotators, with its spread, per document and pooled.
+
+    The mean of the pairwise F1 of :func:`span_f1_pairs` is the annotators' positive specific
+    agreement (Hripcsak & Rothschild 2005): agreement on spans without counting the
+    positions nobody marked.
+
+    Parameters
+    ----------
+    spans : DataFrame or iterable
+        The spans of every annotator (see :func:`span_frame`).
+    rules : sequence of str or str, default=("exact", "overlap")
+        Matching rules among :data:`SPAN_RULES`.
+    annotators : sequence, optional
+        The annotators compared (default: those with spans); see :func:`span_f1_pairs`.
+    documents : iterable, optional
+        The documents scored (default: those with spans).
+
+    Returns
+    -------
+    DataFrame
+        One row per document (then ``pooled``), rule, label and average (as in
+        :func:`span_f1_pairs`) with ``f1`` the mean over the pairs where it is defined, its
+        ``sd`` (population: the pairs are all the pairs), ``min``, ``max``, and ``pairs``
+        the number of pairs averaged (a pair that marks nothing there has no F1). A label
+        row averages the pairs that use the label.
+
+    Raises
+    ------
+    ParameterError, InputError, ParameterTypeError
+        As :func:`span_f1_pairs`.
+
+    References
+    ----------
+    Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+    information retrieval. Journal of the American Medical Informatics Association
+    12(3):296-298.
+
+    docs/spans.md.
+
+    Examples
+    --------
+    Three annotators; C marks only the first span, exactly. Pairs A-B, A-C and B-C have
+    exact F1 1/2 (see :func:`span_f1_pairs`: 2 x 1 / (2 + 2)), 2/3 and 2/3:
+
+    >>> spans = [("A", "d", 0, 2, "PER"), ("A", "d", 5, 8, "PER"),
+    ...          ("B", "d", 0, 2, "PER"), ("B", "d", 5, 7, "PER"), ("C", "d", 0, 2, "PER")]
+    >>> out = span_f1(spans, "exact")
+    >>> out[out.pooled & (out.average == "micro")][["f1", "sd", "min", "max", "pairs"]
+    ...                                            ].round(4)
+           f1      sd  min     max  pairs
+    4  0.6111  0.0786  0.5  0.6667      3
+    """
+    pairs = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(pairs)
+    keys = ["document", "pooled", "rule", "label", "average"]
+    grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
+    out = grouped.agg(["mean", "min", "max", "count"]).rename(
+        columns={"mean": "f1", "count": "pairs"})
+    out.insert(1, "sd", grouped.std(ddof=0))
+    return out.reset_index()

@@ -1,0 +1,294 @@
+"""Agreement on spans position by position: the spans of each annotator as a tag sequence
+(BIO or IO) over every position of every document, then the kappa family and alpha.
+
+Each position of a document of length ``n`` (positions ``0 .. n-1``) gets one tag per
+annotator: ``O`` outside every span of that annotator; under ``scheme="bio"`` ``B-label`` at
+the first position of a span and ``I-label`` at the others; under ``scheme="io"`` ``I-label``
+at every position of a span (two adjacent spans of one label then read as one: IO does not
+mark where a span begins). A tag sequence holds one span per position, so overlapping (nested
+or crossing) spans of one annotator are refused.
+
+The positions are the items of the kappa family (:mod:`clusteragree.core.kappa`) and the
+units of nominal alpha (:func:`clusteragree.core.coefficient.alpha`), computed by those
+functions on a :class:`~clusteragree.core.model.CodingTable` of tags. Hripcsak & Rothschild
+(2005) put three figures side by side: F1 (:func:`clusteragree.core.span_match.span_f1`),
+kappa over every position, and kappa over the positions someone annotated; kappa over every
+position grows towards F1 as the positions nobody marks grow in number.
+
+References
+----------
+Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+information retrieval. Journal of the American Medical Informatics Association 12(3):296-298.
+
+docs/spans.md.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..errors import AlphaUndefinedWarning, InputError, ParameterError, option
+from .coefficient import alpha
+from .frames import TOTAL
+from .kappa import cohen_kappa, fleiss_pi
+from .model import CodingTable
+from .span_match import Span, _annotators, _documents, span_frame
+
+__all__ = ["SCHEMES", "span_tags", "token_agreement"]
+
+IntArray = npt.NDArray[np.int64]
+
+#: Tag schemes: name -> what it marks.
+SCHEMES = {"bio": "B-label at a span's first position, I-label at the others, O outside",
+           "io": "I-label at every position of a span, O outside"}
+
+
+def _lengths(lengths: Mapping[Hashable, int]) -> dict[Hashable, int]:
+    if not isinstance(lengths, Mapping) or not lengths:
+        raise ParameterError("lengths must map every document to its number of positions "
+                             f"(a dict, not empty). Got {type(lengths).__name__}.",
+                             params=("lengths",))
+    out = {}
+    for doc, n in lengths.items():
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ParameterError(f"lengths gives document {doc!r} the length {n!r}; a length "
+                                 "is a whole number of positions, 0 or more",
+                                 params=("lengths",))
+        out[doc] = int(n)
+    return out
+
+
+def _tag_table(spans: Any, lengths: Mapping[Hashable, int], scheme: str,
+               annotators: Sequence[Hashable] | None
+               ) -> tuple[list[Hashable], list[Hashable], IntArray, IntArray, list[str]]:
+    """Annotators, documents, document offsets, the annotators x positions tag codes (0 is
+    ``O``) and the tags."""
+    if scheme not in SCHEMES:
+        raise ParameterError(f"scheme must be one of {', '.join(SCHEMES)}. Got {scheme!r}.",
+                             params=("scheme",))
+    sizes = _lengths(lengths)
+    frame = span_frame(spans)
+    chosen = _annotators(frame, annotators)
+    docs = _documents(frame, sizes, "lengths")
+    frame = frame[frame["annotator"].isin(chosen)]
+    offsets = np.zeros(len(docs) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([sizes[d] for d in docs])
+    d = pd.Categorical(frame["document"], categories=docs).codes.astype(np.int64)
+    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
+    long = end > offsets[d + 1] - offsets[d]
+    if long.any():
+        i = int(np.flatnonzero(long)[0])
+        raise InputError(f"a span of annotator {frame['annotator'].iloc[i]!r} ends at "
+                         f"{end[i]} in document {docs[d[i]]!r}, whose length is "
+                         f"{sizes[docs[d[i]]]} (lengths=...); give each document's number of "
+                         "positions, in the offsets' unit")
+    lab_codes, lab_values = pd.factorize(frame["label"])
+    names = [str(x) for x in lab_values]
+    if scheme == "bio":
+        tags = ["O", *(f"{p}-{x}" for x in names for p in "BI")]
+        first, rest = 2 * lab_codes + 1, 2 * lab_codes + 2
+    else:
+        tags = ["O", *(f"I-{x}" for x in names)]
+        first = rest = lab_codes + 1
+    a = pd.Categorical(frame["annotator"], categories=chosen).codes.astype(np.int64)
+    begin, stop = offsets[d] + start, offsets[d] + end
+    codes = np.zeros((len(chosen), int(offsets[-1])), dtype=np.int64)
+    for k in range(len(chosen)):
+        mine = np.flatnonzero(a == k)
+        order = mine[np.argsort(begin[mine], kind="stable")]
+        clash = np.flatnonzero(begin[order][1:] < np.maximum.accumulate(stop[order])[:-1])
+        if len(clash):
+            j = order[clash[0] + 1]
+            prior = order[:clash[0] + 1]
+            i = prior[np.argmax(stop[prior] > begin[j])]
+            raise ParameterError(
+                f"{option('scheme', scheme)} gives one tag per position and cannot hold "
+                f"overlapping spans: annotator {chosen[k]!r} marks {start[i]}-{end[i]} "
+                f"{lab_values[lab_codes[i]]!r} and {start[j]}-{end[j]} "
+                f"{lab_values[lab_codes[j]]!r} in document {docs[d[j]]!r}; score nested "
+                "spans by matching (span_f1) or keep one span per position",
+                params=("scheme",))
+        width = stop[order] - begin[order]
+        at = np.repeat(begin[order] - np.cumsum(width) + width, width) + np.arange(width.sum())
+        codes[k, at] = np.repeat(rest[order], width)
+        codes[k, begin[order]] = first[order]
+    return chosen, docs, offsets, codes, tags
+
+
+def span_tags(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    lengths: Mapping[Hashable, int],
+    *,
+    scheme: str = "bio",
+    annotators: Sequence[Hashable] | None = None,
+) -> dict[Hashable, dict[Hashable, list[str]]]:
+    """Each annotator's tag sequence for each document.
+
+    Parameters
+    ----------
+    spans : DataFrame or iterable
+        The spans of every annotator (see :func:`~clusteragree.core.span_match.span_frame`);
+        no two spans of one annotator may share a position.
+    lengths : mapping
+        Every document (those without spans too) -> its number of positions, in the unit of
+        the spans' offsets.
+    scheme : {"bio", "io"}, default="bio"
+        The tags (:data:`SCHEMES`).
+    annotators : sequence, optional
+        The annotators (default: those with spans, in order of first appearance); name an
+        annotator who marked nothing here.
+
+    Returns
+    -------
+    dict
+        ``annotator -> document -> list of tags`` (``O``, ``B-label``, ``I-label``), the
+        documents in the order of ``lengths``.
+
+    Raises
+    ------
+    ParameterError
+        For an unknown scheme, bad lengths, fewer than two annotators, or two spans of one
+        annotator that share a position (the message names them).
+    InputError
+        For a span that cannot be read, lies in a document not in ``lengths`` or ends past
+        its document's length.
+
+    References
+    ----------
+    Ramshaw, L. A. and Marcus, M. P. (1995). Text chunking using transformation-based
+    learning. Third Workshop on Very Large Corpora, 82-94. (The IOB tags.)
+
+    docs/spans.md, "Token-level agreement".
+
+    Examples
+    --------
+    >>> spans = [("A", "d", 0, 2, "PER"), ("A", "d", 2, 3, "PER"), ("B", "d", 1, 3, "LOC")]
+    >>> span_tags(spans, {"d": 4})["A"]
+    {'d': ['B-PER', 'I-PER', 'B-PER', 'O']}
+    >>> span_tags(spans, {"d": 4}, scheme="io")["A"]
+    {'d': ['I-PER', 'I-PER', 'I-PER', 'O']}
+    """
+    chosen, docs, offsets, codes, tags = _tag_table(spans, lengths, scheme, annotators)
+    names = np.array(tags, dtype=object)
+    return {a: {doc: list(names[codes[k, offsets[i]:offsets[i + 1]]])
+                for i, doc in enumerate(docs)} for k, a in enumerate(chosen)}
+
+
+MEASURES = ("cohen_kappa", "fleiss_kappa", "alpha")
+
+
+def _figures(codes: IntArray, coders: list[Hashable], tags: list[str]
+             ) -> tuple[list[float], list[str]]:
+    """Cohen's kappa, Fleiss's kappa and nominal alpha over the positions of ``codes``, and
+    why any is undefined."""
+    if codes.shape[1] == 0:
+        return [np.nan] * 3, ["no position"]
+    if (codes == codes[0, 0]).all():
+        return [np.nan] * 3, ["every tag the same"]
+    table = CodingTable(coders, pd.RangeIndex(codes.shape[1]), codes=codes, values=tags)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
+        value = alpha(table, "nominal").alpha
+    return [cohen_kappa(table), fleiss_pi(table), value], []
+
+
+def token_agreement(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    lengths: Mapping[Hashable, int],
+    *,
+    scheme: str = "bio",
+    annotators: Sequence[Hashable] | None = None,
+) -> pd.DataFrame:
+    """Cohen's kappa, Fleiss's kappa and nominal alpha over the positions' tags, per document
+    and pooled, over all positions and over the positions someone annotated.
+
+    ``cohen_kappa`` is Cohen's kappa for two annotators (Davies & Fleiss's multi-kappa for
+    more), ``fleiss_kappa`` Fleiss's multi-pi (Scott's pi for two),
+    :func:`~clusteragree.core.kappa.cohen_kappa` and :func:`~clusteragree.core.kappa.fleiss_pi`
+    of the core; ``alpha`` is :func:`~clusteragree.core.coefficient.alpha` with the nominal
+    distance. Every annotator tags every position, so the data are complete.
+
+    Parameters
+    ----------
+    spans : DataFrame or iterable
+        The spans of every annotator (see :func:`~clusteragree.core.span_match.span_frame`).
+    lengths : mapping
+        Every document -> its number of positions (see :func:`span_tags`).
+    scheme : {"bio", "io"}, default="bio"
+        The tags (:data:`SCHEMES`).
+    annotators : sequence, optional
+        The annotators (default: those with spans); name an annotator who marked nothing.
+
+    Returns
+    -------
+    DataFrame
+        One row per document (then the pooled rows), subset and measure: ``document``
+        (TOTAL for the pooled rows, ``pooled`` True: every position of every document as one
+        table), ``subset`` (``all`` positions, or ``annotated``: the positions where some
+        annotator's tag is not ``O``), ``measure`` (``cohen_kappa``, ``fleiss_kappa``,
+        ``alpha``), ``value``, ``positions`` (how many). NaN where there
+        is no position or every tag is the same (an ``AlphaUndefinedWarning`` counts them).
+
+    Raises
+    ------
+    ParameterError, InputError
+        As :func:`span_tags`.
+
+    References
+    ----------
+    Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+    information retrieval. Journal of the American Medical Informatics Association
+    12(3):296-298.
+
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1):37-46. Fleiss, J. L. (1971). Measuring nominal scale
+    agreement among many raters. Psychological Bulletin 76(5):378-382.
+
+    docs/spans.md, "Token-level agreement".
+
+    Examples
+    --------
+    Ten tokens; A marks 0-2 and 5-7 as PER, B only 0-2 (exact F1 ``2 x 1 / (2 + 1) = 2/3``).
+    A tags B-PER, I-PER, O on 2, 2 and 6 positions, B on 1, 1 and 8; they agree on 8 of 10:
+    Cohen's ``A_e = 0.2 x 0.1 + 0.2 x 0.1 + 0.6 x 0.8 = 0.52``, kappa ``(0.8 - 0.52) / 0.48
+    = 0.5833``; pooled shares 0.15, 0.15, 0.7 give Fleiss's ``A_e = 0.535``, kappa ``0.265 /
+    0.465 = 0.5699``, and alpha ``1 - (19/20) (0.2 / 0.465) = 0.5914``. Over the 4 annotated
+    positions they agree on 2: ``A_e = 0.25`` and kappa 1/3:
+
+    >>> spans = [("A", "d", 0, 2, "PER"), ("A", "d", 5, 7, "PER"), ("B", "d", 0, 2, "PER")]
+    >>> out = token_agreement(spans, {"d": 10})
+    >>> out[out.pooled].drop(columns=["document", "pooled"]).round(4)
+           subset       measure   value  positions
+    6         all   cohen_kappa  0.5833         10
+    7         all  fleiss_kappa  0.5699         10
+    8         all         alpha  0.5914         10
+    9   annotated   cohen_kappa  0.3333          4
+    10  annotated  fleiss_kappa  0.2381          4
+    11  annotated         alpha  0.3333          4
+    """
+    chosen, docs, offsets, codes, tags = _tag_table(spans, lengths, scheme, annotators)
+    rows = []
+    undefined: dict[str, int] = {}
+    scopes = [(doc, False, offsets[i], offsets[i + 1]) for i, doc in enumerate(docs)]
+    for doc, pooled, lo, hi in [*scopes, (TOTAL, True, 0, offsets[-1])]:
+        part = codes[:, lo:hi]
+        for subset, cols in (("all", part), ("annotated", part[:, (part != 0).any(axis=0)])):
+            values, why = _figures(cols, chosen, tags)
+            for w in why:
+                undefined[w] = undefined.get(w, 0) + 1
+            rows += [{"document": doc, "pooled": pooled, "subset": subset, "measure": m,
+                      "value": v, "positions": cols.shape[1]}
+                     for m, v in zip(MEASURES, values, strict=True)]
+    if undefined:
+        causes = "; ".join(f"{why} in {n}" for why, n in undefined.items())
+        warnings.warn(AlphaUndefinedWarning(
+            f"token agreement is undefined (NaN) in {sum(undefined.values())} of "
+            f"{len(rows) // 3} tables of positions ({causes})"), stacklevel=2)
+    return pd.DataFrame(rows, columns=["document", "pooled", "subset", "measure", "value",
+                                       "positions"])
