@@ -176,7 +176,7 @@ def test_f1_is_positive_specific_agreement_of_a_maximum_matching(spans: list[tup
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(span, max_size=30))
 def test_f1_against_brute_force_long(spans: list[tuple]) -> None:
     check_against_brute_force(spans)
