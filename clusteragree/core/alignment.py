@@ -93,6 +93,15 @@ class Alignment:
     disorder : float
         The alignment's disorder (sum of ``disorders`` over the average number of units per
         annotator); NaN when there is no unit.
+
+    References
+    ----------
+    Mathet, Widlöcher & Métivier (2015), Computational Linguistics 41(3), section 4.
+
+    Examples
+    --------
+    >>> best_alignment([[(0, 4, "x")], [(0, 4, "x"), (9, 12, "y")]])
+    Alignment(unitary=((0, 0), (None, 1)), disorders=(0.0, 1.0), disorder=0.6666666666666666)
     """
 
     unitary: tuple[tuple[int | None, ...], ...]
@@ -293,8 +302,8 @@ def _two(mat: np.ndarray, members: list[list[int]], delta: float
         for a, b in zip(r, c, strict=True):
             if sub[a, b] < 2 * delta:
                 out.append(((rows[a], cols[b]), float(sub[a, b])))
-                used_r.add(a)
-                used_c.add(b)
+                used_r.add(int(a))
+                used_c.add(int(b))
     out += [((rows[a], None), delta) for a in range(len(rows)) if a not in used_r]
     out += [((None, cols[b]), delta) for b in range(len(cols)) if b not in used_c]
     return out
@@ -351,7 +360,7 @@ def _solve(cands: list[tuple[dict[int, int], float]], members: list[list[int]], 
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import csc_matrix
 
-    row_of = {}
+    row_of: dict[tuple[int, int], int] = {}
     for a in range(n):
         for u in members[a]:
             row_of[a, u] = len(row_of)
@@ -362,7 +371,7 @@ def _solve(cands: list[tuple[dict[int, int], float]], members: list[list[int]], 
             cols.append(k)
     mat = csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(row_of), len(cands)))
     cost = np.array([c for _, c in cands])
-    res = milp(cost, integrality=np.ones(len(cands)), bounds=Bounds(0, 1),
+    res = milp(cost, integrality=np.ones(len(cands), dtype=np.int64), bounds=Bounds(0, 1),
                constraints=LinearConstraint(mat, 1, 1), options={"mip_rel_gap": 0.0})
     if res.status != 0 or res.x is None:
         raise RuntimeError(f"the integer program of the best alignment failed: {res.message}")
