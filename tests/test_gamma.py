@@ -24,7 +24,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "gamma"
 def d_unit(u, v, alpha=1.0, beta=1.0, delta=1.0):
     if u is None or v is None:
         return delta
-    pos = ((abs(u[0] - v[0]) + abs(u[1] - v[1])) / ((u[1] - u[0]) + (v[1] - v[0]))) ** 2
+    num, den = abs(u[0] - v[0]) + abs(u[1] - v[1]), (u[1] - u[0]) + (v[1] - v[0])
+    pos = (num / den) ** 2 if den else (0.0 if num == 0 else math.inf)
     return delta * (alpha * pos + beta * (u[2] != v[2]))
 
 
@@ -61,7 +62,7 @@ def brute_disorder(annotations, **kw):
     return best / (total_units / n) if total_units else math.nan
 
 
-unit = st.tuples(st.integers(0, 30), st.integers(1, 12), st.sampled_from("ab")).map(
+unit = st.tuples(st.integers(0, 30), st.integers(0, 12), st.sampled_from("ab")).map(
     lambda t: (t[0], t[0] + t[1], t[2]))
 
 
@@ -128,11 +129,21 @@ def test_nobody_marks_anything():
     assert math.isnan(r.gamma)
 
 
-@pytest.mark.parametrize("bad", [[(3, 3, "x")], [(4, 3, "x")], [(0, math.inf, "x")]])
-def test_zero_length_and_reversed_units_are_refused(bad):
+@pytest.mark.parametrize("bad", [[(4, 3, "x")], [(0, math.inf, "x")]])
+def test_reversed_and_infinite_units_are_refused(bad):
     with pytest.raises(ParameterError, match=r"end|finite") as err:
         best_alignment([bad, [(0, 1, "x")]])
     assert err.value.params == ("annotations",)
+
+
+def test_zero_length_units():
+    # same point: d_pos 0; other points: never aligned; with a proper unit: the formula
+    al = best_alignment([[(3, 3, "x"), (10, 10, "x")], [(3, 3, "x"), (11, 11, "x")]])
+    assert al.disorder == pytest.approx((0 + 1 + 1) / 2)
+    al = best_alignment([[(3, 3, "x")], [(3, 5, "x")]])
+    assert al.disorder == pytest.approx((2 / 2) ** 2)  # paired: 1, better than alone: 2 / 1
+    with pytest.warns(InputWarning, match="undefined"):
+        assert math.isnan(gamma([[(3, 3, "x")], [(3, 3, "x")]]).gamma)
 
 
 def test_parameters_refused():

@@ -5,7 +5,8 @@ A *unitary alignment* takes at most one unit of each annotator (the others are t
 ``∅``); an *alignment* is a set of unitary alignments in which every unit appears exactly once.
 
 * Positional dissimilarity: ``d_pos(u, v) = ((|s_u - s_v| + |e_u - e_v|) / (l_u + l_v))^2 Δ``
-  with ``l = e - s`` and ``Δ = delta_empty``;
+  with ``l = e - s`` and ``Δ = delta_empty``; for two zero-length units (0/0) it is 0 at the
+  same point and infinite elsewhere (they are never aligned);
 * categorical dissimilarity: ``d_cat(u, v) = M[c_u, c_v] Δ`` (default ``M``: 0 on the diagonal,
   1 elsewhere);
 * combined: ``d(u, v) = alpha d_pos + beta d_cat``; ``d(u, ∅) = d(∅, ∅) = Δ``;
@@ -158,9 +159,8 @@ def prepare(annotations: Sequence[Sequence[tuple[float, float, Hashable]]], *,
         e = np.array([float(u[1]) for u in units], dtype=float)
         if not (np.all(np.isfinite(s)) and np.all(np.isfinite(e))):
             raise ParameterError("unit offsets must be finite numbers.", params=("annotations",))
-        if np.any(e <= s):
-            raise ParameterError("every unit must end after it starts (zero-length units have "
-                                 "no positional dissimilarity); found end <= start.",
+        if np.any(e < s):
+            raise ParameterError("every unit must end at or after its start; found end < start.",
                                  params=("annotations",))
         starts.append(s)
         ends.append(e)
@@ -174,7 +174,10 @@ def dissimilarity_matrix(cont: Continuum, i: int, j: int) -> np.ndarray:
     si, ei, sj, ej = cont.starts[i], cont.ends[i], cont.starts[j], cont.ends[j]
     num = np.abs(si[:, None] - sj[None, :]) + np.abs(ei[:, None] - ej[None, :])
     den = (ei - si)[:, None] + (ej - sj)[None, :]
-    pos = (num / den) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pos = (num / den) ** 2
+    # two zero-length units: 0 at the same point, never aligned elsewhere (the formula's limit)
+    pos[den == 0] = np.where(num[den == 0] == 0, 0.0, np.inf)
     cat = cont.category_matrix[cont.codes[i][:, None], cont.codes[j][None, :]]
     return cont.delta_empty * (cont.alpha * pos + cont.beta * cat)
 
@@ -189,7 +192,7 @@ def best_alignment(annotations: Sequence[Sequence[tuple[float, float, Hashable]]
     Parameters
     ----------
     annotations : sequence of sequences of (start, end, category), or Continuum
-        The units of each annotator on one continuum (``end > start``).
+        The units of each annotator on one continuum (``end >= start``).
     alpha, beta : float, default=1.0
         Weights of the positional and the categorical dissimilarity.
     delta_empty : float, default=1.0

@@ -120,7 +120,7 @@ def gamma(annotations: Sequence[Sequence[tuple[float, float, Hashable]]], *,
     Parameters
     ----------
     annotations : sequence of sequences of (start, end, category)
-        The units of each annotator (``end > start``).
+        The units of each annotator (``end >= start``).
     alpha, beta, delta_empty, categories, category_matrix, max_candidates
         The dissimilarity and the cap of :func:`clusteragree.core.alignment.best_alignment`.
     precision : float, default=0.02
@@ -161,6 +161,13 @@ def gamma(annotations: Sequence[Sequence[tuple[float, float, Hashable]]], *,
         notify("undefined", "gamma is undefined: no annotator marked any unit")
         nan = float("nan")
         return GammaResult(nan, nan, nan, 0, nan, seed, observed)
+    span = max(float(e.max()) for e in cont.ends if len(e)) - min(
+        float(s.min()) for s in cont.starts if len(s))
+    if span == 0:
+        notify("undefined", "gamma is undefined: every unit is empty and at one point, so "
+               "there is no continuum to shift them along")
+        nan = float("nan")
+        return GammaResult(nan, observed.disorder, nan, 0, nan, seed, observed)
     rng = np.random.Generator(np.random.PCG64(seed))
 
     def draw(count: int) -> list[float]:
