@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:
+    from .alignment import Alignment, best_alignment
     from .alpha_classes import CardinalityStats, class_stats
     from .alpha_generic import ValueStats, value_stats
     from .bootstrap import (
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
         pooled_rows,
         results_frame,
     )
+    from .gamma import GammaResult, gamma
     from .gwet import (
         COEFFICIENTS,
         WEIGHTS,
@@ -95,6 +97,10 @@ if TYPE_CHECKING:
     from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
 
 _WHERE = {
+    'Alignment': '.alignment',
+    'best_alignment': '.alignment',
+    'GammaResult': '.gamma',
+    'gamma': '.gamma',
     'AlphaResult': '.result',
     'COLUMNS': '.frames',
     'CardinalityStats': '.alpha_classes',
@@ -207,6 +213,7 @@ __all__ = [
     'SPAN_RULES',
     'TOTAL',
     'WEIGHTS',
+    'Alignment',
     'AlphaResult',
     'BlockStats',
     'Bootstrap',
@@ -217,6 +224,7 @@ __all__ = [
     'Diagnostics',
     'Distance',
     'DistanceLike',
+    'GammaResult',
     'KappaStats',
     'Span',
     'SubjectStats',
@@ -233,6 +241,7 @@ __all__ = [
     'as_numbers',
     'as_table',
     'bennett_s',
+    'best_alignment',
     'block_stats',
     'bootstrap_alpha',
     'bootstrap_interval',
@@ -251,6 +260,7 @@ __all__ = [
     'first_difference',
     'fleiss_pi',
     'format_signature',
+    'gamma',
     'get_distance',
     'groups',
     'interval',
