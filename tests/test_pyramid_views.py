@@ -349,22 +349,35 @@ def test_the_assets_use_no_library_and_no_network() -> None:
     assert not re.search(r"https?://|fetch\(|XMLHttpRequest|import\s", js)
 
 
-def test_pyramid_views_reads_the_files_as_the_command_does() -> None:
-    """The lead's hook: the parsed arguments of ``clusteragree pyramid``; --names names the
-    sides, a command other than pyramid (or not two files) gives no view."""
+def _ran(*argv: str):
+    """The parsed arguments of ``clusteragree pyramid`` after the command ran as the report
+    runs it (two files: ``--align``, whose pyramids it hands over)."""
+    import contextlib
+    import io
+
     from clusteragree.cli import build_parser
+    files = [a for a in argv[1:] if a.endswith(".pyr")]
+    inner = build_parser().parse_args([*argv, "-f", "json",
+                                       *(["--align"] if len(files) == 2 else [])])
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert inner.run(inner) == 0
+    return inner
+
+
+def test_pyramid_views_takes_the_pyramids_the_command_read() -> None:
+    """The lead's hook: the arguments of ``clusteragree pyramid`` after it ran; --names names
+    the sides, a command on other than two files gives no view."""
     from clusteragree.cli.views_pyramids import pyramid_views
     files = [str(FIG / f"fig1-A{k}.pyr") for k in (1, 2)]
-    inner = build_parser().parse_args(["pyramid", *files, "--names", "first,second",
-                                       "--tokenizer", "alnum"])
+    inner = _ran("pyramid", *files, "--names", "first,second", "--tokenizer", "alnum")
     view = pyramid_views(inner, {"meta": {}})
     assert view is not None and view["annotators"] == ["first", "second"]
     assert view["tokenizer"] == "alnum" and len(view["items"]) == 5
     # alnum cuts "officials," to "officials": after "Saudi " (6) and "Arabian " (8), 14-23
     assert view["items"][0]["words"][2] == [14, 23]
-    plain = build_parser().parse_args(["pyramid", *files])
+    plain = _ran("pyramid", *files)
     assert pyramid_views(plain, {"meta": {}})["annotators"] == ["fig1-A1.pyr", "fig1-A2.pyr"]
-    three = build_parser().parse_args(["pyramid", *files, files[0]])
+    three = _ran("pyramid", *files, files[0])
     assert pyramid_views(three, {"meta": {}}) is None
 
 

@@ -287,18 +287,29 @@ def test_cdt_it_dirs_with_missing_annotators() -> None:
     json.dumps(view, allow_nan=False)  # plain JSON
 
 
+def _ran(*argv: str) -> argparse.Namespace:
+    """The parsed arguments of ``clusteragree trees`` after the command ran (it hands over
+    what it read and its edit distances)."""
+    import contextlib
+    import io
+
+    from clusteragree.cli import build_parser
+    inner = build_parser().parse_args([*argv, "-f", "json"])
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert inner.run(inner) == 0
+    return inner
+
+
 def test_tree_views_from_the_command_arguments() -> None:
     from clusteragree.cli.views_trees import tree_views
-    inner = argparse.Namespace(
-        files=[str(FIX / f"annotator-{x}.conllu") for x in "ab"], dirs=None, names=None,
-        roots="one", cycles="error", words=False, encoding=None, input_format="auto",
-        unit_root=False, max_cells=10**7, unlabelled=False)
+    files = [str(FIX / f"annotator-{x}.conllu") for x in "ab"]
+    inner = _ran("trees", *files)
     view = tree_views(inner, {"meta": {}, "results": []})
     assert view is not None and [i["name"] for i in view["items"]] == ["s4", "s2", "s3"]
-    inner.unlabelled = True  # relations no longer count: s3 differs only in one
-    view = tree_views(inner, {"meta": {}, "results": []})
+    inner = _ran("trees", *files, "--unlabelled")  # relations no longer count: s3 differs
+    view = tree_views(inner, {"meta": {}, "results": []})  # only in one
     assert view is not None and [i["name"] for i in view["items"]] == ["s4", "s2"]
-    inner.files = [inner.files[0]] * 2
+    inner = _ran("trees", files[0], files[0])
     assert tree_views(inner, {"meta": {}, "results": []}) is None
 
 

@@ -93,7 +93,8 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
 
 _NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
                 "deprecations", "names", "encoding", "jobs", "interval_noted",
-                "coref_corpora", "tree_annotations"}  # the last two: what was read
+                "coref_corpora", "tree_annotations", "tree_cache", "pyramids"}
+# the last four: what a command read or computed, handed to the report
 
 
 def command_signature(args: argparse.Namespace) -> str:

@@ -88,6 +88,8 @@ def _run_pyramid(args: argparse.Namespace) -> int:
         raise UsageError("--align compares two pyramids; give exactly two files")
     sources: list[Any] = ([read_pyramid(f, strict=args.strict, encoding=args.encoding)
                            for f in args.files] if args.align else list(args.files))
+    if args.align:
+        args.pyramids = sources  # the report draws the summaries without reading again
     frame = pyramid_agreement(sources, args.units, args.distance, tokenizer=args.tokenizer,
                               overlap=args.overlap, unmarked=args.unmarked, strict=args.strict,
                               encoding=args.encoding,

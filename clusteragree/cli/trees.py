@@ -122,6 +122,7 @@ def _run_trees(args: argparse.Namespace) -> int:
     table = tree_table(annotations)
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
+    args.tree_cache = cache  # the report's view reuses the edit distances already computed
     method = interval_method(args)
     results = [(m, tree_alpha(table, m, free_empty=not args.unit_root, size_by=args.size,
                               cache=cache, labelled=not args.unlabelled, ci=args.ci,

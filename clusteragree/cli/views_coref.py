@@ -12,14 +12,9 @@ __all__ = ["coref_views"]
 def coref_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> dict[str, Any] | None:
     """Every shared document of the command's inputs side by side (None with one input)."""
     from ..coref.sidebyside import chain_views
-    from ..errors import Ledger
-    from .coref import _read_coref
-    if len(inner.files) < 2:
+    corpora = inner.coref_corpora  # what the command read
+    if len(corpora) < 2:
         return None
-    corpora = getattr(inner, "coref_corpora", None)  # what the command read
-    if corpora is None:
-        with Ledger():  # read again: its notices are those the command reported
-            corpora = [_read_coref(f, inner) for f in inner.files]
     names = envelope.get("meta", {}).get("annotators") or list(inner.files)
     return chain_views(corpora, [str(n) for n in names], lenient=inner.lenient,
                        singletons=inner.singletons)

@@ -1,5 +1,5 @@
-"""The pyramids view of ``clusteragree report pyramid A.pyr B.pyr``: the two pyramids read as
-``clusteragree pyramid`` reads them, and the view data of
+"""The pyramids view of ``clusteragree report pyramid A.pyr B.pyr``: the two pyramids the
+command read (``--align``, which the report switches on for two files), as the view data of
 :func:`clusteragree.pyramids.sidebyside.pyramid_view`."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ def pyramid_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> dict[s
     Parameters
     ----------
     inner : argparse.Namespace
-        The parsed arguments of ``clusteragree pyramid`` (files, ``--names``,
-        ``--tokenizer``, ``--encoding``, ``--strict``).
+        The parsed arguments of ``clusteragree pyramid`` after the command ran: ``pyramids``
+        (what it read), ``--names``, ``--tokenizer``.
     envelope : dict
         The command's JSON output (its ``meta.annotators`` names the sides when ``--names``
         is not given).
@@ -25,23 +25,13 @@ def pyramid_views(inner: argparse.Namespace, envelope: dict[str, Any]) -> dict[s
     Returns
     -------
     dict or None
-        The view (kind ``"pyramids"``), or None when the command is not ``pyramid`` on two
-        files.
-
-    Notes
-    -----
-    The command has already read the files and reported their repairs and notes; they are
-    read again here inside a ledger of their own, so that the run's ledger counts each once.
+        The view (kind ``"pyramids"``), or None when the command did not read two pyramids.
     """
-    from ..errors import Ledger
-    from ..pyramids.reader import read_pyramid
     from ..pyramids.sidebyside import pyramid_view
     from ._common import check_names
-    if getattr(inner, "command", None) != "pyramid" or len(inner.files) != 2:
+    pyramids = getattr(inner, "pyramids", None)
+    if getattr(inner, "command", None) != "pyramid" or not pyramids or len(pyramids) != 2:
         return None
-    with Ledger(strict=inner.strict):  # already reported by the command itself
-        pyramids = [read_pyramid(f, strict=inner.strict, encoding=inner.encoding)
-                    for f in inner.files]
     names = check_names(inner.names, 2) or envelope.get("meta", {}).get("annotators")
     if not (isinstance(names, list) and len(names) == 2):
         names = None  # named after the files, as the agreement tables name them
