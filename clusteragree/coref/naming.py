@@ -21,7 +21,7 @@ import numpy as np
 from ..core.readable import UnitText, quoted
 from .model import CorefDocument
 
-__all__ = ["CorefNames", "mention_order"]
+__all__ = ["CorefNames", "mention_order", "word_range"]
 
 Spans = tuple[tuple[int, int], ...]
 
@@ -47,6 +47,23 @@ def mention_order(docs: Sequence[CorefDocument]) -> list[Spans]:
     return list(spans)
 
 
+def word_range(word_starts: np.ndarray, word_ends: np.ndarray, spans: Spans
+               ) -> tuple[int, int]:
+    """The first and last word (from 0) token spans touch, given the words' token starts and
+    ends (sorted): how a unit's position is counted.
+
+    Examples
+    --------
+    Words of tokens [0, 3), [4, 6), [7, 9) (BRAT: characters, spaces between):
+
+    >>> word_range(np.array([0, 4, 7]), np.array([3, 6, 9]), ((4, 9),))
+    (1, 2)
+    """
+    first = int(np.searchsorted(word_ends, spans[0][0], side="right"))
+    last = int(np.searchsorted(word_starts, spans[-1][1], side="left")) - 1
+    return first, max(first, last)
+
+
 class _Document:
     """What naming needs of one document: its words, and each annotator's marked mentions."""
 
@@ -67,9 +84,7 @@ class _Document:
 
     def word_range(self, spans: Spans) -> tuple[int, int]:
         """The first and last word (0-based) the token spans touch."""
-        first = int(np.searchsorted(self.word_ends, spans[0][0], side="right"))
-        last = int(np.searchsorted(self.word_starts, spans[-1][1], side="left")) - 1
-        return first, max(first, last)
+        return word_range(self.word_starts, self.word_ends, spans)
 
     def spans_of(self, unit: int) -> Spans:
         if self.units == "mentions":

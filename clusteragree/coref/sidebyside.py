@@ -24,15 +24,17 @@ resolution. EMNLP 2013. (The categories of the differences listed with each docu
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
 from ..errors import ParameterError
 from .errors import _without_singletons, describe, document_errors
 from .model import CorefCorpus, CorefDocument, Span
+from .naming import word_range
 from .scoring import check_corpora, match_documents
 
 __all__ = ["CHAIN_FIELDS", "KINDS", "MENTION_FIELDS", "chain_views", "document_view"]
@@ -223,18 +225,13 @@ def document_view(docs: Sequence[CorefDocument], names: Sequence[str], item_id: 
 
 
 def _word_range(doc: CorefDocument) -> Any:
-    """Where the tokens are characters (BRAT): the first and last word (from 0) a mention's
-    spans touch, as the units that disagree most name them; None where tokens are words."""
+    """Where the tokens are characters (BRAT): the first and last word (from 0) of a mention,
+    as the units that disagree most count them; None where the tokens are the words."""
     if not doc.words:
         return None
-    starts = [s for s, _ in doc.words]
-    ends = [e for _, e in doc.words]
-
-    def words(spans: Span) -> tuple[int, int]:
-        first = bisect_right(ends, spans[0][0])
-        last = bisect_left(starts, spans[-1][1]) - 1
-        return first, max(first, last)
-    return words
+    starts = np.array([s for s, _ in doc.words], dtype=np.int64)
+    ends = np.array([e for _, e in doc.words], dtype=np.int64)
+    return lambda spans: word_range(starts, ends, spans)
 
 
 def describe_span(spans: Span, doc: CorefDocument, limit: int = 40) -> str:
