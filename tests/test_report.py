@@ -459,6 +459,12 @@ def test_real_corpora_in_chromium(name: str, cli, tmp_path) -> None:
                 driver.execute_script("CA_OPEN(arguments[0])", item["id"])
                 assert driver.find_elements("css selector", f"#ca-viewer .view-{view['kind']}")
                 assert _fits(driver)
+        # every unit that disagrees most, followed to its place (BRAT: words, not characters)
+        for link in [a.get_attribute("href") for a in driver.find_elements(
+                "css selector", "#units tbody a") if "pos-" in a.get_attribute("href")]:
+            driver.execute_script("location.hash = arguments[0]", link.split("#", 1)[1])
+            assert _wait(driver, f'#ca-viewer [data-pos="{link.rsplit("pos-", 1)[1]}"]'
+                         ".ca-flash")
         assert not _errors(driver)
         _screenshot(driver, tmp_path, re.sub(r"\W+", "-", name))
     finally:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import math
 import os
 from typing import Any
 
@@ -277,30 +275,14 @@ def diagnostic_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"diagnose": args.diagnostics, "worst": args.worst}
 
 
-def _clean(value: Any, path: str, nulls: list[str]) -> Any:
-    """Numpy scalars as Python ones, NaN and infinities as None (their paths in ``nulls``)."""
-    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
-        with contextlib.suppress(ValueError, TypeError):
-            value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        nulls.append(path)
-        return None
-    if isinstance(value, dict):
-        return {str(k): _clean(v, f"{path}.{k}" if path else str(k), nulls)
-                for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v, f"{path}[{i}]", nulls) for i, v in enumerate(value)]
-    return value
-
-
 def print_json(obj: dict[str, Any]) -> None:
     """Print a result object as JSON, with the ledger's notices under ``"warnings"``.
 
     NaN and infinities become null (valid JSON), and a notice of kind ``undefined`` names
     where; the JSON never holds a bare NaN.
     """
-    nulls: list[str] = []
-    out = _clean(obj, "", nulls)
+    from ..report.schema import plain_json
+    out, nulls = plain_json(obj)
     ledger = Ledger.current()
     notices = ledger.notices if ledger is not None else []
     if nulls:

@@ -17,7 +17,7 @@ from ..core.result import AlphaResult
 from ..errors import InputError, ParameterError
 from .headline import explanations, figures
 from .html import html_report
-from .schema import alpha_records, diagnostic_records
+from .schema import alpha_records, diagnostic_records, plain_json
 
 __all__ = ["Page", "report"]
 
@@ -68,8 +68,7 @@ def _records(result: Any) -> tuple[list[dict[str, Any]], list[str]]:
                                   "signature": result.signature}
         if result.uncertainty:
             record.update(dict(result.uncertainty))
-        return [json.loads(json.dumps(record, default=str).replace("NaN", "null"))], [
-            result.signature]
+        return [plain_json(record)[0]], [result.signature]
     if isinstance(result, pd.DataFrame) and "alpha" in result.columns:
         found = alpha_records(result)
         found += diagnostic_records(result.attrs.get("diagnostics") or {})
@@ -150,6 +149,7 @@ def report(results: Any, *, views: Sequence[Mapping[str, Any]] = (),
         envelope = {"command": "python", "inputs": list(inputs),
                     "signature": "; ".join(dict.fromkeys(signatures)), "results": records,
                     "warnings": []}
+    envelope = plain_json(envelope)[0]  # NaN (undefined) as null, as the JSON output has it
     if inputs and not envelope.get("inputs"):
         envelope["inputs"] = list(inputs)
     page = Page(html_report(envelope, list(views), title=title or (

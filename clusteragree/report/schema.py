@@ -40,6 +40,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -52,7 +53,8 @@ if TYPE_CHECKING:
 else:
     pd = module("pandas")
 
-__all__ = ["SCHEMA", "alpha_records", "diagnostic_records", "envelope", "records"]
+__all__ = ["SCHEMA", "alpha_records", "diagnostic_records", "envelope", "plain_json",
+           "records"]
 
 #: The name and version of the JSON shape.
 SCHEMA = "clusteragree/1"
@@ -67,6 +69,33 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "item") and not isinstance(value, (str, list, dict)):
         value = value.item()
     return value
+
+
+def plain_json(value: Any, path: str = "") -> tuple[Any, list[str]]:
+    """``value`` as JSON can hold it: numpy scalars as Python ones, NaN and infinities as None,
+    tuples as lists, keys as text; and the paths of the values made None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plain_json({"alpha": np.float64("nan"), "ci": (0.1, np.float32(0.5))})
+    ({'alpha': None, 'ci': [0.1, 0.5]}, ['alpha'])
+    """
+    nulls: list[str] = []
+
+    def clean(v: Any, at: str) -> Any:
+        if hasattr(v, "item") and not isinstance(v, (list, dict, str)):
+            with contextlib.suppress(ValueError, TypeError):
+                v = v.item()
+        if isinstance(v, float) and not math.isfinite(v):
+            nulls.append(at)
+            return None
+        if isinstance(v, Mapping):
+            return {str(k): clean(x, f"{at}.{k}" if at else str(k)) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x, f"{at}[{i}]") for i, x in enumerate(v)]
+        return v
+    return clean(value, path), nulls
 
 
 def _missing(value: Any) -> bool:
