@@ -162,6 +162,12 @@ def test_the_page_from_python(tmp_path) -> None:
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     with pytest.raises(InputError, match=r"bad\.json"):
         report(tmp_path / "bad.json")
+    same = CodingTable.from_records([("A", 1, "x"), ("B", 1, "x"), ("A", 2, "x"),
+                                     ("B", 2, "x")])
+    with pytest.warns(Warning):  # no expected disagreement: alpha is undefined
+        undefined = alpha(same, "nominal")
+    page = report(undefined)  # NaN is null in the data, "undefined" on the page
+    assert page.envelope["results"][0]["alpha"] is None and ">undefined<" in page
     import clusteragree.report as module
     assert callable(module) and module(result).startswith("<!DOCTYPE html>")
 
