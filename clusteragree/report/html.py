@@ -125,9 +125,7 @@ def _item_index(views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 def _documents(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
                page: _Page) -> None:
     """The documents table and the chart of alpha per document."""
-    per_doc = [r for r in records if r.get("kind") == "document"] or [
-        r for r in records if r.get("kind") == "alpha" and r.get("pooled") is False
-        and r.get("pair", "all") == "all"]
+    per_doc = _per_document(records)
     counts = [r for r in records if r.get("kind") == "difference_count"
               and r.get("document") is not None]
     rows: dict[str, dict[str, Any]] = {}
@@ -173,9 +171,7 @@ def _documents(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
 def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
                         page: _Page) -> None:
     """Alpha per document as sorted dots, one chart per distance."""
-    per_doc = [r for r in records if r.get("kind") == "document"] or [
-        r for r in records if r.get("kind") == "alpha" and r.get("pooled") is False
-        and r.get("pair", "all") == "all"]
+    per_doc = _per_document(records)
     distances = _distance_order(records, per_doc)
     charts = []
     for dist in distances:
@@ -193,6 +189,14 @@ def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str
                  "lowest; whiskers: its interval where there is one; dashed: 0.667 and 0.8."
                  f"{click}</p><div class='charts'>" + "".join(charts)
                  + "</div>", "per-document")
+
+
+def _per_document(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The records of alpha per document: ``document`` records, else the alpha rows that are
+    not pooled (of all the annotators)."""
+    return [r for r in records if r.get("kind") == "document"] or [
+        r for r in records if r.get("kind") == "alpha" and r.get("pooled") is False
+        and r.get("pair", "all") == "all"]
 
 
 def _distance_order(records: Sequence[Mapping[str, Any]],
