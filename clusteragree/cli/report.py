@@ -52,12 +52,27 @@ def register(sub: Any) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    argv = [args.what, *args.rest]
-    built = build_page(argv, command_line=True)
-    if isinstance(built, int):
-        return built
-    page, _, path = built
-    path = path or "clusteragree-report.html"
+    """Run the command with what the page shows switched on, render its JSON output and the
+    views of what it read, and write the page."""
+    from ..report.html import html_report
+    from . import build_parser, option_spelling
+    from .unused import check_unused
+    try:
+        inner = build_parser().parse_args([args.what, *args.rest, *FORCED[args.what]])
+    except SystemExit as done:  # the command's own usage error, already printed
+        return done.code if isinstance(done.code, int) else 2
+    if inner.command == "pyramid" and len(inner.files) == 2:
+        inner.align = True  # two pyramids: their SCUs aligned
+    path = inner.output or "clusteragree-report.html"
+    inner.output, inner.format = None, "json"
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured), spelling(option_spelling(inner.parser)):
+        check_unused(inner, inner.parser)
+        code = int(inner.run(inner))
+    if code:
+        return code
+    envelope = json.loads(captured.getvalue())
+    page = html_report(envelope, _views(inner, envelope))
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -65,57 +80,6 @@ def _run_report(args: argparse.Namespace) -> int:
         raise InputError(f"cannot write the report: {err.strerror}", path=path) from None
     print(f"clusteragree report: {path} ({len(page) // 1024:,} KB)", file=sys.stdout)
     return 0
-
-
-def build_page(argv: list[str], *, command_line: bool = False
-               ) -> int | tuple[str, dict[str, Any], str | None]:
-    """Run a command (``argv``: its name, inputs and options) with what the page shows
-    switched on, and render its page.
-
-    Returns the page, the command's JSON output and the ``-o`` path given (or None); or, on
-    the command line, the exit status of a command that failed. Outside the command line a
-    usage error of the options raises :class:`~clusteragree.errors.ParameterError`.
-    """
-    from ..errors import ParameterError
-    from ..report.html import html_report
-    from . import build_parser, option_spelling
-    from .unused import check_unused
-    parser = build_parser()
-    if not argv or argv[0] not in FORCED:
-        raise ParameterError(f"the command must be one of {', '.join(COMMANDS)}",
-                             params=("command",))
-    argv = [*argv, *FORCED[argv[0]]]
-    if command_line:
-        try:
-            inner = parser.parse_args(argv)
-        except SystemExit as done:  # the command's own usage error, already printed
-            return done.code if isinstance(done.code, int) else 2
-    else:
-        said = io.StringIO()
-        try:
-            with contextlib.redirect_stderr(said):
-                inner = parser.parse_args(argv)
-        except SystemExit:
-            lines = [x for x in said.getvalue().splitlines() if x.strip()]
-            raise ParameterError((lines[-1].split("error: ", 1)[-1] if lines else
-                                  "the options are not those of the command")
-                                 + f" (as options of {argv[0]}: {' '.join(argv[1:])})",
-                                 params=("options",)) from None
-    if inner.command == "pyramid" and len(inner.files) == 2:
-        inner.align = True  # two pyramids: their SCUs aligned
-    path = inner.output
-    inner.output, inner.format = None, "json"
-    captured = io.StringIO()
-    named = spelling(option_spelling(inner.parser)) if command_line else contextlib.nullcontext()
-    with contextlib.redirect_stdout(captured), named:
-        check_unused(inner, inner.parser)
-        code = int(inner.run(inner))
-    if code:
-        if command_line:
-            return code
-        raise ParameterError(f"{argv[0]} ended with exit status {code}", params=("options",))
-    envelope = json.loads(captured.getvalue())
-    return html_report(envelope, _views(inner, envelope)), envelope, path
 
 
 def _views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[dict[str, Any]]:
