@@ -51,8 +51,10 @@ import numpy.typing as npt
 from .errors import InputError, ParameterError
 
 __all__ = [
+    "BRAT_TEXT_BOUND",
     "CR_MIXED",
     "ascii_naturals",
+    "brat_offsets",
     "byte_lines",
     "check_encoding",
     "csv_rows",
@@ -72,6 +74,8 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 _INT = re.compile(r"[+-]?[0-9]+")
+#: A BRAT text-bound annotation: ``T<id>\\t<type> <start> <end>[;<start> <end>...]\\t<text>``.
+BRAT_TEXT_BOUND = re.compile(r"^(T[^\t ]+)\t(\S+) ([0-9]+ [0-9]+(?:;[0-9]+ [0-9]+)*)\t(.*)$")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: Integers beyond this many digits are refused before Python converts them.
 MAX_INT_DIGITS = 18
@@ -594,3 +598,57 @@ def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequen
             out[k][0][a:a + len(s)] = s if col == 0 else edges[first + col - 1] + 1
             out[k][1][a:a + len(s)] = e if col == count - 1 else edges[first + col]
     return out
+
+
+def brat_offsets(tid: str, offsets: str, surface: str, text: str, *, path: PathLike,
+                 line: int, text_path: PathLike) -> tuple[tuple[int, int], ...]:
+    """The fragments of a BRAT text-bound annotation, sorted, checked against the text.
+
+    Parameters
+    ----------
+    tid, offsets, surface : str
+        The id, the offsets field (``0 4;9 13``) and the text of a ``T`` line
+        (:data:`BRAT_TEXT_BOUND`'s groups 1, 3 and 4).
+    text : str
+        The annotated text as written (offsets count its characters; a CRLF is two).
+    path, line : str and int
+        The ``.ann`` file and line, for errors.
+    text_path : str
+        The text file, for errors.
+
+    Returns
+    -------
+    tuple of (int, int)
+        The fragments ``[start, end)``, sorted.
+
+    Raises
+    ------
+    InputError
+        An offset that is not a whole number, a fragment empty or outside the text, or a
+        surface that is not the text at the offsets (fragments joined by a space; line ends
+        in the text read as spaces).
+
+    References
+    ----------
+    brat standoff format (brat.nlplab.org/standoff.html): text-bound annotations.
+
+    Examples
+    --------
+    >>> brat_offsets("T1", "0 4;9 13", "Mary John", "Mary met John.", path="a.ann", line=1,
+    ...              text_path="a.txt")
+    ((0, 4), (9, 13))
+    """
+    pairs = (pair.split() for pair in offsets.split(";"))
+    spans = tuple(sorted((parse_int(a, what=f"{tid} offset", path=path, line=line),
+                          parse_int(b, what=f"{tid} offset", path=path, line=line))
+                         for a, b in pairs))
+    for s, e in spans:
+        if not 0 <= s < e <= len(text):
+            raise InputError(f"{tid} offsets {s}-{e} are outside the text ({len(text)} "
+                             f"characters, {text_path})", path, line)
+    found = " ".join(text[s:e] for s, e in spans)
+    flat = found.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if found != surface and flat != surface:
+        raise InputError(f"{tid} says {surface[:40]!r} but the text at {offsets} is "
+                         f"{found[:40]!r}; is {text_path} the annotated text?", path, line)
+    return spans

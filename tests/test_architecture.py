@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "clusteragree"
-DOMAINS = ("pyramids", "coref", "labels", "trees")
+DOMAINS = ("pyramids", "coref", "labels", "trees", "spans")
 INPUT_LAYER = ("errors", "inputs", "progress", "_version", "_lazy")
 
 #: The parts each part may import (besides itself).

@@ -47,6 +47,7 @@ EXAMPLES = {
     "pan": "clusteragree pan A.D0601.M.250.A.1.pan B.D0601.M.250.A.1.pan --scores",
     "coref": "clusteragree coref key.conll response.conll --metrics alpha,muc,conll",
     "trees": "clusteragree trees a.conllu b.conllu --distance all --metrics accuracy",
+    "spans": "clusteragree spans annotator_a/ annotator_b/ --metrics f1,gamma",
     "formats": "clusteragree formats -f csv",
     "report": "clusteragree report coref key.conll response.conll -o report.html",
 }
@@ -73,11 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
-    from . import coref, formats, pyramid, report, table, trees  # the subcommands, when needed
+    from . import coref, formats, pyramid, report, spans, table, trees  # when needed
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (table, pyramid, coref, trees, report, formats):
+    for module in (table, pyramid, coref, trees, spans, report, formats):
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)

@@ -51,6 +51,22 @@ INPUTS: tuple[InputFormat, ...] = (
                 ("--word-policy",)),
     InputFormat("coref", "brat", "BRAT standoff: a directory of `.ann` files", "a directory",
                 ("--text-dir", "--types", "--relations")),
+    InputFormat("spans", "spans-csv", "span table (CSV, or TSV for `.tsv`): header with "
+                "`document,start,end` and `annotator`, `label`, attributes", "a header naming "
+                "`document`, `start` and `end`", ("--names", "--lengths", "--text-dir")),
+    InputFormat("spans", "pygamma", "pygamma-agreement CSV `annotator,category,start,end` "
+                "(no header; one document per file)", "a first line of four fields ending in "
+                "two numbers", ()),
+    InputFormat("spans", "brat", "BRAT standoff entities: a directory of `.ann` files per "
+                "annotator", "a directory", ("--text-dir", "--types", "--fragments")),
+    InputFormat("spans", "conll", "CoNLL-2011/2012 coreference mentions", "a name ending in "
+                "`.conll` or `_conll`", ("--fragments",)),
+    InputFormat("spans", "corefud", "CorefUD CoNLL-U mentions", "a name ending in `.conllu`",
+                ("--fragments",)),
+    InputFormat("spans", "pyramid", "DUCView `.pyr`: contributors in the model summaries",
+                "a name ending in `.pyr`", ("--fragments",)),
+    InputFormat("spans", "pan", "DUCView `.pan`: contributors in the peer summaries",
+                "a name ending in `.pan`", ("--fragments", "--names")),
     InputFormat("trees", "conll", "CoNLL-X / CoNLL-U dependencies", "any name but `.tree`",
                 ("--roots", "--cycles")),
     InputFormat("trees", "brackets", "bracketed trees, one after another",
@@ -83,6 +99,8 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
     if command == "coref":
         return ("brat" if os.path.isdir(path)
                 else "corefud" if path.endswith(".conllu") else "conll")
+    if command == "spans":
+        return _span_format(path, encoding)
     if command == "trees":
         if os.path.isdir(path):  # a directory of one annotator: its files decide
             names = sorted(os.listdir(path))
@@ -96,6 +114,29 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
         return ("multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding)
                 else "codings")
     return ""
+
+
+def _span_format(path: str, encoding: str | None) -> str:
+    """The format of a ``spans`` input (the rules of :data:`INPUTS`); a file none of them
+    recognise is refused with the choices."""
+    from ..errors import InputError
+
+    if os.path.isdir(path):
+        return "brat"
+    name = path.lower()
+    for end, kind in ((".conllu", "corefud"), (".pyr", "pyramid"), (".pan", "pan"),
+                      (".conll", "conll"), ("_conll", "conll")):
+        if name.endswith(end):
+            return kind
+    from ..spans.readers import sniff_table
+    found = sniff_table(path, encoding)
+    if found is None:
+        choices = ", ".join(f.name or "" for f in INPUTS if f.command == "spans")
+        raise InputError("cannot tell the format of this file: its first line is neither a "
+                         "span table's header (document,start,end, ...) nor a line of "
+                         f"pygamma-agreement's CSV; choose it with --input-format ({choices})",
+                         path, 1)
+    return found
 
 
 def _is_parquet(path: str) -> bool:

@@ -56,7 +56,8 @@ from scipy.optimize import linear_sum_assignment
 from ..errors import AlphaUndefinedWarning, InputError, ParameterError, ParameterTypeError, notify
 from .frames import TOTAL
 
-__all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "span_f1", "span_f1_pairs", "span_frame"]
+__all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "pair_means", "span_f1", "span_f1_pairs",
+           "span_frame"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -539,6 +540,11 @@ def span_f1(
     """
     pairs = _pairs_frame(spans, rules, annotators, documents)
     _warn_undefined(pairs)
+    return pair_means(pairs)
+
+
+def pair_means(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`span_f1` from those of :func:`span_f1_pairs` (see there)."""
     keys = ["document", "pooled", "rule", "label", "average"]
     grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
     out = grouped.agg(["mean", "min", "max", "count"]).rename(

@@ -32,13 +32,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import InputError, ParameterTypeError, Tally, option
-from ..inputs import CR_MIXED, decode, iter_lines, line_ends, parse_int, read_bytes
+from ..inputs import (
+    BRAT_TEXT_BOUND,
+    CR_MIXED,
+    brat_offsets,
+    decode,
+    iter_lines,
+    line_ends,
+    read_bytes,
+)
 from .model import CorefCorpus, CorefDocument, Mention
 from .reading import refusal
 
 __all__ = ["read_brat", "read_brat_dir"]
 
-_T = re.compile(r"^(T[^\t ]+)\t(\S+) ([0-9]+ [0-9]+(?:;[0-9]+ [0-9]+)*)\t(.*)$")
 _R = re.compile(r"^(R[^\t ]+)\t(\S+) Arg1:(\S+) Arg2:(\S+)\s*$")
 #: The repair of two text-bound annotations of the same characters, and the merge it can make.
 _SAME_SPANS = ("text-bound annotations of characters marked before read as that mention (the "
@@ -184,7 +191,7 @@ def read_brat(
         if not line.strip():
             continue
         if line.startswith("T"):
-            m = _T.match(line)
+            m = BRAT_TEXT_BOUND.match(line)
             if not m:
                 raise fail(f"cannot read the text-bound annotation {line[:60]!r}", number)
             tid, kind, offsets, surface = m.groups()
@@ -192,24 +199,12 @@ def read_brat(
                 other_types[kind] += 1
                 types_line[:] = types_line or [number]
                 continue
-            pairs = (pair.split() for pair in offsets.split(";"))
             try:
-                spans = tuple(sorted(
-                    (parse_int(a, what=f"{tid} offset", path=name, line=number),
-                     parse_int(b, what=f"{tid} offset", path=name, line=number))
-                    for a, b in pairs))
+                spans = brat_offsets(tid, offsets, surface, content, path=name, line=number,
+                                     text_path=txt_path)
             except InputError as err:
                 skipped_types()
                 raise refusal(tally, err) from None
-            for s, e in spans:
-                if not 0 <= s < e <= len(content):
-                    raise fail(f"{tid} offsets {s}-{e} are outside the text ({len(content)} "
-                               f"characters, {txt_path})", number)
-            found = " ".join(content[s:e] for s, e in spans)
-            flat = found.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-            if found != surface and flat != surface:
-                raise fail(f"{tid} says {surface[:40]!r} but the text at {offsets} is "
-                           f"{found[:40]!r}; is {txt_path} the annotated text?", number)
             if tid in mentions:
                 raise fail(f"{tid} is defined twice (first at line {mentions[tid][1]})", number)
             mentions[tid] = (spans, number)

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from ..core.model import unique_labels
+from ..core.spans import outermost_units
 from ..core.unitizing import UnitizingStats, unitizing_stats
 from ..errors import notify
 from .model import CorefCorpus, CorefDocument
@@ -64,19 +66,11 @@ def mention_units(document: CorefDocument) -> tuple[list[tuple[int, int]], int, 
     >>> mention_units(d)
     ([(0, 5), (6, 7)], 1, 0)
     """
-    units: list[tuple[int, int]] = []
-    nested = crossing = 0
-    for start, end in sorted(((m.start, m.end) for m in document.mentions),
-                             key=lambda span: (span[0], -span[1])):
-        if units and start < units[-1][1]:
-            if end <= units[-1][1]:
-                nested += 1
-            else:
-                crossing += 1
-                units[-1] = (units[-1][0], end)
-            continue
-        units.append((start, end))
-    return units, nested, crossing
+    frame = pd.DataFrame({"start": [m.start for m in document.mentions],
+                          "end": [m.end for m in document.mentions]}, dtype=np.int64)
+    units, nested, crossing = outermost_units(frame)
+    return list(zip(units["start"].tolist(), units["end"].tolist(), strict=True)), nested, \
+        crossing
 
 
 def mentions_u_alpha(corpora: Sequence[CorefCorpus], *,
