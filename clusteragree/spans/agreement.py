@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.frames import TOTAL
+from ..core.gamma import gamma
 from ..core.span_match import SPAN_RULES, pair_means, span_f1_pairs
 from ..core.span_tokens import SCHEMES, token_agreement
 from ..core.spans import SpanCorpus, outermost_units
@@ -332,7 +333,6 @@ def _unitizing_rows(document: Hashable, stats: UnitizingStats, labels: list[Hash
 def _gamma(corpus: SpanCorpus, per_document: bool, **options: Any
            ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Gamma per document, with each document's best alignment."""
-    from ..core.gamma import gamma
 
     rows, aligned = [], []
     frame = corpus.spans
