@@ -170,10 +170,10 @@ def test_docs_list_every_input_format() -> None:
 def test_docs_options_table_is_the_parser() -> None:
     """docs/cli.md's table of options by command says what the parser has."""
     docs = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
-    _, _, rest = docs.partition("| option | table | pyramid | pan | coref | trees |")
+    _, _, rest = docs.partition("| option | table | pyramid | pan | coref | trees | spans |")
     assert rest, "the options table is in docs/cli.md"
     subs = _subcommands()
-    commands = ["table", "pyramid", "pan", "coref", "trees"]
+    commands = ["table", "pyramid", "pan", "coref", "trees", "spans"]
     rows = []
     for line in rest.splitlines()[2:]:  # after the separator, up to the end of the table
         if not line.startswith("|"):

@@ -58,6 +58,10 @@ RUNS = {
                           "--differences", "--per-doc"],
     "trees-differences": ["trees", str(REG / "trees" / "ok.conllu"),
                           str(REG / "trees" / "relabelled.conllu"), "--differences"],
+    "spans": ["spans", str(FIX / "spans" / "ner.csv"), "--text-dir", str(FIX / "spans" / "text"),
+              "--per-doc", "--metrics", "f1,tokens,ualpha"],
+    "spans-gamma": ["spans", str(FIX / "gamma" / "AlexPaulSuzan.csv"), "--alignment",
+                    "--metrics", "f1,gamma", "--precision", "0.1"],
     "trees": ["trees", str(REG / "trees" / "ok.conllu"), str(REG / "trees" / "ok.conllu"),
               "--acc", "--distance", "all"],
 }
@@ -79,7 +83,9 @@ def test_every_command_writes_the_schema(name: str, cli) -> None:
     assert kinds <= {"alpha", "metric", "measure", "accuracy", "score", "correlation", "unit",
                      "category", "annotator", "coincidence", "document", "kappa",
                      "scu_match", "scu_link", "scu_only", "unmarked_word",
-                     "sentence_difference", "difference_count", "coref_difference"}
+                     "sentence_difference", "difference_count", "coref_difference",
+                     "span_match", "span_match_mean", "token_agreement", "unitizing", "gamma",
+                     "aligned_unit"}
 
 
 def test_records_hold_only_the_fields_of_their_kind(cli) -> None:

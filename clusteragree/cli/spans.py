@@ -187,6 +187,10 @@ def _run_spans(args: argparse.Namespace) -> int:
     from .spans_tables import span_records, span_sections, span_tables
 
     corpus = _read(args)
+    if corpus.n_spans == 0:
+        from ..errors import InputError
+        raise InputError("nothing to compare: no annotator marked any span in "
+                         f"{len(corpus.documents)} document(s)", args.files[0])
     method = interval_method(args)
     results = span_agreement(
         corpus, args.metrics, rules=args.rules, scheme=args.scheme, per_document=args.per_doc,

@@ -35,9 +35,7 @@ def _shown(frame: pd.DataFrame, columns: list[str], per_doc: bool) -> pd.DataFra
 
 def span_tables(results: Any, *, alignment: bool = False) -> dict[str, pd.DataFrame]:
     """The tables of the measures computed, by the name ``--table`` gives them."""
-    per_doc = bool(results.f1 is not None and (results.f1["document"] != TOTAL).any()) or any(
-        frame is not None and (frame["document"] != TOTAL).any()
-        for frame in (results.tokens, results.unitizing, results.gamma))
+    per_doc = bool(results.settings.get("per_document"))
     out: dict[str, pd.DataFrame] = {}
     if results.f1 is not None:
         out["f1"] = _shown(_by_label(results.f1), ["rule", "label", "average", "f1", "sd",
@@ -113,17 +111,13 @@ def span_records(results: Any, *, alignment: bool = False) -> list[dict[str, Any
     out: list[dict[str, Any]] = []
 
     def rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
-        return [dict(r) for r in records(frame, "x")]
+        """The rows, pooled first (the headline's figures lead), then in their order; F1's
+        micro rows before the macro and label rows."""
+        found = [dict(r) for r in records(frame, "x")]
+        rank = {"micro": 0, "macro": 1}
+        return sorted(found, key=lambda r: (not r.get("pooled", False),
+                                             rank.get(r.get("average") or "", 2)))
 
-    if results.f1_pairs is not None:
-        for r in rows(results.f1_pairs):
-            out.append({"kind": "span_match", "document": _document(r["document"]),
-                        "pooled": bool(r["pooled"]), "rule": r["rule"],
-                        "label": _label(r["label"]) if r["label"] != TOTAL else None,
-                        "average": r["average"] or None, "reference": str(r["reference"]),
-                        "other": str(r["other"]), "tp": int(r["tp"]),
-                        "n_reference": int(r["n_reference"]), "n_other": int(r["n_other"]),
-                        "precision": r["precision"], "recall": r["recall"], "f1": r["f1"]})
     if results.f1 is not None:
         for r in rows(results.f1):
             out.append(_with_ci({
@@ -157,6 +151,15 @@ def span_records(results: Any, *, alignment: bool = False) -> list[dict[str, Any
                 "n_samples": int(r["n_samples"]), "precision": r["precision"],
                 "seed": int(r["seed"]), "units": int(r["units"]),
                 "annotators": int(r["annotators"])}, r, about))
+    if results.f1_pairs is not None:
+        for r in rows(results.f1_pairs):
+            out.append({"kind": "span_match", "document": _document(r["document"]),
+                        "pooled": bool(r["pooled"]), "rule": r["rule"],
+                        "label": _label(r["label"]) if r["label"] != TOTAL else None,
+                        "average": r["average"] or None, "reference": str(r["reference"]),
+                        "other": str(r["other"]), "tp": int(r["tp"]),
+                        "n_reference": int(r["n_reference"]), "n_other": int(r["n_other"]),
+                        "precision": r["precision"], "recall": r["recall"], "f1": r["f1"]})
     if alignment and results.alignment is not None:
         spans = results.corpus.spans
         for r in rows(results.alignment):

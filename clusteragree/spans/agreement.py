@@ -180,7 +180,8 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
                                  "ualpha": "unitizing alpha"}[m], how)
     out = SpanResults(corpus, chosen, settings={
         "rules": rule_list, "scheme": scheme, "alpha": alpha, "beta": beta,
-        "delta_empty": delta_empty, "precision": precision, "seed": seed})
+        "delta_empty": delta_empty, "precision": precision, "seed": seed,
+        "per_document": per_document})
     if "f1" in chosen:
         marked = corpus.nonempty("matching F1")
         marked.need_whole("matching F1")

@@ -48,6 +48,7 @@ __all__ = ["FRAGMENTS", "read_brat_spans"]
 #: How a discontinuous annotation becomes spans.
 FRAGMENTS = ("extent", "parts")
 
+_FIELDS = ("annotator", "document", "start", "end", "label", "id", "file", "line")
 _ATTRIBUTE = re.compile(r"^([AM][^\t ]*)\t(\S+) (T\S+)(?: (\S+))?\s*$")
 _KINDS = {"R": "relations", "E": "events", "*": "equivalences", "N": "normalisations",
           "#": "notes"}
@@ -139,12 +140,7 @@ def read_brat_spans(directory: str | os.PathLike[str], annotator: Hashable, *,
                              str(txt))
         texts[ann.stem] = _read(txt, "text", encoding)
         records += _read_one(ann, txt, texts[ann.stem], annotator, types, fragments, encoding)
-    if not records:
-        chosen = "of the types " + ", ".join(types) if types is not None else ""
-        raise InputError(f"nothing to compare: no entity {chosen} in the {len(files)} .ann "
-                         f"file(s) (the warnings list what was found; {option('types')} "
-                         "chooses the types)", str(folder))
-    frame = pd.DataFrame.from_records(records)
+    frame = pd.DataFrame.from_records(records, columns=None if records else list(_FIELDS))
     for column in frame.columns[8:]:  # attributes: None where not set
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame, texts

@@ -100,7 +100,9 @@ def read_span_table(path: str | os.PathLike[str], *, annotator: Hashable | None 
     -------
     DataFrame
         The columns ``annotator, document, start, end, label, id, file, line`` and the
-        attributes; ``id`` is ``LINE`` (the span's line in the file).
+        attributes; ``id`` is ``LINE`` (the span's line in the file). ``attrs["annotators"]``
+        lists the file's annotators: those of its column, or the one annotator of a file
+        without it (who may have marked nothing).
 
     Raises
     ------
@@ -172,8 +174,11 @@ def read_span_table(path: str | os.PathLike[str], *, annotator: Hashable | None 
         end = parse_float(fields[at["end"]], what="end", path=name, line=line)
         records.append([who, doc, start, end, label, str(line), name, line,
                         *(fields[at[c]] for c in extra)])
-    return pd.DataFrame(records, columns=["annotator", "document", "start", "end", "label",
-                                          "id", "file", "line", *extra])
+    frame = pd.DataFrame(records, columns=["annotator", "document", "start", "end", "label",
+                                           "id", "file", "line", *extra])
+    frame.attrs["annotators"] = (list(dict.fromkeys(frame["annotator"])) if has_annotator
+                                 else [annotator])
+    return frame
 
 
 def read_pygamma_csv(path: str | os.PathLike[str], *, encoding: str | None = None

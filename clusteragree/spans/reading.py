@@ -112,6 +112,11 @@ def read_spans(paths: Sequence[str | os.PathLike[str]], input_format: str, *,
         lengths = {d: len(t) for d, t in texts.items()}
         frame = pd.concat(frames, ignore_index=True)
         frame = frame[frame["document"].isin(list(texts))]
+        if not len(frame):
+            chosen = " of the types " + ", ".join(types) if types is not None else ""
+            raise InputError(f"nothing to compare: no annotator marked any entity{chosen} (the "
+                             f"warnings list the types found; {option('types')} chooses them)",
+                             files[0])
         return span_corpus(frame, annotators=who, documents=list(texts), lengths=lengths,
                            texts=texts, unit=unit, sources=dict(zip(who, files, strict=True)))
     if input_format == "pygamma":
@@ -133,6 +138,7 @@ def read_spans(paths: Sequence[str | os.PathLike[str]], input_format: str, *,
         frames.append(read_span_table(f, annotator=given, encoding=encoding,
                                       fallback=labels[i] if len(files) > 1 else None))
     frame = pd.concat(frames, ignore_index=True)
+    every = list(dict.fromkeys(a for f in frames for a in f.attrs["annotators"]))
     documents = list(lengths) if lengths is not None else None
     if text_dir is not None:
         documents = documents or list(dict.fromkeys(frame["document"]))
@@ -146,8 +152,8 @@ def read_spans(paths: Sequence[str | os.PathLike[str]], input_format: str, *,
                                  f"{option('lengths')} and {found[differ[0]]} characters by "
                                  f"its text in {option('text_dir')}: give one of them")
         lengths = found
-    return span_corpus(frame, documents=documents, lengths=lengths, texts=texts, unit=unit,
-                       sources={})
+    return span_corpus(frame, annotators=every, documents=documents, lengths=lengths,
+                       texts=texts, unit=unit, sources={})
 
 
 def _brat(files: list[str], who: list[Hashable], text_dir: str | os.PathLike[str] | None,
