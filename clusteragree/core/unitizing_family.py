@@ -226,8 +226,8 @@ class UnitizingFamilyStats:
         distance : str, Distance or callable, default="nominal"
             The distance between categories for cu-alpha and (k)u-alpha (u-alpha and |u-alpha
             are nominal by definition). Any distance of
-            :func:`~clusteragree.core.distances.get_distance`; ``ordinal`` ranks the
-            categories by their cu margins ``l*_c``.
+            :func:`~clusteragree.core.distances.get_distance`; ``ordinal`` sorts the
+            categories by value and counts them by their cu margins ``l*_c``.
         self_pairs : {"mean", "pairwise", "union"}, default="mean"
             The reading of cu-alpha's ``S*_c`` (see the module's description).
 
@@ -313,12 +313,15 @@ def _prepare(spans: Any, lengths: Any, annotators: Sequence[Hashable] | None,
             f"who marked nothing has no span: name every annotator with "
             f"{option('annotators')})", params=("annotators",))
     rows = np.flatnonzero(frame["annotator"].isin(names).to_numpy())
-    frame = frame.iloc[rows].reset_index(drop=True)
+    given, frame = frame, frame.iloc[rows].reset_index(drop=True)
+
+    def describe(i: int) -> str:  # the span as the caller numbered it
+        return _describe(given, int(rows[i]))
     docs = list(sizes)
     doc = pd.Index(docs).get_indexer(frame["document"]).astype(np.int64)
     if (doc < 0).any():
         i = int(np.flatnonzero(doc < 0)[0])
-        raise InputError(f"{_describe(frame, i)} lies in a document that lengths does not "
+        raise InputError(f"{describe(i)} lies in a document that lengths does not "
                          "give; give the length of every document that holds spans")
     if categories is None:
         cats = list(pd.unique(frame["label"]))
@@ -329,7 +332,7 @@ def _prepare(spans: Any, lengths: Any, annotators: Sequence[Hashable] | None,
     cat = pd.Index(cats).get_indexer(frame["label"]).astype(np.int64)
     if (cat < 0).any():
         i = int(np.flatnonzero(cat < 0)[0])
-        raise InputError(f"{_describe(frame, i)} has a label that is not among the "
+        raise InputError(f"{describe(i)} has a label that is not among the "
                          f"{option('categories')} given")
     ann = pd.Index(names).get_indexer(frame["annotator"]).astype(np.int64)
     start, end = frame["start"].to_numpy(np.int64), frame["end"].to_numpy(np.int64)
@@ -337,7 +340,7 @@ def _prepare(spans: Any, lengths: Any, annotators: Sequence[Hashable] | None,
     beyond = end > size[doc]
     if beyond.any():
         i = int(np.flatnonzero(beyond)[0])
-        raise InputError(f"{_describe(frame, i)} ends after its document, whose length is "
+        raise InputError(f"{describe(i)} ends after its document, whose length is "
                          f"{int(size[doc[i]])} (positions 0..{int(size[doc[i]])})")
     order = np.lexsort((start, doc, ann))
     a, d, s, e = ann[order], doc[order], start[order], end[order]
@@ -345,7 +348,7 @@ def _prepare(spans: Any, lengths: Any, annotators: Sequence[Hashable] | None,
     if len(clash):
         i, j = int(order[clash[0]]), int(order[clash[0] + 1])
         raise InputError(
-            f"{_describe(frame, i)} and {_describe(frame, j)} overlap; the unitizing alpha "
+            f"{describe(i)} and {describe(j)} overlap; the unitizing alpha "
             "family needs the spans of one annotator in one document not to overlap (each "
             "position has one value per annotator): keep one, or compare nested layers "
             "separately")
@@ -532,7 +535,7 @@ def _rows(stats: UnitizingFamilyStats, dist: Distance, self_pairs: str
     den = t - float(self_sq.sum()) / t if t > 0 else 0.0
     if t == 0:
         why: str | None = "no unit overlaps a unit of another annotator"
-    elif den <= 0:
+    elif den <= 1e-9 * t:  # 0 or below but for rounding
         why = (f"the expected coincidences are not defined under "
                f"{option('self_pairs', self_pairs)} (l*.. - sum S*/l*.. = {den:.6g})")
     else:
@@ -664,8 +667,8 @@ def unitizing_family(
         The annotators compared (default: those with spans); name an annotator who marked
         nothing.
     categories : sequence, optional
-        The categories (default: the spans' labels): a category without a unit gets its
-        (k)u-alpha row (NaN), and the order is the one an ordinal distance ranks ties in.
+        The categories and the order of their rows (default: the spans' labels in order of
+        appearance); a category without a unit gets its (k)u-alpha row (NaN).
     distance : str, Distance or callable, default="nominal"
         The distance between categories for cu-alpha and (k)u-alpha.
     self_pairs : {"mean", "pairwise", "union"}, default="mean"
