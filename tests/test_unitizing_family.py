@@ -5,9 +5,12 @@ alpha_U, additivity over documents, and the edge cases."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Hashable, Sequence
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -512,3 +515,15 @@ def test_u_alpha_against_the_krippendorff_unitized_alpha_package() -> None:
         want = package.KrippendorffUnitizedAlpha(sections).result
         got = fast(spans, length, names, ["x", "y"])["u_alpha"]
         assert got == pytest.approx(want, abs=1e-9) or (np.isnan(got) and np.isnan(want))
+
+
+def test_the_reproduction_script_runs(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parent.parent / "scripts" / \
+        "reproduce_krippendorff2016.py"
+    out = tmp_path / "k2016.md"
+    printed = subprocess.run([sys.executable, str(script), "--out", str(out)], check=True,
+                             capture_output=True, text=True).stdout
+    text = out.read_text()
+    assert printed == text
+    assert "11 of 11 hand-worked values agree." in text
+    assert "| c | 0.7286 | 0.7286 | 0.5163 | 0.5163 | 0.5163 | yes |" in text
