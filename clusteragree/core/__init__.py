@@ -95,6 +95,13 @@ if TYPE_CHECKING:
     from .span_tokens import SCHEMES, span_tags, token_agreement
     from .text import first_difference
     from .unitizing import UnitizingStats, section_distance, unitizing_alpha, unitizing_stats
+    from .unitizing_family import (
+        FAMILY_COLUMNS,
+        SELF_PAIRS,
+        UnitizingFamilyStats,
+        unitizing_family,
+        unitizing_family_stats,
+    )
 
 _WHERE = {
     'Alignment': '.alignment',
@@ -171,6 +178,11 @@ _WHERE = {
     'section_distance': '.unitizing',
     'unitizing_alpha': '.unitizing',
     'unitizing_stats': '.unitizing',
+    'FAMILY_COLUMNS': '.unitizing_family',
+    'SELF_PAIRS': '.unitizing_family',
+    'UnitizingFamilyStats': '.unitizing_family',
+    'unitizing_family': '.unitizing_family',
+    'unitizing_family_stats': '.unitizing_family',
     'fleiss_pi': '.kappa',
     'format_signature': '.result',
     'get_distance': '.distances',
@@ -207,8 +219,10 @@ __all__ = [
     'COLUMNS',
     'DEFAULT_DISTANCES',
     'DISTANCES',
+    'FAMILY_COLUMNS',
     'RESAMPLE',
     'SCHEMES',
+    'SELF_PAIRS',
     'SPAN_COLUMNS',
     'SPAN_RULES',
     'TOTAL',
@@ -229,6 +243,7 @@ __all__ = [
     'Span',
     'SubjectStats',
     'UnitText',
+    'UnitizingFamilyStats',
     'UnitizingStats',
     'ValueStats',
     'agreement_table',
@@ -299,6 +314,8 @@ __all__ = [
     'unique_labels',
     'unit_disagreement',
     'unitizing_alpha',
+    'unitizing_family',
+    'unitizing_family_stats',
     'unitizing_stats',
     'units_by_distance',
     'usable_cores',
