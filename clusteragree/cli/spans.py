@@ -11,7 +11,7 @@ from ._common import add_common, check_names, command_signature, interval_method
 from .input_formats import detect
 
 #: The measures of ``--metrics`` (``all``: every one).
-MEASURES = ("f1", "tokens", "ualpha", "gamma")
+MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma")
 #: The tables ``-f csv`` and ``-f latex`` can write.
 TABLES = ("f1", "f1-pairs", "tokens", "unitizing", "gamma", "alignment")
 
@@ -32,8 +32,11 @@ def register(sub: Any) -> None:
                        "pygamma CSVs, or one file or directory per annotator")
     spans.add_argument("--metrics", type=_measures, default=None,
                        help="comma-separated among " + ",".join(MEASURES) + " or all "
-                       "(tokens and ualpha need the documents' lengths) (default: every one "
-                       "the input allows)")
+                       "(f1: matching F1; tokens: kappa and alpha over BIO tags; ualpha: "
+                       "Krippendorff's 1995/2004 unitizing alpha; ualpha2016: u-alpha, "
+                       "|u-alpha, cu-alpha and (k)u-alpha of Krippendorff et al. 2016; gamma: "
+                       "Mathet et al. 2015; tokens and the unitizing alphas need the documents' "
+                       "lengths) (default: every one the input allows)")
     spans.add_argument("--rules", type=_rules, default=["exact", "overlap"],
                        help="F1's matching rules, comma-separated among exact, exact-span, "
                        "overlap, overlap-span (-span: labels ignored; overlap: sharing a "

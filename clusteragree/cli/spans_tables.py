@@ -15,6 +15,15 @@ __all__ = ["span_records", "span_sections", "span_tables"]
 
 _CI = ("ci_low", "ci_high", "se")
 
+#: The unitizing coefficients, as the headline names them.
+COEFFICIENTS = {
+    "alpha_u": "Krippendorff's unitizing alpha (1995/2004), over all categories",
+    "u_alpha": "u-alpha (2016: where units are and what they are)",
+    "bu_alpha": "|u-alpha (2016: where units are, categories ignored)",
+    "cu_alpha": "cu-alpha (2016: the categories of overlapping units)",
+    "ku_alpha": "(k)u-alpha (2016: each category against the rest)",
+}
+
 
 def _document(value: Any) -> str | None:
     return None if value == TOTAL else str(value)
@@ -49,8 +58,8 @@ def span_tables(results: Any, *, alignment: bool = False) -> dict[str, pd.DataFr
     if results.unitizing is not None:
         shown = results.unitizing.assign(category=results.unitizing["category"].map(
             lambda c: "all" if c is None else c))
-        out["unitizing"] = _shown(shown, ["category", "alpha", "D_o", "D_e", "units", "length",
-                                          "annotators"], per_doc)
+        out["unitizing"] = _shown(shown, ["coefficient", "category", "alpha", "D_o", "D_e",
+                                          "units", "length", "annotators"], per_doc)
     if results.gamma is not None:
         out["gamma"] = _shown(results.gamma, ["measure", "value", "observed", "expected",
                                               "precision", "n_samples", "units"], per_doc)
@@ -136,7 +145,7 @@ def span_records(results: Any, *, alignment: bool = False) -> list[dict[str, Any
     if results.unitizing is not None:
         for r in rows(results.unitizing):
             out.append(_with_ci({
-                "kind": "unitizing", "coefficient": "alpha_u",
+                "kind": "unitizing", "coefficient": r["coefficient"],
                 "document": _document(r["document"]), "pooled": bool(r["pooled"]),
                 "category": _label(r["category"]), "alpha": r["alpha"], "D_o": r["D_o"],
                 "D_e": r["D_e"], "units": int(r["units"]), "length": int(r["length"]),
@@ -226,14 +235,22 @@ def span_sections(results: Any, tables: dict[str, pd.DataFrame]
                          "annotator marked)", tables["tokens"]))
     if results.unitizing is not None:
         pooled = results.unitizing[results.unitizing["document"] == TOTAL]
-        overall = pooled[pooled["category"].isna()].to_dict("records")[0]
-        cats = pooled[pooled["category"].notna()]
-        shown = ", ".join(f"{_label(c)} {_value(a)}" for c, a in zip(
-            cats["category"], cats["alpha"], strict=True)) if len(cats) > 1 else ""
-        lines.append(f"Krippendorff's unitizing alpha (1995/2004): {_value(overall['alpha'])}"
-                     f"{_ci(overall)} over all categories" + (f" ({shown})" if shown else ""))
-        sections.append(("Krippendorff's unitizing alpha (category all: over every category)",
-                         tables["unitizing"]))
+        for coefficient, what in COEFFICIENTS.items():
+            mine = pooled[pooled["coefficient"] == coefficient]
+            overall = mine[mine["category"].isna()].to_dict("records")
+            cats = mine[mine["category"].notna()]
+            if overall:
+                shown = ", ".join(f"{_label(c)} {_value(a)}" for c, a in zip(
+                    cats["category"], cats["alpha"], strict=True)) if len(cats) > 1 else ""
+                lines.append(f"{what}: {_value(overall[0]['alpha'])}{_ci(overall[0])}"
+                             + (f" ({shown})" if shown else ""))
+            elif len(cats):  # (k)u-alpha: one per category
+                lines.append(f"{what}: " + ", ".join(
+                    f"{_label(r['category'])} {_value(r['alpha'])}{_ci(r)}"
+                    for r in cats.to_dict("records")))
+        sections.append(("unitizing alphas (coefficient alpha_u: Krippendorff 1995/2004; "
+                         "u_alpha, bu_alpha (|u-alpha), cu_alpha, ku_alpha: Krippendorff et "
+                         "al. 2016; category all: over every category)", tables["unitizing"]))
     if results.gamma is not None:
         pooled = results.gamma[results.gamma["pooled"]]
         row = (pooled if len(pooled) else results.gamma).to_dict("records")[0]

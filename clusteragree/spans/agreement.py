@@ -38,16 +38,21 @@ from ..core.span_match import SPAN_RULES, pair_means, span_f1_pairs
 from ..core.span_tokens import SCHEMES, token_agreement
 from ..core.spans import SpanCorpus, outermost_units
 from ..core.unitizing import UnitizingStats, unitizing_stats
+from ..core.unitizing_family import unitizing_family
 from ..errors import AlphaUndefinedWarning, ParameterError, notify, option
 
-__all__ = ["LENGTH_MEASURES", "MEASURES", "SpanResults", "span_agreement", "token_spans",
+__all__ = ["LENGTH_MEASURES", "MEASURES", "SpanResults", "flat_spans", "span_agreement",
            "unitizing_rows"]
 
 #: The measures, by name: matching F1, token-level kappa and alpha, Krippendorff's (1995,
-#: 2004) unitizing alpha, gamma.
-MEASURES = ("f1", "tokens", "ualpha", "gamma")
+#: 2004) unitizing alpha, the 2016 family (u-alpha, |u-alpha, cu-alpha, (k)u-alpha), gamma.
+MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma")
 #: The measures that need each document's length.
-LENGTH_MEASURES = ("tokens", "ualpha")
+LENGTH_MEASURES = ("tokens", "ualpha", "ualpha2016")
+#: What each measure is called in messages.
+NAMES = {"f1": "matching F1", "tokens": "token-level agreement",
+         "ualpha": "unitizing alpha (1995/2004)", "ualpha2016": "the 2016 unitizing alphas",
+         "gamma": "gamma"}
 
 
 @dataclass
@@ -176,8 +181,7 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     how = f"give {option('lengths')} FILE (document,length) or {option('text_dir')}"
     for m in chosen:
         if m in LENGTH_MEASURES:
-            corpus.need_lengths({"tokens": "token-level agreement",
-                                 "ualpha": "unitizing alpha"}[m], how)
+            corpus.need_lengths(NAMES[m], how)
     out = SpanResults(corpus, chosen, settings={
         "rules": rule_list, "scheme": scheme, "alpha": alpha, "beta": beta,
         "delta_empty": delta_empty, "precision": precision, "seed": seed,
@@ -191,12 +195,20 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
         means = pair_means(pairs)
         out.f1 = means if per_document else means[means["pooled"]].reset_index(drop=True)
     if "tokens" in chosen:
-        frame = token_spans(corpus)
-        found = token_agreement(frame, corpus.lengths or {}, scheme=scheme,
-                                annotators=corpus.annotators)
-        out.tokens = found if per_document else found[found["pooled"]].reset_index(drop=True)
+        frame = flat_spans(corpus, NAMES["tokens"])
+        tags = token_agreement(frame, corpus.lengths or {}, scheme=scheme,
+                               annotators=corpus.annotators)
+        out.tokens = tags if per_document else tags[tags["pooled"]].reset_index(drop=True)
+    found: list[pd.DataFrame] = []
     if "ualpha" in chosen:
-        out.unitizing = unitizing_rows(corpus, per_document=per_document)
+        found.append(unitizing_rows(corpus, per_document=per_document))
+    if "ualpha2016" in chosen:
+        flat = flat_spans(corpus, NAMES["ualpha2016"])
+        family = unitizing_family(flat, corpus.lengths or {}, annotators=corpus.annotators,
+                                  per_document=per_document)
+        found.append(family.drop(columns=["distance", "pairable"]))
+    if found:
+        out.unitizing = pd.concat(found, ignore_index=True)
     if "gamma" in chosen:
         out.gamma, out.alignment = _gamma(corpus, per_document, alpha=alpha, beta=beta,
                                           delta_empty=delta_empty, precision=precision,
@@ -204,21 +216,21 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     return out
 
 
-def token_spans(corpus: SpanCorpus) -> pd.DataFrame:
-    """The spans the token tags take: non-empty, whole-number, and per annotator the first of
-    each run of overlapping spans (by start, longest first), the others left out (a
-    ``note``).
+def flat_spans(corpus: SpanCorpus, measure: str) -> pd.DataFrame:
+    """The spans a measure of one value per position takes (the token tags, the 2016
+    unitizing alphas): non-empty, whole-number, and per annotator the first of each run of
+    overlapping spans (by start, longest first), the others left out (a ``note``).
 
     Examples
     --------
     >>> from clusteragree.core.spans import span_corpus
     >>> c = span_corpus([("A", "d", 0, 5, "x"), ("A", "d", 2, 3, "y"), ("B", "d", 0, 5, "x")],
     ...                 lengths={"d": 9})
-    >>> token_spans(c)[["annotator", "start", "end", "label"]].values.tolist()
+    >>> flat_spans(c, "tokens")[["annotator", "start", "end", "label"]].values.tolist()
     [['A', 0, 5, 'x'], ['B', 0, 5, 'x']]
     """
-    marked = corpus.nonempty("token-level agreement")
-    marked.need_whole("token-level agreement")
+    marked = corpus.nonempty(measure)
+    marked.need_whole(measure)
     frame = marked.core_frame()
     order = np.lexsort((-frame["end"].to_numpy(), frame["start"].to_numpy(),
                         pd.factorize(frame["document"])[0],
@@ -237,8 +249,8 @@ def token_spans(corpus: SpanCorpus) -> pd.DataFrame:
             reach = end[i]
     dropped = int((~keep).sum())
     if dropped:
-        notify("note", "spans that overlap an earlier span of their annotator are left out of "
-               "the token-level measures (one tag per position; matching F1 takes them)",
+        notify("note", f"spans that overlap an earlier span of their annotator are left out of "
+               f"{measure} (one value per position; matching F1 and gamma take them)",
                count=dropped)
     return frame[keep].sort_index()
 
@@ -324,7 +336,8 @@ def _unitizing_rows(document: Hashable, stats: UnitizingStats, labels: list[Hash
             d_o, d_e = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
         else:
             d_o, d_e = stats.disagreements(label)
-        rows.append({"document": document, "pooled": document == TOTAL, "category": label,
+        rows.append({"document": document, "pooled": document == TOTAL,
+                     "coefficient": "alpha_u", "category": label,
                      "alpha": 1.0 - d_o / d_e if d_e > 0 else np.nan, "D_o": d_o, "D_e": d_e,
                      "units": units if label is None else len(stats.units.get(label, [])),
                      "length": stats.length, "annotators": len(stats.raters)})
