@@ -8,6 +8,7 @@ SOURCES.md counts of shared and one-sided mentions)."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -344,3 +345,73 @@ def test_spans_are_the_same_whatever_the_order_of_rows(tmp_path: Path) -> None:
     key = ["rule", "label", "average"]
     merged = a.merge(b, on=key)
     assert np.allclose(merged["f1_x"], merged["f1_y"], equal_nan=True)
+
+
+# --- intervals: a resample's value is the value of the resampled corpus -------------------------
+
+def _random_corpus(seed: int, documents: int = 4):
+    rng = np.random.default_rng(seed)
+    rows, lengths = [], {}
+    for d in range(documents):
+        length = int(rng.integers(30, 60))
+        lengths[f"d{d}"] = length
+        for a in "ABC":
+            pos = int(rng.integers(0, 4))
+            while pos < length - 2:
+                end = min(length, pos + int(rng.integers(1, 6)))
+                rows.append((a, f"d{d}", pos, end, str(rng.choice(["x", "y"]))))
+                pos = end + int(rng.integers(0, 8))
+    return rows, lengths
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_resample_is_the_resampled_corpus(monkeypatch, seed: int) -> None:
+    """The reweighted per-document statistics give what the whole computation gives on a
+    corpus made of the drawn documents (document 0 twice, 1 not, 2 and 3 once)."""
+    from clusteragree.spans import intervals
+
+    rows, lengths = _random_corpus(seed)
+    weights = np.array([2.0, 0.0, 1.0, 1.0])
+    monkeypatch.setattr(intervals, "document_weights",
+                        lambda docs, n, s: (np.vstack([weights, weights]), 1 - np.eye(docs)))
+    measures = ["f1", "tokens", "ualpha", "ualpha2016"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = span_agreement(span_corpus(rows, lengths=lengths), measures, ci=0.9,
+                               bootstrap=2, interval="percentile")
+    drawn = [(a, f"{d}#{k}", s, e, lab) for d, times in (("d0", 2), ("d2", 1), ("d3", 1))
+             for k in range(times) for a, doc, s, e, lab in rows if doc == d]
+    sizes = {f"{d}#{k}": lengths[d] for d, times in (("d0", 2), ("d2", 1), ("d3", 1))
+             for k in range(times)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        direct = span_agreement(span_corpus(drawn, lengths=sizes), measures)
+    for name, value in (("f1", "f1"), ("f1_pairs", "f1"), ("tokens", "value"),
+                        ("unitizing", "alpha")):
+        mine, theirs = getattr(found, name), getattr(direct, name)
+        rows_ci = mine[mine["ci_low"].notna()]
+        assert len(rows_ci), name
+        keys = [c for c in ("rule", "label", "average", "reference", "other", "subset",
+                            "measure", "coefficient", "category") if c in mine]
+        merged = rows_ci.merge(theirs[theirs["document"] == "TOTAL"], on=keys,
+                               suffixes=("", "_direct"))
+        assert len(merged) == len(rows_ci), name
+        assert np.allclose(merged["ci_low"], merged[f"{value}_direct"], equal_nan=True), name
+        assert np.allclose(merged["ci_high"], merged[f"{value}_direct"], equal_nan=True), name
+
+
+def test_token_statistics_give_the_core_values() -> None:
+    """Cohen's, Fleiss's kappa and alpha from the summed token statistics are the core's
+    (which are checked against scikit-learn, Fleiss's formula and the krippendorff package)."""
+    from clusteragree.core.span_tokens import token_agreement
+    from clusteragree.spans.intervals import token_stats, token_values
+
+    rows, lengths = _random_corpus(5)
+    frame = flat_spans(span_corpus(rows, lengths=lengths), "tokens")
+    core = token_agreement(frame, lengths, annotators=list("ABC"))
+    _, stats = token_stats(frame, lengths, list(lengths), list("ABC"), "bio")
+    for subset_index, subset in enumerate(("all", "annotated")):
+        values = token_values(stats[:, subset_index, :].sum(axis=0), 3)
+        pooled = core[core["pooled"] & (core["subset"] == subset)].set_index("measure")
+        for measure, value in values.items():
+            assert float(value) == pytest.approx(float(pooled.loc[measure, "value"]))

@@ -39,6 +39,9 @@ def _shown(frame: pd.DataFrame, columns: list[str], per_doc: bool) -> pd.DataFra
     interval's when there is one)."""
     keep = (["document"] if per_doc else []) + columns
     keep += [c for c in _CI if c in frame and frame[c].notna().any()]
+    if "ci_method" in frame and frame["ci_method"].notna().any() \
+            and frame["ci_method"].dropna().nunique() > 1:
+        keep.append("ci_method")  # BCa not usable on some rows: say which interval each is
     return frame[[c for c in keep if c in frame]].reset_index(drop=True)
 
 
@@ -103,12 +106,18 @@ def alignment_table(results: Any) -> pd.DataFrame:
 
 def _with_ci(rec: dict[str, Any], row: dict[str, Any], about: dict[str, Any] | None
              ) -> dict[str, Any]:
+    """The record with its interval, standard error and how they were drawn, when the row
+    has an interval."""
     low = row.get("ci_low")
     if low is not None and not (isinstance(low, float) and np.isnan(low)):
         rec["ci"] = [low, row.get("ci_high")]
         rec["se"] = row.get("se")
         if about is not None:
-            rec["bootstrap"] = {k: v for k, v in about.items() if v is not None}
+            drawn = {k: v for k, v in about.items() if k != "method"}
+            drawn["method"] = row.get("ci_method") or about.get("method")
+            if row.get("ci_note"):
+                drawn["note"] = str(row["ci_note"])
+            rec["bootstrap"] = drawn
     return rec
 
 
@@ -169,6 +178,7 @@ def span_records(results: Any, *, alignment: bool = False) -> list[dict[str, Any
                         "other": str(r["other"]), "tp": int(r["tp"]),
                         "n_reference": int(r["n_reference"]), "n_other": int(r["n_other"]),
                         "precision": r["precision"], "recall": r["recall"], "f1": r["f1"]})
+            _with_ci(out[-1], r, about)
     if alignment and results.alignment is not None:
         spans = results.corpus.spans
         for r in rows(results.alignment):

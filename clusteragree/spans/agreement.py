@@ -135,7 +135,16 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     precision : float, default=0.02
         Gamma: the relative half-width wanted for the 95% interval of the expected disorder.
     seed : int, default=0
-        Gamma's sampling.
+        Gamma's sampling, and the bootstrap's.
+    ci : float, optional
+        A bootstrap interval at this level for every pooled value but macro F1's and gamma's
+        (:mod:`clusteragree.spans.intervals`), resampling documents.
+    bootstrap : int, default=1000
+        Resamples.
+    interval : {"bca", "percentile"}, default="bca"
+        The interval's method.
+    jobs : int, optional
+        Unused here: the measures run in one process.
 
     Returns
     -------
@@ -209,6 +218,10 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
         found.append(family.drop(columns=["distance", "pairable"]))
     if found:
         out.unitizing = pd.concat(found, ignore_index=True)
+    if ci is not None:
+        from .intervals import span_intervals
+        span_intervals(out, pairs if "f1" in chosen else None, n=bootstrap, level=ci,
+                       seed=seed, interval=interval)
     if "gamma" in chosen:
         out.gamma, out.alignment = _gamma(corpus, per_document, alpha=alpha, beta=beta,
                                           delta_empty=delta_empty, precision=precision,
@@ -288,29 +301,8 @@ def unitizing_rows(corpus: SpanCorpus, *, per_document: bool = False) -> pd.Data
     >>> unitizing_rows(c)[["category", "alpha"]].round(4).values.tolist()
     [['c', 0.7286], ['k', 1.0], [None, 0.8587]]
     """
-    marked = corpus.nonempty("unitizing alpha")
-    marked.need_whole("unitizing alpha")
-    lengths = corpus.lengths or {}
-    frame = marked.core_frame()
-    labels = list(dict.fromkeys(frame["label"]))
-    nested = crossing = 0
-    stats: dict[Hashable, UnitizingStats] = {}
-    counts: dict[Hashable, int] = {}
-    for doc in corpus.documents:
-        mine = frame[frame["document"] == doc]
-        units = []
-        for (who, label), group in mine.groupby(["annotator", "label"], sort=False):
-            found, inner, crossed = outermost_units(group)
-            nested, crossing = nested + inner, crossing + crossed
-            units += [(who, int(s), int(e), label)
-                      for s, e in zip(found["start"], found["end"], strict=True)]
-        stats[doc] = unitizing_stats(units, lengths[doc], raters=corpus.annotators,
-                                     categories=labels)
-        counts[doc] = len(units)
-    notify("note", "spans inside another span of their annotator and category left out of "
-           "unitizing alpha (it needs units that do not overlap)", count=nested)
-    notify("merged", "spans that cross another span of their annotator and category joined "
-           "with it for unitizing alpha", count=crossing)
+    stats, labels = unitizing_statistics(corpus)
+    counts = {d: int(sum(len(v) for v in s.units.values())) for d, s in stats.items()}
     docs = list(stats)
     total = sum((stats[d] for d in docs[1:]), stats[docs[0]])
     rows = _unitizing_rows(TOTAL, total, labels, sum(counts.values()))
@@ -325,6 +317,35 @@ def unitizing_rows(corpus: SpanCorpus, *, per_document: bool = False) -> pd.Data
             f"unitizing alpha is undefined in {undefined} row(s): no unit of that category, or "
             "nothing to expect (a continuum that is one unit)"), stacklevel=2)
     return out
+
+
+def unitizing_statistics(corpus: SpanCorpus
+                         ) -> tuple[dict[Hashable, UnitizingStats], list[Hashable]]:
+    """Each document's statistics of the 1995/2004 unitizing alpha, and the categories (see
+    :func:`unitizing_rows` for the units taken)."""
+    marked = corpus.nonempty(NAMES["ualpha"])
+    marked.need_whole(NAMES["ualpha"])
+    lengths = corpus.lengths or {}
+    frame = marked.core_frame()
+    labels = list(dict.fromkeys(frame["label"]))
+    nested = crossing = 0
+    stats: dict[Hashable, UnitizingStats] = {}
+    for doc in corpus.documents:
+        mine = frame[frame["document"] == doc]
+        units = []
+        for (who, label), group in mine.groupby(["annotator", "label"], sort=False):
+            found, inner, crossed = outermost_units(group)
+            nested, crossing = nested + inner, crossing + crossed
+            units += [(who, int(s), int(e), label)
+                      for s, e in zip(found["start"], found["end"], strict=True)]
+        stats[doc] = unitizing_stats(units, lengths[doc], raters=corpus.annotators,
+                                     categories=labels)
+    notify("note", "spans inside another span of their annotator and category left out of "
+           "unitizing alpha (it needs units that do not overlap)", count=nested,
+           once=("nested", "ualpha"))
+    notify("merged", "spans that cross another span of their annotator and category joined "
+           "with it for unitizing alpha", count=crossing, once=("crossing", "ualpha"))
+    return stats, labels
 
 
 def _unitizing_rows(document: Hashable, stats: UnitizingStats, labels: list[Hashable],
