@@ -40,10 +40,13 @@ def register(sub: Any) -> None:
                        help="coding units (default: %(default)s)")
     coref.add_argument("--metrics", type=_metric_list, default=["alpha", *METRICS, "conll"],
                        help="comma-separated among alpha," + ",".join(METRICS) + ",conll,"
-                       "ualpha, or all (mentions: mention identification; conll: the mean F1 "
-                       "of muc, bcub and ceafe; ualpha: Krippendorff's unitizing alpha of the "
-                       "mentions over the tokens, all annotators together; all: every one of "
-                       "them, ualpha too) (default: every one but ualpha)")
+                       "ualpha,f1,gamma, or all (mentions: mention identification; conll: the "
+                       "mean F1 of muc, bcub and ceafe; ualpha: Krippendorff's unitizing alpha "
+                       "of the mentions over the tokens, all annotators together; f1 and "
+                       "gamma: the span measures of clusteragree spans on the mentions, their "
+                       "chains left out: matching F1, exact and overlap, and Mathet et al.'s "
+                       "gamma; all: every one of them) (default: every one but ualpha, f1 and "
+                       "gamma)")
     coref.add_argument("--unmarked", choices=("empty", "missing"), default="empty",
                        help="a mention another annotator did not mark: the empty set, or "
                        "missing (default: %(default)s)")
@@ -90,7 +93,9 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 #: What ``--metrics all`` names: every measure the command computes.
-ALL_METRICS = ("alpha", *METRICS, "conll", "ualpha")
+ALL_METRICS = ("alpha", *METRICS, "conll", "ualpha", "f1", "gamma")
+#: The span measures of the mentions (clusteragree spans), chains left out.
+SPAN_METRICS = ("f1", "gamma")
 
 
 def _metric_list(text: str) -> list[str]:
@@ -130,7 +135,7 @@ def _run_coref(args: argparse.Namespace) -> int:
     corpora = [_read_coref(f, args) for f in args.files]
     args.coref_corpora = corpora  # the report draws the documents without reading again
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
-    metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha")]
+    metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha", *SPAN_METRICS)]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
                          pairwise=args.pairwise, **interval_options(args),
@@ -159,6 +164,15 @@ def _run_coref(args: argparse.Namespace) -> int:
     unitizing = (mentions_u_alpha(corpora, coders=names, lenient=args.lenient,
                                   per_document=args.per_doc)
                  if "ualpha" in args.metrics else None)
+    spans = None
+    if any(m in args.metrics for m in SPAN_METRICS):
+        from ..coref.spans import mention_spans
+        from ..spans.agreement import span_agreement
+        spans = span_agreement(
+            mention_spans(corpora, coders=names, lenient=args.lenient),
+            [m for m in SPAN_METRICS if m in args.metrics], per_document=args.per_doc,
+            seed=args.seed if args.seed is not None else 0, ci=args.ci,
+            bootstrap=args.bootstrap, interval=method or "bca")
     diffs: Any = None
     diff_counts: Any = None
     if args.differences:
@@ -173,6 +187,9 @@ def _run_coref(args: argparse.Namespace) -> int:
             results = [r for r in results if r["pooled"]]
         if unitizing is not None:  # an alpha too: with the alpha records, before the metrics
             results += _unitizing_records(unitizing)
+        if spans is not None:
+            from .spans_tables import span_records
+            results += span_records(spans)
         if scores is not None:
             results += records(scores, "metric")
         if frame is not None:
@@ -210,6 +227,11 @@ def _run_coref(args: argparse.Namespace) -> int:
                         f"{pooled['tokens']} tokens)")
         sections.append(("unitizing alpha of the mentions (document: all = pooled)",
                          unitizing.fillna({"document": "all"})))
+    if spans is not None:
+        from .spans_tables import span_sections, span_tables
+        lines, found = span_sections(spans, span_tables(spans))
+        headline.extend(f"Mentions as spans: {line}" for line in lines.splitlines()[1:])
+        sections += found
     if scores is not None:
         headline.extend(_conll_lines(scores))
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),

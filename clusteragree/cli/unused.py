@@ -79,6 +79,8 @@ FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
               "categories": {"multilabel-csv", "multilabel-json"}},
     "coref": {"text_dir": {"brat"}, "types": {"brat"}, "relations": {"brat"}},
     "trees": {"roots": {"conll"}, "cycles": {"conll"}, "words": {"brackets"}},
+    "spans": {"lengths": {"spans-csv"}, "text_dir": {"spans-csv", "brat"},
+              "types": {"brat"}, "fragments": {"brat", "conll", "corefud", "pyramid", "pan"}},
 }
 
 
@@ -105,8 +107,13 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
     flag: Callable[[str], str] = lambda dest: _flag(parser, dest)  # noqa: E731
     command = args.command
     fmt = getattr(args, "format", "text")
+    metrics = _metrics(args)
+    gamma = command in ("spans", "coref") and "gamma" in (
+        metrics or ({"gamma"} if command == "spans" else set()))
     if getattr(args, "ci", 0) is None:
         for dest in ("bootstrap", "seed", "resample", "interval"):
+            if dest == "seed" and gamma:
+                continue  # the seed of gamma's sampling too
             if given(dest):
                 yield f"{flag(dest)} shapes the bootstrap interval, which only --ci asks for"
     if given("worst") and not getattr(args, "diagnostics", False) \
@@ -132,14 +139,20 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
             if found and not found & formats:
                 yield (f"{flag(dest)} acts on {' and '.join(sorted(formats))} input; "
                        f"these inputs are {' and '.join(sorted(found))}")
-    metrics = _metrics(args)
+    if command == "spans":
+        chosen = metrics or {"f1", "tokens", "ualpha", "ualpha2016", "gamma"}
+        for dest, measure in (("rules", "f1"), ("scheme", "tokens"), ("alpha", "gamma"),
+                              ("beta", "gamma"), ("delta_empty", "gamma"),
+                              ("precision", "gamma"), ("alignment", "gamma")):
+            if given(dest) and measure not in chosen:
+                yield f"{flag(dest)} acts on {measure}, which --metrics does not ask for"
     if command == "table":
         if given("p") and metrics and not metrics & {"kappa", "all"}:
             yield "--p is augmented kappa's primary weight (--metrics kappa)"
         if given("categories") and metrics and not metrics & {"am", "all"}:
             yield "--categories are A_m's categories (--metrics am)"
     if command == "coref":
-        if given("singletons") and metrics and not metrics - {"alpha", "ualpha"}:
+        if given("singletons") and metrics and not metrics - {"alpha", "ualpha", "f1", "gamma"}:
             yield "--singletons acts on the coreference metrics; only alpha was asked for"
         if given("word_policy") and getattr(args, "units", "") != "words":
             yield "--word-policy says which mention a word takes its chain from: " \
