@@ -229,9 +229,9 @@ def _run_coref(args: argparse.Namespace) -> int:
                          unitizing.fillna({"document": "all"})))
     if spans is not None:
         from .spans_tables import span_sections, span_tables
-        lines, found = span_sections(spans, span_tables(spans))
+        lines, span_parts = span_sections(spans, span_tables(spans))
         headline.extend(f"Mentions as spans: {line}" for line in lines.splitlines()[1:])
-        sections += found
+        sections += span_parts
     if scores is not None:
         headline.extend(_conll_lines(scores))
         shown_cols = ["key", "response", *(["document"] if "document" in scores else []),
