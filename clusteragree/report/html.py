@@ -352,13 +352,14 @@ def _result_tables(records: Sequence[Mapping[str, Any]], items: Mapping[str, str
         page.add(title, page.table(_spec(flat, order=order)), _anchor(kind))
     differing, total = span_alignments(records, items)
     if total:
-        page.add("gamma's alignment: where the units differ", f"<p class='meta'>"
-                 f"{len(differing):,} "
-                 f"of the {total:,} unitary alignments of gamma's best alignment, the largest "
-                 "disorder first (an annotator has no unit in it, or the units' starts, ends "
-                 "or labels differ); \"show\" opens it in the text.</p>"
-                 + page.table(_spec(differing, order=["where"], sort="disorder", desc=True)),
-                 "aligned-unit")
+        said = (f"{len(differing):,} of the {total:,} unitary alignments of gamma's best "
+                "alignment, the largest disorder first (an annotator has no unit in it, or the "
+                "units' starts, ends or labels differ); \"show\" opens it in the text."
+                if differing else f"The units of all {total:,} unitary alignments of gamma's "
+                "best alignment have the same start, end and label.")
+        page.add("gamma's alignment: where the units differ", f"<p class='meta'>{said}</p>"
+                 + (page.table(_spec(differing, order=["where"], sort="disorder", desc=True))
+                    if differing else ""), "aligned-unit")
 
 
 def _alpha_rows(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
