@@ -14,6 +14,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,7 @@ def test_rows_of_a_text_cover_it_and_cut_at_its_lines(text: str, width: int) -> 
     from clusteragree.spans.sidebyside import _character_rows
     rows = _character_rows(text, width)
     assert rows[0][0] == 0 and rows[-1][1] == len(text)
-    assert all(r[1] == s[0] for r, s in zip(rows, rows[1:], strict=False))
+    assert all(r[1] == s[0] for r, s in pairwise(rows))
     assert all(0 < e - s <= width for s, e in rows) or text == ""
     ends = {e for _, e in rows}
     assert all(p + 1 in ends for p, c in enumerate(text) if c == "\n")  # a line ends a row
@@ -156,7 +157,7 @@ def test_rows_of_tokens_cover_them_within_the_width(tokens: list[str], width: in
     from clusteragree.spans.sidebyside import _token_rows
     rows = _token_rows(tokens, width)
     assert rows[0][0] == 0 and rows[-1][1] == len(tokens)
-    assert all(r[1] == s[0] and r[1] > r[0] for r, s in zip(rows, rows[1:], strict=False))
+    assert all(r[1] == s[0] and r[1] > r[0] for r, s in pairwise(rows))
     for s, e in rows:
         used = sum(len(t) + 1 for t in tokens[s:e])
         assert used <= width or e - s == 1  # a longer token alone
@@ -343,7 +344,7 @@ def _check_differing(view: dict[str, Any], data: dict[str, Any]) -> None:
             if al["status"] == "matched":
                 continue
             got[(item["document"], al["unitary"])] = {
-                n: "" if i is None else "{0}-{1} {2}".format(*item["units"][n][i][:3])
+                n: "" if i is None else "{}-{} {}".format(*item["units"][n][i][:3])
                 for n, i in zip(view["annotators"], al["units"], strict=True)}
         assert sorted(seen) == [(a, i) for a, n in enumerate(view["annotators"])
                                 for i in range(len(item["units"][n]))]
@@ -596,3 +597,49 @@ def test_real_corpora(name: str, cli, tmp_path) -> None:
         assert not _errors(driver)
     finally:
         driver.quit()
+
+
+def test_a_document_nobody_marked_and_zero_length_units() -> None:
+    from clusteragree.spans.sidebyside import _position_rows
+    rows, scale = _position_rows(0.0, [], 100)
+    assert rows == [[0, 1]] and scale == 100
+    corpus = span_corpus([("A", "d", 3, 3, "x"), ("B", "d", 3, 3, "x"), ("A", "d", 5, 9, "y")],
+                         documents=["d", "empty"], annotators=["A", "B"])
+    view = span_view(span_agreement(corpus, ["gamma"], per_document=True, precision=0.5))
+    empty = next(i for i in view["items"] if i["document"] == "empty")
+    assert empty["units"] == {"A": [], "B": []} and empty["rows"] == [[0, 1]]
+    assert empty["order"] == -1.0 and view["items"][-1] is empty  # undefined gamma: last
+    d = next(i for i in view["items"] if i["document"] == "d")
+    assert [u["status"] for u in _units(d, "A")] == ["matched", "unmatched"]
+
+
+def test_the_view_reads_pooled_gamma_and_other_coefficients_when_they_come() -> None:
+    """Rows the measures may gain (pooled gamma, gamma-cat and gamma-k, unitizing
+    coefficients by name) are read for what they are, not mistaken for gamma's."""
+    import pandas as pd
+
+    from clusteragree.cli.spans_tables import span_records
+    from clusteragree.core.frames import TOTAL
+    from clusteragree.report.html import html_report
+    corpus = span_corpus([("A", "d", 0, 4, "x"), ("B", "d", 0, 5, "x"),
+                          ("A", "e", 0, 4, "x"), ("B", "e", 9, 12, "y")], lengths={"d": 20,
+                                                                                    "e": 20})
+    results = span_agreement(corpus, per_document=True, precision=0.5)
+    plain = {i["document"]: i["cells"]["gamma"] for i in span_view(results)["items"]}
+    g = results.gamma
+    extra = [{**g.iloc[0].to_dict(), "document": TOTAL, "pooled": True, "value": 0.123},
+             {**g.iloc[0].to_dict(), "measure": "gamma-cat", "value": 0.9},
+             {**g.iloc[0].to_dict(), "measure": "gamma-k", "category": "x", "value": 0.8}]
+    results.gamma = pd.concat([g, pd.DataFrame(extra)], ignore_index=True)
+    u = results.unitizing
+    results.unitizing = pd.concat([u.assign(coefficient="alpha_u"), u.assign(
+        coefficient="u-alpha", alpha=0.5)], ignore_index=True)
+    view = span_view(results)
+    assert {i["document"]: i["cells"]["gamma"] for i in view["items"]} == plain
+    assert all(i["cells"]["u-alpha"] == 0.5 for i in view["items"])
+    page = html_report({"command": "spans", "inputs": [], "signature": "s",
+                        "results": span_records(results, alignment=True), "warnings": []},
+                       [view])
+    headline = page.split("id='headline'", 1)[1].split("</section>", 1)[0]
+    assert "0.1230" in headline and "gamma <span class='meta'>(pooled" in headline
+    assert "median of" not in headline

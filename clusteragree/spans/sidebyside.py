@@ -278,9 +278,10 @@ def _position_rows(length: float, lengths: Sequence[float], width: int
     """Rows of a continuum of ``length`` positions with no text, and the scale (characters of
     width per position): a unit of the median length is at least 4 characters wide, there
     are at most 400 rows, each spans a round number of positions."""
+    length = length if length > 0 else 1.0  # nothing marked: an axis of one position
     marked = [x for x in lengths if x > 0]
-    median = float(np.median(marked)) if marked else max(length, 1.0) / 10
-    step = _nice(max(length / 400, min(max(length, 1e-9), width * median / 4)))
+    median = float(np.median(marked)) if marked else length / 10
+    step = _nice(max(length / 400, min(length, width * median / 4)))
     count = max(1, math.ceil(length / step - 1e-9))
     rows = [[_offset(k * step), _offset((k + 1) * step)] for k in range(count)]
     return rows, width / step
