@@ -198,8 +198,7 @@ def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str
             + "</div>")
     spans = span_chart(records, items)
     if spans:
-        first = span_documents(records)[1]
-        page.add(f"{first} per document", spans, "per-document")
+        page.add(*spans, "per-document")
     if charts:
         click = " Click a dot to open the document." if items else ""
         page.add("alpha per document", "<p class='meta'>Each dot a document, sorted from the "

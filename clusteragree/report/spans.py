@@ -77,17 +77,18 @@ def span_documents(records: Sequence[Mapping[str, Any]]
     return rows, (ranking[0] if ranking else None)
 
 
-def span_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str, str]) -> str | None:
-    """The chart of the ranking figure per document (dots sorted from the lowest; no
-    threshold line: 0.667 and 0.8 are alpha's), or None with fewer than two documents.
+def span_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str, str]
+               ) -> tuple[str, str] | None:
+    """The title and the chart of the ranking figure per document (dots sorted from the
+    lowest; no threshold line: 0.667 and 0.8 are alpha's), or None with fewer than two
+    documents.
 
     Examples
     --------
-    >>> svg = span_chart([{"kind": "gamma", "document": d, "measure": "gamma",
-    ...                    "category": None, "value": v} for d, v in (("a", .2), ("b", .9))],
-    ...                  {"a": "doc0"})
-    >>> svg.count('class="dot"'), 'class="ref"' in svg, "#open=doc0" in svg
-    (2, False, True)
+    >>> title, svg = span_chart([{"kind": "gamma", "document": d, "measure": "gamma",
+    ...     "category": None, "value": v} for d, v in (("a", .2), ("b", .9))], {"a": "doc0"})
+    >>> title, svg.count('class="dot"'), 'class="ref"' in svg, "#open=doc0" in svg
+    ('gamma per document', 2, False, True)
     """
     rows, first = span_documents(records)
     if first is None or len(rows) < 2:
@@ -95,8 +96,9 @@ def span_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str, str]) -
     dots = [Dot(doc, row.get(first), href=f"#open={items[doc]}" if doc in items else None)
             for doc, row in rows.items()]
     click = " Click a dot to open the document." if items else ""
-    return (f"<p class='meta'>Each dot a document, sorted from the lowest.{click}</p>"
-            + dot_chart(dots, title=f"{first} per document", thresholds=()))
+    return f"{first} per document", (
+        f"<p class='meta'>Each dot a document, sorted from the lowest.{click}</p>"
+        + dot_chart(dots, title=f"{first} per document", thresholds=()))
 
 
 def span_alignments(records: Sequence[Mapping[str, Any]], items: Mapping[str, str]
