@@ -5,13 +5,14 @@ memory, and whether the page is wider than its window.
 
 The pages: the fixtures (a coreference, a pyramid and a treebank pair), the real corpora in
 ../shared/corpora where present (the doubly annotated participant-analysis texts, a DUC 2006
-pyramid pair, a CDT treebank pair), and a generated coreference corpus of ``--documents``
+pyramid pair, a CDT treebank pair; as spans, the participant-analysis entities and the D0631
+peer annotations of two annotators), and a generated coreference corpus of ``--documents``
 documents by ``--annotators`` annotators (CoNLL; each annotator a perturbation of one
 partition: mentions dropped, moved to another chain, chains split).
 
 Usage::
 
-    python scripts/bench_report.py [--documents 1000] [--annotators 3] [--out DIR]
+    python scripts/bench_report.py [--documents 1000] [--annotators 3] [--only TEXT] [--out DIR]
 
 Without ``--out`` the pages and the table go to a temporary directory that is printed;
 nothing tracked is written. Needs Debian's chromium and chromium-driver and selenium.
@@ -145,6 +146,14 @@ def cases(work: Path, documents: int, annotators: int) -> dict[str, list[str]]:
     if all(p.exists() for p in pans):
         found["DUC 2006 D0631 (the pyramids of two annotators' .pan files)"] = [
             "pyramid", *map(str, pans)]
+    if pa.is_dir():
+        found["spans: participant-analysis (BRAT entities, 13 texts)"] = [
+            "spans", str(pa / "A"), str(pa / "B"), "--text-dir", str(pa / "text")]
+    peers = sorted((SHARED / "duc-pyramids" / "DUC2006" / "DUC2006pyramiddata" / "allpans")
+                   .glob("*.D0631.*.pan"))
+    if peers:
+        found[f"spans: DUC 2006 D0631 peers (.pan, {len(peers)} files)"] = [
+            "spans", *map(str, peers)]
     cdt = [SHARED / "syntax" / "cdt" / f"da-{a}.conll" for a in ("lotte", "morten")]
     if all(p.exists() for p in cdt):
         found["CDT da (two annotators)"] = ["trees", *map(str, cdt), "--roots", "many",
@@ -161,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="documents of the generated corpus (default: %(default)s)")
     parser.add_argument("--annotators", type=int, default=3,
                         help="annotators of the generated corpus (default: %(default)s)")
+    parser.add_argument("--only", metavar="TEXT",
+                        help="measure only the pages whose name holds TEXT (e.g. spans)")
     parser.add_argument("--out", type=Path, help="directory for the pages and the table")
     args = parser.parse_args(argv)
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
@@ -173,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     driver = browser()
     try:
         for k, (name, command) in enumerate(cases(out, args.documents, args.annotators).items()):
+            if args.only and args.only not in name:
+                continue
             page = out / f"page-{k}.html"
             figures = build(command, page)
             figures.update(measure(driver, page))

@@ -1,7 +1,7 @@
-"""Screenshots of ``clusteragree report`` for a pyramid pair, a coreference pair and a treebank
-pair from corpora_fixtures/ (the top of each page, and its worst item opened side by side),
-taken in headless Chromium (Debian's chromium and chromium-driver,
-driven by selenium), for docs/report.md.
+"""Screenshots of ``clusteragree report`` for a pyramid pair, a coreference pair, a treebank
+pair and a BRAT pair read as spans, from corpora_fixtures/ (the top of each page, and its
+worst item opened side by side), taken in headless Chromium (Debian's chromium and
+chromium-driver, driven by selenium), for docs/report.md.
 
 Usage::
 
@@ -27,6 +27,8 @@ CASES = {
     "pyramid": [f"corpora_fixtures/passonneau2006/fig1-A{k}.pyr" for k in (1, 2)],
     "coref": [f"corpora_fixtures/coref/annotator-{x}.conll" for x in "ab"],
     "trees": [f"corpora_fixtures/trees/annotator-{x}.conllu" for x in "ab"],
+    "spans": ["corpora_fixtures/coref/brat/A", "corpora_fixtures/coref/brat/B", "--text-dir",
+              "corpora_fixtures/coref/brat/text"],
 }
 
 

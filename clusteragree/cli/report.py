@@ -5,7 +5,7 @@ switched on (``--diagnostics``, ``--per-doc``, ``--differences``, ``--align`` wh
 has them); its JSON output is then rendered by :func:`clusteragree.report.html.html_report`,
 with the side-by-side views the domains build from what the command read (coreference chains
 over the text, dependency and bracketed trees, the summaries of two pyramids with their SCU
-contributors).
+contributors, every annotator's spans on one strip per document with gamma's alignment).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..errors import InputError, spelling
 
 __all__ = ["register"]
 
-COMMANDS = ("table", "pyramid", "pan", "coref", "trees")
+COMMANDS = ("table", "pyramid", "pan", "coref", "trees", "spans")
 
 #: What each command is asked for, so that the page has its charts and tables.
 FORCED = {
@@ -30,6 +30,7 @@ FORCED = {
     "pan": ("--diagnostics", "--per-doc"),
     "coref": ("--diagnostics", "--per-doc", "--differences"),
     "trees": ("--diagnostics", "--differences"),
+    "spans": ("--per-doc", "--alignment"),
 }
 
 def register(sub: Any) -> None:
@@ -37,11 +38,12 @@ def register(sub: Any) -> None:
     report = sub.add_parser(
         "report", help="one self-contained HTML page of any command's results",
         usage="clusteragree report COMMAND INPUTS [options of COMMAND] [-o FILE.html]",
-        description="Runs COMMAND (table, pyramid, pan, coref or trees) on its inputs with its "
-        "options, and writes one HTML file that opens without a network, made for "
+        description="Runs COMMAND (table, pyramid, pan, coref, trees or spans) on its inputs with "
+        "its options, and writes one HTML file that opens without a network, made for "
         "adjudicating: the headline figures and what they mean, a documents table (least "
         "reliable first; sort, filter, open), every document's annotations side by side "
-        "(coreference chains, trees, pyramid summaries) with each difference linked to its "
+        "(coreference chains, trees, pyramid summaries, span strips aligned by gamma) with "
+        "each difference linked to its "
         "place, the units that disagree most under each distance, and every result table. "
         "-o names the file (default: clusteragree-report.html).")
     report.add_argument("what", choices=COMMANDS, metavar="COMMAND",
@@ -93,6 +95,9 @@ def _views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[dict[str
     elif inner.command == "pyramid" and len(inner.files) == 2:
         from .views_pyramids import pyramid_views
         found = pyramid_views(inner, envelope)
+    elif inner.command == "spans":
+        from .views_spans import span_views
+        found = span_views(inner)
     else:
         found = None
     return [found] if found else []

@@ -38,9 +38,11 @@ def _fmt(x: float | None) -> str:
     return f"{x:.4f}" if _finite(x) else "undefined"
 
 
-def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int = 240) -> str:
-    """Values as dots sorted from the lowest, with their intervals as whiskers and the alpha
-    thresholds 0.667 and 0.8 as dashed lines; each dot a link with its label as tooltip.
+def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int = 240,
+              thresholds: Sequence[float] = THRESHOLDS) -> str:
+    """Values as dots sorted from the lowest, with their intervals as whiskers and the
+    thresholds (alpha's 0.667 and 0.8 unless told) as dashed lines; each dot a link with its
+    label as tooltip.
 
     The value axis spans the values and intervals shown (and 0 to 1 when they lie within),
     so that close values stay apart.
@@ -53,6 +55,8 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
         The accessible name of the chart.
     width, height : int
         The view box (the chart scales to the page's width).
+    thresholds : sequence of float, default=(0.667, 0.8)
+        The dashed lines (none for a measure that has no such thresholds, such as gamma).
 
     Returns
     -------
@@ -75,7 +79,7 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
     values = [float(v) for d in shown for v in (d.value, d.low, d.high)
               if v is not None and math.isfinite(v)]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
-    if lo >= 0 and hi <= 1:
+    if lo >= 0 and hi <= 1 and thresholds:
         lo, hi = min(lo, 0.6), 1.0  # the thresholds stay in view when values are fair
     if hi - lo < 1e-9:
         lo, hi = lo - 0.5, hi + 0.5
@@ -95,7 +99,7 @@ def dot_chart(dots: Sequence[Dot], *, title: str, width: int = 960, height: int 
         parts.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
                      f'y2="{y(tick):.1f}"/><text x="{left - 4}" y="{y(tick) + 4:.1f}" '
                      f'text-anchor="end">{tick:g}</text>')
-    for ref in THRESHOLDS:
+    for ref in thresholds:
         if lo < ref < hi:
             parts.append(f'<line class="ref" x1="{left}" x2="{width - right}" y1="{y(ref):.1f}" '
                          f'y2="{y(ref):.1f}"><title>{ref}</title></line>')

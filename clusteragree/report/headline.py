@@ -147,7 +147,107 @@ def figures(records: Sequence[Mapping[str, Any]]) -> list[str]:
             note = f"<div class='meta'>{html.escape(str(r['note']))}</div>" if r.get(
                 "note") else ""
             out.append(_figure(r.get("value"), html.escape(str(r.get("measure"))), note))
-    return out
+    return out + span_figures(records)
+
+
+#: The names of the token-level measures of ``clusteragree spans``.
+TOKEN_MEASURES = {"cohen_kappa": "Cohen's kappa", "fleiss_kappa": "Fleiss's kappa",
+                  "alpha": "alpha"}
+
+
+def span_figures(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The headline figures of ``clusteragree spans``: matching F1 of each rule (micro, mean
+    over the pairs), the token-level alpha (with the kappas) of each subset of positions,
+    the unitizing coefficients over every category (with a badge: they are alphas), and
+    gamma (pooled; without a pooled row, the one document's, or the median of the
+    documents' with the lowest and highest) with the precision of its expected disorder.
+
+    Examples
+    --------
+    >>> blocks = span_figures([{"kind": "gamma", "document": None, "pooled": True,
+    ...     "measure": "gamma", "category": None, "value": 0.9, "observed": 0.1,
+    ...     "expected": 1.0, "precision": 0.014, "n_samples": 30, "seed": 0}])
+    >>> "0.9000" in blocks[0], "\u00b11.4%" in blocks[0], "30 sampled continua" in blocks[0]
+    (True, True, True)
+    """
+    out = []
+    tokens: dict[str, list[Mapping[str, Any]]] = {}
+    gammas: list[Mapping[str, Any]] = []
+    for r in records:
+        kind = r.get("kind")
+        if kind == "gamma" and r.get("category") is None:
+            gammas.append(r)
+        if r.get("document") is not None:
+            continue
+        if kind == "span_match_mean" and r.get("average") == "micro":
+            pairs = r.get("pairs")
+            out.append(_figure(r.get("f1"), f"matching F1, {html.escape(str(r.get('rule')))} "
+                               f"<span class='meta'>(micro, mean over {pairs} pair"
+                               f"{'s' if pairs != 1 else ''} of annotators)</span>",
+                               _interval(r)))
+        elif kind == "token_agreement":
+            tokens.setdefault(str(r.get("subset")), []).append(r)
+        elif kind == "unitizing" and r.get("category") is None:
+            what = (f"unitizing {html.escape(str(r.get('coefficient') or 'alpha_u'))}, every "
+                    f"category <span class='meta'>({r.get('annotators', '?')} annotators, "
+                    f"{r.get('units', '?')} units)</span>")
+            out.append(_figure(r.get("alpha"), what, _interval(r), chip=True))
+    for subset, rows in tokens.items():
+        alpha = next((r for r in rows if r.get("measure") == "alpha"), rows[0])
+        others = ", ".join(f"{TOKEN_MEASURES.get(str(r.get('measure')), r.get('measure'))} "
+                           f"{_number(r.get('value'))}" for r in rows if r is not alpha)
+        where = "every position" if subset == "all" else (
+            "the positions some annotator marked" if subset == "annotated"
+            else f"positions: {html.escape(subset)}")
+        what = (f"token-level {TOKEN_MEASURES.get(str(alpha.get('measure')), 'alpha')}, "
+                f"{html.escape(str(alpha.get('scheme', '')).upper())} tags "
+                f"<span class='meta'>({where}, {alpha.get('positions', '?')})</span>")
+        extra = _interval(alpha) + (f"<div class='ci'>{html.escape(others)}</div>"
+                                    if others else "")
+        out.append(_figure(alpha.get("value"), what, extra,
+                           chip=alpha.get("measure") == "alpha"))
+    return out + _gamma_figures(gammas)
+
+
+def _precision(r: Mapping[str, Any]) -> str:
+    precision = r.get("precision")
+    if precision is None or not _finite(precision):
+        return ""
+    return (f"<div class='ci'>expected disorder {_number(r.get('expected'))} "
+            f"\u00b1{100 * precision:.1f}% (95%) from {r.get('n_samples', '?')} sampled "
+            f"continua, seed {r.get('seed', '?')}; observed {_number(r.get('observed'))}"
+            "</div>")
+
+
+def _gamma_figures(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    pooled = [r for r in rows if r.get("document") is None]
+    out = []
+    for r in pooled:
+        measure = html.escape(str(r.get("measure") or "gamma"))
+        out.append(_figure(r.get("value"), f"{measure} <span class='meta'>(pooled, "
+                           f"{r.get('units', '?')} units)</span>",
+                           _interval(r) + _precision(r)))
+    mine = [r for r in rows if r.get("document") is not None
+            and (r.get("measure") or "gamma") == "gamma"]
+    if pooled or not mine:
+        return out
+    if len(mine) == 1:
+        r = mine[0]
+        return [_figure(r.get("value"), f"gamma <span class='meta'>(document "
+                        f"{html.escape(str(r['document']))}, {r.get('units', '?')} units)"
+                        "</span>", _precision(r))]
+    values = sorted((float(r["value"]), str(r["document"])) for r in mine
+                    if _finite(r.get("value")))
+    if not values:
+        return [_figure(None, f"gamma <span class='meta'>({len(mine)} documents)</span>")]
+    median = (values[(len(values) - 1) // 2][0] + values[len(values) // 2][0]) / 2
+    low, high = values[0], values[-1]
+    undefined = len(mine) - len(values)
+    extra = (f"<div class='ci'>lowest {_number(low[0])} ({html.escape(low[1])}), highest "
+             f"{_number(high[0])} ({html.escape(high[1])})"
+             + (f"; {undefined} undefined" if undefined else "") + "</div>")
+    return [_figure(median, f"gamma, median of {len(values)} documents <span class='meta'>"
+                    "(no pooled gamma in these results)</span>", extra)]
 
 
 def explanations(records: Sequence[Mapping[str, Any]],
@@ -161,13 +261,17 @@ def explanations(records: Sequence[Mapping[str, Any]],
     """
     lines = []
     alphas = [r for r in records if r.get("kind") == "alpha"]
-    if alphas:
+    unitizing = any(r.get("kind") == "unitizing" for r in records) or any(
+        r.get("kind") == "token_agreement" and r.get("measure") == "alpha" for r in records)
+    if alphas or unitizing:
         lines.append("0.667 and 0.8: Krippendorff (2004, p. 241) advises relying on data "
                      "only where alpha is at least 0.800, and drawing tentative conclusions "
                      "only where it lies between 0.667 and 0.800; below, the annotations "
                      "do not support conclusions. The share of bootstrap resamples below each "
                      "threshold says how sure that verdict is.")
-    if alphas and not any(isinstance(r.get("ci"), list) for r in alphas):
+    spans = [r for r in records if r.get("kind") in ("span_match_mean", "token_agreement",
+                                                      "unitizing", "gamma")]
+    if (alphas or spans) and not any(isinstance(r.get("ci"), list) for r in [*alphas, *spans]):
         lines.append("No interval: the run asked for none. A bootstrap interval says how far "
                      "each figure can be trusted (the option --ci 0.95, or ci=0.95 in Python; "
                      "it takes longer on a large corpus).")
@@ -187,6 +291,32 @@ def explanations(records: Sequence[Mapping[str, Any]],
     for name in seen:
         lines.append(html.escape(known.get(name) or known.get(name.split("-")[0])
                                  or f"{name}: a distance given by the user"))
+    lines += _span_meanings(records)
     if not lines:
         return ""
     return "<ul class='explain'>" + "".join(f"<li>{x}</li>" for x in lines) + "</ul>"
+
+
+def _span_meanings(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line on each span measure present."""
+    kinds = {str(r.get("kind")) for r in records}
+    lines = []
+    if "span_match_mean" in kinds:
+        lines.append("Matching F1: the share of spans two annotators both marked, 2 x matched "
+                     "/ (spans of one + spans of the other); exact: same start, end and label; "
+                     "overlap: sharing a position and the label, each span matched once. The "
+                     "mean over the pairs of annotators.")
+    if "token_agreement" in kinds:
+        lines.append("Token-level kappa and alpha: every position tagged with the label of "
+                     "the span it begins (B) or continues (I), or outside (O); every position, "
+                     "or only those some annotator marked.")
+    if "unitizing" in kinds:
+        lines.append("Unitizing alpha (Krippendorff 1995, 2004): disagreement on where units "
+                     "begin and end and what they are, measured over the continuum itself.")
+    if "gamma" in kinds:
+        lines.append("Gamma (Mathet, Widlöcher & Métivier 2015): 1 - the disorder of the best "
+                     "alignment of the units / the disorder expected by chance, estimated "
+                     "from shuffled continua; its precision (\u00b1) is that of the expected "
+                     "disorder, not an interval of gamma. The page draws no threshold for it "
+                     "(0.667 and 0.8 are Krippendorff's, for alpha).")
+    return lines

@@ -24,6 +24,7 @@ from .._version import __version__
 from ..core.intervals import NAMES
 from .charts import Dot, bar_chart, dot_chart, heat_table
 from .headline import explanations, figures, inputs_summary
+from .spans import span_alignments, span_chart, span_documents
 
 __all__ = ["TABLES", "html_report"]
 
@@ -42,9 +43,17 @@ TABLES = {
     "unmarked_word": "words in an SCU on one side only",
     "sentence_difference": "sentences where the trees differ most",
     "category": "each category against the rest",
+    "span_match_mean": "matching F1, mean over the pairs",
+    "span_match": "matching F1 of each pair",
+    "token_agreement": "token-level kappa and alpha",
+    "unitizing": "unitizing alpha",
+    "gamma": "gamma",
 }
 
 KIND_TITLES = {"difference_count": "differences by category"}
+
+#: The class of a legend's sample mark, for the views whose legend shows one.
+SAMPLES = {"chains": "chains-m", "spans": "spans-key"}
 
 
 def _asset(name: str) -> str:
@@ -153,15 +162,19 @@ def _documents(records: Sequence[Mapping[str, Any]], items: Mapping[str, str],
         row = rows.setdefault(str(r["document"]), {"document": str(r["document"])})
         row[str(r["category"])] = row.get(str(r["category"]), 0) + int(r.get("count") or 0)
         row["differences"] = row.get("differences", 0) + int(r.get("count") or 0)
+    spans, ranking = span_documents(records)
+    for doc, figures_of in spans.items():
+        rows.setdefault(doc, {"document": doc}).update(figures_of)
     if not rows:
         return
     for doc, row in rows.items():
         if doc in items:
             row["document"] = {"text": doc, "href": f"#open={items[doc]}",
                                "title": "open the annotations side by side"}
-    first = f"alpha {distances[0]}" if distances else "differences"
-    spec = _spec(list(rows.values()), sort=first, desc=not distances,
-                 order=["document", *(f"alpha {d}" for d in distances)])
+    first = f"alpha {distances[0]}" if distances else ranking or "differences"
+    spec = _spec(list(rows.values()), sort=first, desc=not (distances or ranking),
+                 order=["document", *(f"alpha {d}" for d in distances),
+                        *([ranking] if ranking else [])])
     note = ("<p class='meta'>Least reliable first. Click a heading to sort, type to filter, "
             "click a document to open its annotations side by side.</p>" if items else
             "<p class='meta'>Least reliable first. Click a heading to sort, type to filter.</p>")
@@ -179,10 +192,13 @@ def _per_document_chart(records: Sequence[Mapping[str, Any]], items: Mapping[str
                     *(_interval(r)), href=(f"#open={items[str(r.get('document'))]}"
                                            if str(r.get("document")) in items else None))
                 for r in per_doc if str(r.get("distance")) == dist]
-        size = {"width": 960, "height": 240} if len(distances) == 1 else {"width": 520,
-                                                                         "height": 220}
+        width, height = (960, 240) if len(distances) == 1 else (520, 220)
         charts.append(f"<div><h3>{html.escape(dist)}</h3>" + dot_chart(
-            dots, title=f"alpha ({dist}) per document", **size) + "</div>")
+            dots, title=f"alpha ({dist}) per document", width=width, height=height)
+            + "</div>")
+    spans = span_chart(records, items)
+    if spans:
+        page.add(*spans, "per-document")
     if charts:
         click = " Click a dot to open the document." if items else ""
         page.add("alpha per document", "<p class='meta'>Each dot a document, sorted from the "
@@ -333,6 +349,16 @@ def _result_tables(records: Sequence[Mapping[str, Any]], items: Mapping[str, str
             flat.append(row)
         order = ["where"] if any("where" in row for row in flat) else []
         page.add(title, page.table(_spec(flat, order=order)), _anchor(kind))
+    differing, total = span_alignments(records, items)
+    if total:
+        said = (f"{len(differing):,} of the {total:,} unitary alignments of gamma's best "
+                "alignment, the largest disorder first (an annotator has no unit in it, or the "
+                "units' starts, ends or labels differ); \"show\" opens it in the text."
+                if differing else f"The units of all {total:,} unitary alignments of gamma's "
+                "best alignment have the same start, end and label.")
+        page.add("gamma's alignment: where the units differ", f"<p class='meta'>{said}</p>"
+                 + (page.table(_spec(differing, order=["where"], sort="disorder", desc=True))
+                    if differing else ""), "aligned-unit")
 
 
 def _alpha_rows(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
@@ -362,11 +388,17 @@ def _alpha_rows(records: Sequence[Mapping[str, Any]], page: _Page) -> None:
 def _views(views: Sequence[Mapping[str, Any]], has_documents: bool, page: _Page) -> None:
     for view in views:
         items = view.get("items", [])
-        legend = "".join(f"<span><span class='{html.escape(c)} chains-m'>sample</span> "
-                         f"{html.escape(t)}</span>" if view.get("kind") == "chains" else
+        sample = SAMPLES.get(str(view.get("kind")))
+        legend = "".join(f"<span><span class='{html.escape(c)} {sample}'>sample</span> "
+                         f"{html.escape(t)}</span>" if sample else
                          f"<span class='{html.escape(c)}'>{html.escape(t)}</span>"
                          for c, t in view.get("legend", []))
         body = [f"<div class='legend'>{legend}</div>" if legend else ""]
+        for extra in view.get("tables", []):
+            if extra.get("rows"):
+                body.append(f"<h3>{html.escape(str(extra.get('title', '')))}</h3>"
+                            + page.table(_spec([{k: _plain(v) for k, v in r.items()}
+                                                for r in extra["rows"]])))
         as_documents = all(i.get("name") == i.get("document") for i in items)
         if not (as_documents and has_documents):
             rows = [{"name": {"text": str(i.get("name")), "href": f"#open={i['id']}"},
