@@ -415,3 +415,20 @@ def test_token_statistics_give_the_core_values() -> None:
         pooled = core[core["pooled"] & (core["subset"] == subset)].set_index("measure")
         for measure, value in values.items():
             assert float(value) == pytest.approx(float(pooled.loc[measure, "value"]))
+
+
+@pytest.mark.parametrize(("a", "b", "c", "d"), [(40, 10, 6, 10), (3, 0, 2, 50), (7, 5, 5, 0)])
+def test_hripcsak_rothschild_formulas(a: int, b: int, c: int, d: int) -> None:
+    """Hripcsak & Rothschild (2005): F1 = 2a / (2a + b + c) and Cohen's kappa of the 2 x 2
+    table 2(ad - bc) / ((a + c)(c + d) + (a + b)(b + d)), by the engines on spans of one
+    position (scripts/reproduce_hripcsak2005.py prints the limit d -> infinity)."""
+    from clusteragree.core.span_match import span_f1_pairs
+    from clusteragree.core.span_tokens import token_agreement
+
+    spans = [(x, "d", pos, pos + 1, "x")
+             for pos, who in enumerate(["AB"] * a + ["A"] * b + ["B"] * c) for x in who]
+    f1 = span_f1_pairs(spans, "exact").query("pooled and average == 'micro'").f1.iloc[0]
+    assert f1 == pytest.approx(2 * a / (2 * a + b + c))
+    kappa = token_agreement(spans, {"d": a + b + c + d}, scheme="io").query(
+        "pooled and subset == 'all' and measure == 'cohen_kappa'").value.iloc[0]
+    assert kappa == pytest.approx(2 * (a * d - b * c) / ((a + c) * (c + d) + (a + b) * (b + d)))
