@@ -18,7 +18,8 @@ import pytest
 from clusteragree.core.spans import span_corpus
 from clusteragree.errors import InputError, InputWarning, ParameterError
 from clusteragree.spans import read_brat_spans, read_pygamma_csv, read_span_table, read_spans
-from clusteragree.spans.agreement import flat_spans, span_agreement, unitizing_rows
+from clusteragree.spans.agreement import span_agreement, unitizing_rows
+from clusteragree.spans.measures import flat_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures"

@@ -36,23 +36,16 @@ from ..core.frames import TOTAL
 from ..core.gamma import gamma
 from ..core.span_match import SPAN_RULES, pair_means, span_f1_pairs
 from ..core.span_tokens import SCHEMES, token_agreement
-from ..core.spans import SpanCorpus, outermost_units
-from ..core.unitizing import UnitizingStats, unitizing_stats
+from ..core.spans import SpanCorpus
+from ..core.unitizing import UnitizingStats
 from ..core.unitizing_family import unitizing_family
 from ..errors import AlphaUndefinedWarning, ParameterError, notify, option
+from .intervals import span_intervals
+from .measures import LENGTH_MEASURES, MEASURES, NAMES, flat_spans, unitizing_statistics
 
-__all__ = ["LENGTH_MEASURES", "MEASURES", "SpanResults", "flat_spans", "span_agreement",
+__all__ = ["LENGTH_MEASURES", "MEASURES", "SpanResults", "span_agreement",
            "unitizing_rows"]
 
-#: The measures, by name: matching F1, token-level kappa and alpha, Krippendorff's (1995,
-#: 2004) unitizing alpha, the 2016 family (u-alpha, |u-alpha, cu-alpha, (k)u-alpha), gamma.
-MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma")
-#: The measures that need each document's length.
-LENGTH_MEASURES = ("tokens", "ualpha", "ualpha2016")
-#: What each measure is called in messages.
-NAMES = {"f1": "matching F1", "tokens": "token-level agreement",
-         "ualpha": "unitizing alpha (1995/2004)", "ualpha2016": "the 2016 unitizing alphas",
-         "gamma": "gamma"}
 
 
 @dataclass
@@ -219,7 +212,6 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     if found:
         out.unitizing = pd.concat(found, ignore_index=True)
     if ci is not None:
-        from .intervals import span_intervals
         span_intervals(out, pairs if "f1" in chosen else None, n=bootstrap, level=ci,
                        seed=seed, interval=interval)
     if "gamma" in chosen:
@@ -227,45 +219,6 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
                                           delta_empty=delta_empty, precision=precision,
                                           seed=seed)
     return out
-
-
-def flat_spans(corpus: SpanCorpus, measure: str) -> pd.DataFrame:
-    """The spans a measure of one value per position takes (the token tags, the 2016
-    unitizing alphas): non-empty, whole-number, and per annotator the first of each run of
-    overlapping spans (by start, longest first), the others left out (a ``note``).
-
-    Examples
-    --------
-    >>> from clusteragree.core.spans import span_corpus
-    >>> c = span_corpus([("A", "d", 0, 5, "x"), ("A", "d", 2, 3, "y"), ("B", "d", 0, 5, "x")],
-    ...                 lengths={"d": 9})
-    >>> flat_spans(c, "tokens")[["annotator", "start", "end", "label"]].values.tolist()
-    [['A', 0, 5, 'x'], ['B', 0, 5, 'x']]
-    """
-    marked = corpus.nonempty(measure)
-    marked.need_whole(measure)
-    frame = marked.core_frame()
-    order = np.lexsort((-frame["end"].to_numpy(), frame["start"].to_numpy(),
-                        pd.factorize(frame["document"])[0],
-                        pd.factorize(frame["annotator"])[0]))
-    frame = frame.iloc[order]
-    group = (frame["annotator"].astype(str) + "\x00" + frame["document"].astype(str)).to_numpy()
-    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
-    keep = np.ones(len(frame), dtype=bool)
-    reach = -1
-    for i in range(len(frame)):
-        if i and group[i] != group[i - 1]:
-            reach = -1
-        if start[i] < reach:
-            keep[i] = False
-        else:
-            reach = end[i]
-    dropped = int((~keep).sum())
-    if dropped:
-        notify("note", f"spans that overlap an earlier span of their annotator are left out of "
-               f"{measure} (one value per position; matching F1 and gamma take them)",
-               count=dropped)
-    return frame[keep].sort_index()
 
 
 def unitizing_rows(corpus: SpanCorpus, *, per_document: bool = False) -> pd.DataFrame:
@@ -317,35 +270,6 @@ def unitizing_rows(corpus: SpanCorpus, *, per_document: bool = False) -> pd.Data
             f"unitizing alpha is undefined in {undefined} row(s): no unit of that category, or "
             "nothing to expect (a continuum that is one unit)"), stacklevel=2)
     return out
-
-
-def unitizing_statistics(corpus: SpanCorpus
-                         ) -> tuple[dict[Hashable, UnitizingStats], list[Hashable]]:
-    """Each document's statistics of the 1995/2004 unitizing alpha, and the categories (see
-    :func:`unitizing_rows` for the units taken)."""
-    marked = corpus.nonempty(NAMES["ualpha"])
-    marked.need_whole(NAMES["ualpha"])
-    lengths = corpus.lengths or {}
-    frame = marked.core_frame()
-    labels = list(dict.fromkeys(frame["label"]))
-    nested = crossing = 0
-    stats: dict[Hashable, UnitizingStats] = {}
-    for doc in corpus.documents:
-        mine = frame[frame["document"] == doc]
-        units = []
-        for (who, label), group in mine.groupby(["annotator", "label"], sort=False):
-            found, inner, crossed = outermost_units(group)
-            nested, crossing = nested + inner, crossing + crossed
-            units += [(who, int(s), int(e), label)
-                      for s, e in zip(found["start"], found["end"], strict=True)]
-        stats[doc] = unitizing_stats(units, lengths[doc], raters=corpus.annotators,
-                                     categories=labels)
-    notify("note", "spans inside another span of their annotator and category left out of "
-           "unitizing alpha (it needs units that do not overlap)", count=nested,
-           once=("nested", "ualpha"))
-    notify("merged", "spans that cross another span of their annotator and category joined "
-           "with it for unitizing alpha", count=crossing, once=("crossing", "ualpha"))
-    return stats, labels
 
 
 def _unitizing_rows(document: Hashable, stats: UnitizingStats, labels: list[Hashable],

@@ -33,8 +33,9 @@ from ..core.frames import TOTAL
 from ..core.intervals import FEW_BLOCKS, bootstrap_interval, check_resamples, outside_note
 from ..core.span_tokens import span_tags
 from ..core.unitizing import UnitizingStats
-from ..core.unitizing_family import UnitizingFamilyStats
+from ..core.unitizing_family import UnitizingFamilyStats, unitizing_family_stats
 from ..errors import notify
+from .measures import NAMES, flat_spans, unitizing_statistics
 
 __all__ = ["document_weights", "token_stats", "token_values"]
 
@@ -251,7 +252,6 @@ def _f1(results: Any, pairs: pd.DataFrame, docs: list[Hashable], ci: _Intervals)
 
 
 def _tokens(results: Any, docs: list[Hashable], ci: _Intervals) -> None:
-    from .agreement import NAMES, flat_spans
     corpus = results.corpus
     frame = flat_spans(corpus, NAMES["tokens"])
     _, stats = token_stats(frame, corpus.lengths or {}, docs, corpus.annotators,
@@ -274,8 +274,6 @@ def _tokens(results: Any, docs: list[Hashable], ci: _Intervals) -> None:
 
 
 def _unitizing(results: Any, docs: list[Hashable], ci: _Intervals) -> None:
-    from ..core.unitizing_family import unitizing_family_stats
-    from .agreement import NAMES, flat_spans, unitizing_statistics
     corpus = results.corpus
     frame = results.unitizing
     pooled = frame["document"] == TOTAL
