@@ -11,14 +11,12 @@ under a named rule (:data:`SPAN_RULES`):
 * ``overlap-span``: the spans share at least one position, label ignored.
 
 Under the overlap rules a span may overlap several of the other annotator's; the matching is a
-*maximum* matching: the most pairs of overlapping spans, each span in one pair at most, and
-among the matchings with that many pairs one whose total overlap (positions shared) is largest.
-It is found with :func:`scipy.optimize.linear_sum_assignment` on the weights
-``W + overlap`` for overlapping spans and 0 otherwise, ``W`` larger than the sum of all
-overlaps (so one more pair always outweighs any gain of overlap). Spans are first cut into
-groups that overlap in a chain; a group with one span of an annotator matches one pair
-without the solver. Under the exact rules a span matches a span with the same key; a key
-marked twice by one annotator counts twice (spans are a multiset).
+*maximum* matching: the most pairs of overlapping spans, each span in one pair at most. Spans
+are first cut into chains of overlapping spans; a chain with one span of an annotator matches
+one pair, and the others are matched greedily in order of end, which is exact for intervals
+(:mod:`clusteragree.core.interval_matching` gives the argument). Under the exact rules a span
+matches a span with the same key; a key marked twice by one annotator counts twice (spans are
+a multiset).
 
 With ``tp`` matched pairs, ``n_r`` spans of the reference and ``n_o`` of the other,
 precision is ``tp / n_o``, recall ``tp / n_r`` and ``F1 = 2 tp / (n_r + n_o)``, symmetric
@@ -51,10 +49,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from ..errors import AlphaUndefinedWarning, InputError, ParameterError, ParameterTypeError, notify
 from .frames import TOTAL
+from .interval_matching import exact_pairs, interval_order, overlap_pairs
 
 __all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "span_f1", "span_f1_pairs", "span_frame"]
 
@@ -221,79 +219,44 @@ def _documents(frame: pd.DataFrame, documents: Iterable[Hashable] | None,
     return chosen
 
 
-def _overlap_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
-                n_keys: int) -> IntArray:
-    """Matched pairs per key under an overlap rule: a maximum matching of overlapping spans
-    of side 0 with spans of side 1 within each key (see the module's description)."""
-    order = np.lexsort((end, start, key))
-    key, start, end, side = key[order], start[order], end[order], side[order]
-    # running maximum of the ends before each span, within its key
-    lift = key * (int(end.max(initial=0)) + 1)  # keys sorted: a new key outruns every end
-    reach = np.maximum.accumulate(end + lift) - lift
-    before = np.empty_like(reach)
-    before[0:1] = -1
-    before[1:] = reach[:-1]
-    new = np.ones(len(key), dtype=bool)
-    new[1:] = (key[1:] != key[:-1]) | (start[1:] >= before[1:])
-    group = np.cumsum(new) - 1
-    n_groups = int(group[-1]) + 1 if len(group) else 0
-    ones = np.bincount(group, weights=side, minlength=n_groups).astype(np.int64)
-    zeros = np.bincount(group, minlength=n_groups) - ones
-    pairs = np.minimum(zeros, ones)
-    heads = np.flatnonzero(new)
-    for g in np.flatnonzero(pairs > 1):  # a chain with two spans of each side: the solver
-        lo = heads[g]
-        hi = heads[g + 1] if g + 1 < len(heads) else len(key)
-        s, e, d = start[lo:hi], end[lo:hi], side[lo:hi]
-        a, b = d == 0, d == 1
-        shared = np.minimum.outer(e[a], e[b]) - np.maximum.outer(s[a], s[b])
-        shared = np.clip(shared, 0, None)
-        weight = np.where(shared > 0, shared + int(shared.sum()) + 1, 0)
-        rows, cols = linear_sum_assignment(weight, maximize=True)
-        pairs[g] = int((weight[rows, cols] > 0).sum())
-    return np.bincount(key[heads], weights=pairs, minlength=n_keys).astype(np.int64)
-
-
-def _exact_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
-              n_keys: int) -> IntArray:
-    """Matched pairs per key under an exact rule: for each (start, end), the smaller count."""
-    if not len(key):
-        return np.zeros(n_keys, dtype=np.int64)
-    cells, where = np.unique(np.stack([key, start, end]), axis=1, return_inverse=True)
-    where = where.reshape(-1)
-    ones = np.bincount(where, weights=side, minlength=cells.shape[1])
-    zeros = np.bincount(where, minlength=cells.shape[1]) - ones
-    return np.bincount(cells[0], weights=np.minimum(ones, zeros),
-                       minlength=n_keys).astype(np.int64)
-
-
 PairCounts = tuple[int, int, IntArray, IntArray, IntArray]
 
 
-def _pair_counts(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable],
-                 rule: str) -> tuple[list[Any], list[PairCounts]]:
+def _codes(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable]
+           ) -> dict[str, Any]:
+    """The spans as integer columns (annotator, document, label codes; start, end), once for
+    every rule."""
+    lab_codes, lab_index = pd.factorize(frame["label"])
+    return {"ann": pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64),
+            "doc": pd.Index(documents).get_indexer(frame["document"]).astype(np.int64),
+            "lab": lab_codes.astype(np.int64), "labels": list(lab_index),
+            "start": frame["start"].to_numpy(), "end": frame["end"].to_numpy(),
+            "n_ann": len(annotators), "n_docs": len(documents)}
+
+
+def _pair_counts(codes: dict[str, Any], rule: str) -> tuple[list[Any], list[PairCounts]]:
     """The labels, and for each pair ``(i, j)`` its tp, n_reference and n_other as
-    documents x labels arrays (unlabelled rules: one label, TOTAL)."""
+    documents x labels arrays (unlabelled rules: one label, TOTAL). The keys, counts and
+    order of a labelling are kept in ``codes`` for the next rule."""
     overlap, labelled = SPAN_RULES[rule]
-    ann = pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64)
-    doc = pd.Index(documents).get_indexer(frame["document"]).astype(np.int64)
-    if labelled:
-        lab_codes, lab_index = pd.factorize(frame["label"])
-        lab_values = list(lab_index)
-    else:
-        lab_codes, lab_values = np.zeros(len(frame), dtype=np.int64), [TOTAL]
-    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
-    n_lab = max(len(lab_values), 1)
-    key = doc * n_lab + lab_codes
-    n_keys = len(documents) * n_lab
-    marked = np.zeros((len(annotators), n_keys), dtype=np.int64)
-    np.add.at(marked, (ann, key), 1)
-    tp_of = _overlap_tp if overlap else _exact_tp
-    shape = (len(documents), n_lab)
+    ann, start, end = codes["ann"], codes["start"], codes["end"]
+    slot = "by label" if labelled else "by document"
+    if slot not in codes:
+        lab_values = codes["labels"] if labelled else [TOTAL]
+        n_lab = max(len(lab_values), 1)
+        key = codes["doc"] * n_lab + codes["lab"] if labelled else codes["doc"]
+        n_keys = codes["n_docs"] * n_lab
+        marked = np.bincount(ann * n_keys + key, minlength=codes["n_ann"] * n_keys
+                             ).reshape(codes["n_ann"], n_keys)
+        order = interval_order(key, start, end)  # once: each pair takes its spans in order
+        codes[slot] = (lab_values, n_lab, key, n_keys, marked, order, ann[order])
+    lab_values, n_lab, key, n_keys, marked, order, sorted_ann = codes[slot]
+    pairs_of = overlap_pairs if overlap else exact_pairs
+    shape = (codes["n_docs"], n_lab)
     out = []
-    for i, j in combinations(range(len(annotators)), 2):
-        mine = (ann == i) | (ann == j)
-        tp = tp_of(key[mine], start[mine], end[mine], (ann[mine] == j).astype(np.int64), n_keys)
+    for i, j in combinations(range(codes["n_ann"]), 2):
+        mine = order[(sorted_ann == i) | (sorted_ann == j)]
+        tp = pairs_of(key, start, end, (ann == j).astype(np.int64), n_keys, order=mine)
         out.append((i, j, tp.reshape(shape), marked[i].reshape(shape),
                     marked[j].reshape(shape)))
     return lab_values, out
@@ -355,9 +318,10 @@ def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Ha
     frame = frame[frame["annotator"].isin(chosen)]
     docs = _documents(frame, documents)
     parts: list[dict[str, Any]] = []
+    codes = _codes(frame, chosen, docs)
     for rule_ix, rule in enumerate(dict.fromkeys(rules)):
         labelled = SPAN_RULES[rule][1]
-        labels, pairs = _pair_counts(frame, chosen, docs, rule)
+        labels, pairs = _pair_counts(codes, rule)
         names = np.array([*labels, TOTAL], dtype=object)
         for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
             tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
