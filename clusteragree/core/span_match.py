@@ -306,7 +306,9 @@ def _pair_rows(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
 
 
 def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Hashable] | None,
-                 documents: Iterable[Hashable] | None) -> pd.DataFrame:
+                 documents: Iterable[Hashable] | None) -> tuple[pd.DataFrame, IntArray]:
+    """The rows of :func:`span_f1_pairs`, and a group number per row: rows with the same
+    document, rule, label and average (pairs apart) have the same."""
     if isinstance(rules, str):
         rules = [r.strip() for r in rules.split(",")]
     unknown = [r for r in rules if r not in SPAN_RULES]
@@ -319,32 +321,66 @@ def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Ha
     docs = _documents(frame, documents)
     parts: list[dict[str, Any]] = []
     codes = _codes(frame, chosen, docs)
-    for rule_ix, rule in enumerate(dict.fromkeys(rules)):
+    rules = list(dict.fromkeys(rules))
+    n_labels = len(codes["labels"])
+    for rule_ix, rule in enumerate(rules):
         labelled = SPAN_RULES[rule][1]
-        labels, pairs = _pair_counts(codes, rule)
-        names = np.array([*labels, TOTAL], dtype=object)
+        _, pairs = _pair_counts(codes, rule)
         for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
             tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
                                  for x in (tp, n_ref, n_other))
             cols = _pair_rows(tp_, ref_, other_, labelled)
             n = len(cols["scope"])
-            cols.update(rule=np.full(n, rule, dtype=object), rule_ix=np.full(n, rule_ix),
-                        pair_ix=np.full(n, pair_ix), label_ix=cols["label"],
-                        label=names[cols["label"]],
-                        reference=np.array([chosen[i]] * n + [None], dtype=object)[:-1],
-                        other=np.array([chosen[j]] * n + [None], dtype=object)[:-1])
+            cols.update(rule_ix=np.full(n, rule_ix), pair_ix=np.full(n, pair_ix),
+                        ref=np.full(n, i), oth=np.full(n, j),
+                        label=np.where(cols["label"] >= 0, cols["label"], n_labels))
             parts.append(cols)
     merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    order = np.lexsort([merged[k] for k in ("label_ix", "kind", "pair_ix", "scope",
-                                            "rule_ix")])
+    order = np.argsort(_packed([merged[k] for k in ("rule_ix", "scope", "pair_ix", "kind",
+                                                    "label")],
+                               [len(rules), len(docs) + 1, len(parts), 3, n_labels + 1]),
+                       kind="stable")
     merged = {k: v[order] for k, v in merged.items()}
     scope = merged["scope"]
-    merged["pooled"] = scope == len(docs)
-    merged["document"] = np.array([*docs, TOTAL, None], dtype=object)[:-1][scope]
-    merged["average"] = np.array(["", "micro", "macro"], dtype=object)[merged["kind"]]
-    out = pd.DataFrame({k: merged[k] for k in OUT_COLUMNS})
+    out = pd.DataFrame({
+        "document": _take([*docs, TOTAL], scope), "pooled": scope == len(docs),
+        "rule": _take(rules, merged["rule_ix"]),
+        "label": _take([*codes["labels"], TOTAL], merged["label"]),
+        "average": _take(["", "micro", "macro"], merged["kind"]),
+        "reference": _take(chosen, merged["ref"]), "other": _take(chosen, merged["oth"]),
+        **{k: merged[k] for k in OUT_COLUMNS[7:]}})
+    group = _packed([merged[k] for k in ("rule_ix", "scope", "kind", "label")],
+                    [len(rules), len(docs) + 1, 3, n_labels + 1])
     return out.astype({"tp": np.int64, "n_reference": np.int64, "n_other": np.int64,
-                       "labels": np.int64, "pooled": bool})
+                       "labels": np.int64, "pooled": bool}), group
+
+
+def _packed(columns: list[IntArray], sizes: list[int]) -> IntArray:
+    """One integer per row that sorts as the columns do (each ``0 <= x < size``), or the rank
+    of the rows in that order where the product of the sizes passes 64 bits."""
+    total = 1
+    for size in sizes:
+        total *= max(size, 1)
+    if total >= 2**62:
+        rank = np.empty(len(columns[0]), dtype=np.int64)
+        rank[np.lexsort(columns[::-1])] = np.arange(len(rank))
+        return rank
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    for column, size in zip(columns, sizes, strict=True):
+        key = key * max(size, 1) + column
+    return key
+
+
+def _take(values: Sequence[Any], index: IntArray) -> Any:
+    """The column of ``values[index]``, typed as pandas types the values it holds (strings as
+    ``str``, a mix as ``object``) and built by taking from those values."""
+    present = np.flatnonzero(np.bincount(index, minlength=len(values)))
+    held = np.empty(len(present), dtype=object)
+    for k, at in enumerate(present.tolist()):
+        held[k] = values[at]
+    where = np.zeros(len(values), dtype=np.int64)
+    where[present] = np.arange(len(present))
+    return pd.Series(held).array.take(where[index])
 
 
 def _warn_undefined(out: pd.DataFrame) -> None:
@@ -437,7 +473,7 @@ def span_f1_pairs(
     Under ``overlap`` the PER F1 is 1 and LOC's 0 (A marks no LOC: its recall is undefined),
     so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
     """
-    out = _pairs_frame(spans, rules, annotators, documents)
+    out, _ = _pairs_frame(spans, rules, annotators, documents)
     _warn_undefined(out)
     return out
 
@@ -501,11 +537,32 @@ def span_f1(
            f1      sd  min     max  pairs
     4  0.6111  0.0786  0.5  0.6667      3
     """
-    pairs = _pairs_frame(spans, rules, annotators, documents)
+    pairs, group = _pairs_frame(spans, rules, annotators, documents)
     _warn_undefined(pairs)
+    return _over_pairs(pairs, group)
+
+
+def _over_pairs(pairs: pd.DataFrame, group: IntArray) -> pd.DataFrame:
+    """Mean, population sd, min, max and count of the defined F1 of each group of rows, the
+    groups in order of their first row."""
+    found, first, inv = np.unique(group, return_index=True, return_inverse=True)
+    rank = np.argsort(first, kind="stable")  # found[rank]: the groups by their first row
+    f1 = pairs["f1"].to_numpy(dtype=float)
+    ok = ~np.isnan(f1)
+    n = len(found)
+    count = np.bincount(inv, weights=ok, minlength=n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.bincount(inv, weights=np.where(ok, f1, 0.0), minlength=n) / count
+        dev = np.where(ok, f1 - mean[inv], 0.0)
+        sd = np.sqrt(np.bincount(inv, weights=dev * dev, minlength=n) / count)
+    by_group = np.argsort(inv, kind="stable")
+    heads = np.searchsorted(inv[by_group], np.arange(n))
+    low = np.minimum.reduceat(np.where(ok, f1, np.inf)[by_group], heads)
+    high = np.maximum.reduceat(np.where(ok, f1, -np.inf)[by_group], heads)
+    none = count == 0
+    low[none] = high[none] = np.nan
     keys = ["document", "pooled", "rule", "label", "average"]
-    grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
-    out = grouped.agg(["mean", "min", "max", "count"]).rename(
-        columns={"mean": "f1", "count": "pairs"})
-    out.insert(1, "sd", grouped.std(ddof=0))
-    return out.reset_index()
+    out = pairs[keys].iloc[first[rank]].reset_index(drop=True)
+    out["f1"], out["sd"], out["min"], out["max"] = mean[rank], sd[rank], low[rank], high[rank]
+    out["pairs"] = count[rank].astype(np.int64)
+    return out

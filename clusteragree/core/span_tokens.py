@@ -48,6 +48,7 @@ from .span_match import Span, _annotators, _documents, span_frame
 __all__ = ["SCHEMES", "span_tags", "token_agreement"]
 
 IntArray = npt.NDArray[np.int64]
+TagArray = npt.NDArray[np.int32]
 
 #: Tag schemes: name -> what it marks.
 SCHEMES = {"bio": "B-label at a span's first position, I-label at the others, O outside",
@@ -71,7 +72,7 @@ def _lengths(lengths: Mapping[Hashable, int]) -> dict[Hashable, int]:
 
 def _tag_table(spans: Any, lengths: Mapping[Hashable, int], scheme: str,
                annotators: Sequence[Hashable] | None
-               ) -> tuple[list[Hashable], list[Hashable], IntArray, IntArray, list[str]]:
+               ) -> tuple[list[Hashable], list[Hashable], IntArray, TagArray, list[str]]:
     """Annotators, documents, document offsets, the annotators x positions tag codes (0 is
     ``O``) and the tags."""
     if scheme not in SCHEMES:
@@ -103,26 +104,31 @@ def _tag_table(spans: Any, lengths: Mapping[Hashable, int], scheme: str,
         first = rest = lab_codes + 1
     a = pd.Categorical(frame["annotator"], categories=chosen).codes.astype(np.int64)
     begin, stop = offsets[d] + start, offsets[d] + end
-    codes = np.zeros((len(chosen), int(offsets[-1])), dtype=np.int64)
-    for k in range(len(chosen)):
-        mine = np.flatnonzero(a == k)
-        order = mine[np.argsort(begin[mine], kind="stable")]
-        clash = np.flatnonzero(begin[order][1:] < np.maximum.accumulate(stop[order])[:-1])
-        if len(clash):
-            j = order[clash[0] + 1]
-            prior = order[:clash[0] + 1]
-            i = prior[np.argmax(stop[prior] > begin[j])]
-            raise ParameterError(
-                f"{option('scheme', scheme)} gives one tag per position and cannot hold "
-                f"overlapping spans: annotator {chosen[k]!r} marks {start[i]}-{end[i]} "
-                f"{lab_values[lab_codes[i]]!r} and {start[j]}-{end[j]} "
-                f"{lab_values[lab_codes[j]]!r} in document {docs[d[j]]!r}; score nested "
-                "spans by matching (span_f1) or keep one span per position",
-                params=("scheme",))
-        width = stop[order] - begin[order]
-        at = np.repeat(begin[order] - np.cumsum(width) + width, width) + np.arange(width.sum())
-        codes[k, at] = np.repeat(rest[order], width)
-        codes[k, begin[order]] = first[order]
+    total = int(offsets[-1])
+    # every annotator's spans by start, annotator by annotator: one sort of a packed key
+    order = np.argsort(a * (total + 1) + begin, kind="stable")
+    lift = a[order] * (total + 1)  # an annotator's first span outruns the ends before it
+    reach = np.maximum.accumulate(stop[order] + lift) - lift
+    clash = np.flatnonzero((a[order][1:] == a[order][:-1]) & (begin[order][1:] < reach[:-1]))
+    if len(clash):
+        j = order[clash[0] + 1]
+        k = int(a[j])
+        prior = order[np.searchsorted(a[order], k):clash[0] + 1]
+        i = prior[np.argmax(stop[prior] > begin[j])]
+        raise ParameterError(
+            f"{option('scheme', scheme)} gives one tag per position and cannot hold "
+            f"overlapping spans: annotator {chosen[k]!r} marks {start[i]}-{end[i]} "
+            f"{lab_values[lab_codes[i]]!r} and {start[j]}-{end[j]} "
+            f"{lab_values[lab_codes[j]]!r} in document {docs[d[j]]!r}; score nested "
+            "spans by matching (span_f1) or keep one span per position",
+            params=("scheme",))
+    codes = np.zeros((len(chosen), total), dtype=np.int32)  # tag codes
+    flat = codes.reshape(-1)
+    width = (stop - begin)[order]
+    head = a[order] * total + begin[order]
+    flat[np.repeat(head - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
+        np.repeat(rest[order], width)
+    flat[head] = first[order]
     return chosen, docs, offsets, codes, tags
 
 
@@ -189,7 +195,7 @@ MEASURES = ("cohen_kappa", "fleiss_kappa", "alpha")
 SUBSETS = ("all", "annotated")
 
 
-def _scope_counts(codes: IntArray, offsets: IntArray, n_tags: int
+def _scope_counts(codes: TagArray, offsets: IntArray, n_tags: int
                   ) -> tuple[IntArray, IntArray, IntArray]:
     """For each document and then the pooled scope: its positions, the ordered pairs of
     annotators giving the same tag summed over them, and each annotator's count of each tag

@@ -1,8 +1,12 @@
-"""token_agreement computes every table's figures from counts (positions, agreeing pairs of
-annotators, tags per annotator). Here it is compared with the route it replaced, written out
-in the test: a CodingTable of tags per document (and pooled, and over the annotated positions),
-given to the core's cohen_kappa, fleiss_pi and nominal alpha (hypothesis: random flat spans of
-two to four annotators, BIO and IO, documents with no span and of length 0)."""
+"""The fast paths of the span measures against the routes they replaced, written out here.
+
+token_agreement computes every table's figures from counts (positions, agreeing pairs of
+annotators, tags per annotator); it is compared with a CodingTable of tags per document (and
+pooled, and over the annotated positions) given to the core's cohen_kappa, fleiss_pi and
+nominal alpha (hypothesis: random flat spans of two to four annotators, BIO and IO, documents
+with no span and of length 0). span_f1 averages over pairs with numpy; it is compared with a
+pandas groupby of span_f1_pairs' rows, and the columns of span_f1_pairs, typed from the values
+they hold, with the types pandas infers from the whole column."""
 
 from __future__ import annotations
 
@@ -13,7 +17,16 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clusteragree.core import CodingTable, alpha, cohen_kappa, fleiss_pi, span_tags, token_agreement
+from clusteragree.core import (
+    CodingTable,
+    alpha,
+    cohen_kappa,
+    fleiss_pi,
+    span_f1,
+    span_f1_pairs,
+    span_tags,
+    token_agreement,
+)
 from clusteragree.errors import AlphaUndefinedWarning
 
 
@@ -80,3 +93,40 @@ def test_counts_give_the_core_figures(corpus, scheme: str) -> None:
         out = token_agreement(spans, lengths, scheme=scheme, annotators=annotators)
     pd.testing.assert_frame_equal(out, expected, check_exact=False, rtol=1e-12, atol=1e-12)
     assert [str(w.message) for w in seen if w.category is AlphaUndefinedWarning] == notes
+
+
+def by_groupby(pairs: pd.DataFrame) -> pd.DataFrame:
+    """span_f1 as a pandas groupby of the pairs' rows (its former route)."""
+    keys = ["document", "pooled", "rule", "label", "average"]
+    grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
+    out = grouped.agg(["mean", "min", "max", "count"]).rename(
+        columns={"mean": "f1", "count": "pairs"})
+    out.insert(1, "sd", grouped.std(ddof=0))
+    return out.reset_index()
+
+
+names = st.sampled_from([["A", "B", "C"], [1, 2, 3], ["A", 2, ("x", 3)]])
+offsets = st.tuples(st.integers(0, 10), st.integers(1, 5))
+
+
+@settings(max_examples=40, deadline=None)
+@given(names, st.sampled_from([["d1", "d2", "d3"], [10, 20, 30]]),
+       st.sampled_from([["x", "y"], [1, 2], ["x", 2]]),
+       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1), offsets, st.integers(0, 1)),
+                max_size=25))
+def test_f1_over_pairs_and_column_types(who, docs, labels, picks) -> None:
+    spans = [(who[a], docs[d], s, s + w, labels[k]) for a, d, (s, w), k in picks]
+    rules = ["exact", "exact-span", "overlap", "overlap-span"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AlphaUndefinedWarning)
+        pairs = span_f1_pairs(spans, rules, annotators=who, documents=docs)
+        out = span_f1(spans, rules, annotators=who, documents=docs)
+    pd.testing.assert_frame_equal(out, by_groupby(pairs), check_exact=False, rtol=1e-12,
+                                  atol=1e-12)
+    for column in ("document", "rule", "label", "average", "reference", "other"):
+        held = np.empty(len(pairs), dtype=object)
+        for k, value in enumerate(pairs[column]):
+            held[k] = value
+        inferred = pd.DataFrame({"x": held})["x"]
+        assert pairs[column].dtype == inferred.dtype, column
+        assert list(pairs[column]) == list(inferred)
