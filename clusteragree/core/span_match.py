@@ -51,8 +51,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..errors import AlphaUndefinedWarning, InputError, ParameterError, ParameterTypeError, notify
-from .frames import TOTAL
 from .interval_matching import exact_pairs, interval_order, overlap_pairs
+from .span_rows import over_pairs, pair_rows, rule_cells
 
 __all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "span_f1", "span_f1_pairs", "span_frame"]
 
@@ -219,9 +219,6 @@ def _documents(frame: pd.DataFrame, documents: Iterable[Hashable] | None,
     return chosen
 
 
-PairCounts = tuple[int, int, IntArray, IntArray, IntArray]
-
-
 def _codes(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable]
            ) -> dict[str, Any]:
     """The spans as integer columns (annotator, document, label codes; start, end), once for
@@ -234,81 +231,40 @@ def _codes(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hash
             "n_ann": len(annotators), "n_docs": len(documents)}
 
 
-def _pair_counts(codes: dict[str, Any], rule: str) -> tuple[list[Any], list[PairCounts]]:
-    """The labels, and for each pair ``(i, j)`` its tp, n_reference and n_other as
-    documents x labels arrays (unlabelled rules: one label, TOTAL). The keys, counts and
-    order of a labelling are kept in ``codes`` for the next rule."""
+def _pair_counts(codes: dict[str, Any], rule: str) -> tuple[IntArray, IntArray, IntArray]:
+    """tp, n_reference and n_other of every pair ``(i, j)`` (``i < j``, in order) as scopes x
+    pairs x labels arrays: the documents, then the pooled scope (their sum); unlabelled
+    rules have one label, the total. The keys, counts and order of a labelling are kept in
+    ``codes`` for the next rule."""
     overlap, labelled = SPAN_RULES[rule]
     ann, start, end = codes["ann"], codes["start"], codes["end"]
     slot = "by label" if labelled else "by document"
     if slot not in codes:
-        lab_values = codes["labels"] if labelled else [TOTAL]
-        n_lab = max(len(lab_values), 1)
+        n_lab = max(len(codes["labels"]), 1) if labelled else 1
         key = codes["doc"] * n_lab + codes["lab"] if labelled else codes["doc"]
         n_keys = codes["n_docs"] * n_lab
         marked = np.bincount(ann * n_keys + key, minlength=codes["n_ann"] * n_keys
                              ).reshape(codes["n_ann"], n_keys)
         order = interval_order(key, start, end)  # once: each pair takes its spans in order
-        codes[slot] = (lab_values, n_lab, key, n_keys, marked, order, ann[order])
-    lab_values, n_lab, key, n_keys, marked, order, sorted_ann = codes[slot]
+        codes[slot] = (n_lab, key, n_keys, marked, order, ann[order])
+    n_lab, key, n_keys, marked, order, sorted_ann = codes[slot]
     pairs_of = overlap_pairs if overlap else exact_pairs
-    shape = (codes["n_docs"], n_lab)
-    out = []
-    for i, j in combinations(range(codes["n_ann"]), 2):
-        mine = order[(sorted_ann == i) | (sorted_ann == j)]
-        tp = pairs_of(key, start, end, (ann == j).astype(np.int64), n_keys, order=mine)
-        out.append((i, j, tp.reshape(shape), marked[i].reshape(shape),
-                    marked[j].reshape(shape)))
-    return lab_values, out
-
-
-def _ratios(tp: Any, n_ref: Any, n_other: Any) -> tuple[Any, Any, Any]:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tp, n_ref, n_other = (np.asarray(x, dtype=float) for x in (tp, n_ref, n_other))
-        return tp / n_other, tp / n_ref, 2 * tp / (n_ref + n_other)
-
-
-OUT_COLUMNS = ["document", "pooled", "rule", "label", "average", "reference", "other", "tp",
-               "n_reference", "n_other", "precision", "recall", "f1", "labels"]
-
-
-def _pair_rows(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
-               ) -> dict[str, Any]:
-    """Columns of the rows of one pair, scopes x labels arrays in: per label (where the pair
-    marks a span), micro and macro, with ``scope`` and ``kind`` (0 label, 1 micro, 2 macro)."""
-    p, r, f = _ratios(tp, n_ref, n_other)
-    used = (n_ref + n_other) > 0
-    scope, label = np.nonzero(used) if labelled else (np.zeros(0, int), np.zeros(0, int))
-    n_scopes = tp.shape[0]
-    every = np.arange(n_scopes)
-    sums = [x.sum(axis=1) for x in (tp, n_ref, n_other)]
-    mp, mr, mf = _ratios(*sums)
-    count = used.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        def mean(x: Any) -> Any:
-            ok = used & ~np.isnan(x)
-            return np.where(ok.any(axis=1), np.where(ok, x, 0).sum(axis=1) / ok.sum(axis=1),
-                            np.nan)
-        macro = [mean(p), mean(r), mean(f)]
-    parts = [(scope, label, 0, [x[scope, label] for x in (tp, n_ref, n_other, p, r, f)],
-              np.ones(len(scope), dtype=np.int64)),
-             (every, np.full(n_scopes, -1), 1, [*sums, mp, mr, mf], count)]
-    if labelled:
-        keep = np.flatnonzero(count > 0)
-        parts.append((keep, np.full(len(keep), -1), 2,
-                      [*(s[keep] for s in sums), *(m[keep] for m in macro)], count[keep]))
-    names = ["tp", "n_reference", "n_other", "precision", "recall", "f1"]
-    return {"scope": np.concatenate([x[0] for x in parts]),
-            "label": np.concatenate([x[1] for x in parts]),
-            "kind": np.concatenate([np.full(len(x[0]), x[2]) for x in parts]),
-            **{n: np.concatenate([x[3][k] for x in parts]) for k, n in enumerate(names)},
-            "labels": np.concatenate([x[4] for x in parts])}
+    pairs = list(combinations(range(codes["n_ann"]), 2))
+    tp = np.stack([pairs_of(key, start, end, (ann == j).astype(np.int64), n_keys,
+                            order=order[(sorted_ann == i) | (sorted_ann == j)])
+                   for i, j in pairs])
+    sides = [marked[[p[k] for p in pairs]] for k in (0, 1)]
+    shape = (len(pairs), codes["n_docs"], n_lab)
+    return tuple(
+        np.concatenate([x.reshape(shape), x.reshape(shape).sum(axis=1, keepdims=True)],
+                       axis=1).transpose(1, 0, 2) for x in (tp, *sides))
 
 
 def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Hashable] | None,
-                 documents: Iterable[Hashable] | None) -> tuple[pd.DataFrame, IntArray]:
-    """The rows of :func:`span_f1_pairs`, and a group number per row: rows with the same
-    document, rule, label and average (pairs apart) have the same."""
+                 documents: Iterable[Hashable] | None
+                 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each rule's :func:`~clusteragree.core.span_rows.rule_cells`, and the names of the
+    documents, rules, labels and pairs."""
     if isinstance(rules, str):
         rules = [r.strip() for r in rules.split(",")]
     unknown = [r for r in rules if r not in SPAN_RULES]
@@ -319,68 +275,13 @@ def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Ha
     chosen = _annotators(frame, annotators)
     frame = frame[frame["annotator"].isin(chosen)]
     docs = _documents(frame, documents)
-    parts: list[dict[str, Any]] = []
     codes = _codes(frame, chosen, docs)
     rules = list(dict.fromkeys(rules))
-    n_labels = len(codes["labels"])
-    for rule_ix, rule in enumerate(rules):
-        labelled = SPAN_RULES[rule][1]
-        _, pairs = _pair_counts(codes, rule)
-        for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
-            tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
-                                 for x in (tp, n_ref, n_other))
-            cols = _pair_rows(tp_, ref_, other_, labelled)
-            n = len(cols["scope"])
-            cols.update(rule_ix=np.full(n, rule_ix), pair_ix=np.full(n, pair_ix),
-                        ref=np.full(n, i), oth=np.full(n, j),
-                        label=np.where(cols["label"] >= 0, cols["label"], n_labels))
-            parts.append(cols)
-    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    order = np.argsort(_packed([merged[k] for k in ("rule_ix", "scope", "pair_ix", "kind",
-                                                    "label")],
-                               [len(rules), len(docs) + 1, len(parts), 3, n_labels + 1]),
-                       kind="stable")
-    merged = {k: v[order] for k, v in merged.items()}
-    scope = merged["scope"]
-    out = pd.DataFrame({
-        "document": _take([*docs, TOTAL], scope), "pooled": scope == len(docs),
-        "rule": _take(rules, merged["rule_ix"]),
-        "label": _take([*codes["labels"], TOTAL], merged["label"]),
-        "average": _take(["", "micro", "macro"], merged["kind"]),
-        "reference": _take(chosen, merged["ref"]), "other": _take(chosen, merged["oth"]),
-        **{k: merged[k] for k in OUT_COLUMNS[7:]}})
-    group = _packed([merged[k] for k in ("rule_ix", "scope", "kind", "label")],
-                    [len(rules), len(docs) + 1, 3, n_labels + 1])
-    return out.astype({"tp": np.int64, "n_reference": np.int64, "n_other": np.int64,
-                       "labels": np.int64, "pooled": bool}), group
-
-
-def _packed(columns: list[IntArray], sizes: list[int]) -> IntArray:
-    """One integer per row that sorts as the columns do (each ``0 <= x < size``), or the rank
-    of the rows in that order where the product of the sizes passes 64 bits."""
-    total = 1
-    for size in sizes:
-        total *= max(size, 1)
-    if total >= 2**62:
-        rank = np.empty(len(columns[0]), dtype=np.int64)
-        rank[np.lexsort(columns[::-1])] = np.arange(len(rank))
-        return rank
-    key = np.zeros(len(columns[0]), dtype=np.int64)
-    for column, size in zip(columns, sizes, strict=True):
-        key = key * max(size, 1) + column
-    return key
-
-
-def _take(values: Sequence[Any], index: IntArray) -> Any:
-    """The column of ``values[index]``, typed as pandas types the values it holds (strings as
-    ``str``, a mix as ``object``) and built by taking from those values."""
-    present = np.flatnonzero(np.bincount(index, minlength=len(values)))
-    held = np.empty(len(present), dtype=object)
-    for k, at in enumerate(present.tolist()):
-        held[k] = values[at]
-    where = np.zeros(len(values), dtype=np.int64)
-    where[present] = np.arange(len(present))
-    return pd.Series(held).array.take(where[index])
+    blocks = [rule_cells(*_pair_counts(codes, rule), labelled=SPAN_RULES[rule][1])
+              for rule in rules]
+    return blocks, {"docs": docs, "rules": rules, "labels": codes["labels"],
+                    "pairs": [(chosen[i], chosen[j])
+                              for i, j in combinations(range(len(chosen)), 2)]}
 
 
 def _warn_undefined(out: pd.DataFrame) -> None:
@@ -473,7 +374,8 @@ def span_f1_pairs(
     Under ``overlap`` the PER F1 is 1 and LOC's 0 (A marks no LOC: its recall is undefined),
     so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
     """
-    out, _ = _pairs_frame(spans, rules, annotators, documents)
+    blocks, names = _pairs_frame(spans, rules, annotators, documents)
+    out = pair_rows(blocks, **names)
     _warn_undefined(out)
     return out
 
@@ -537,32 +439,7 @@ def span_f1(
            f1      sd  min     max  pairs
     4  0.6111  0.0786  0.5  0.6667      3
     """
-    pairs, group = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(pairs)
-    return _over_pairs(pairs, group)
-
-
-def _over_pairs(pairs: pd.DataFrame, group: IntArray) -> pd.DataFrame:
-    """Mean, population sd, min, max and count of the defined F1 of each group of rows, the
-    groups in order of their first row."""
-    found, first, inv = np.unique(group, return_index=True, return_inverse=True)
-    rank = np.argsort(first, kind="stable")  # found[rank]: the groups by their first row
-    f1 = pairs["f1"].to_numpy(dtype=float)
-    ok = ~np.isnan(f1)
-    n = len(found)
-    count = np.bincount(inv, weights=ok, minlength=n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.bincount(inv, weights=np.where(ok, f1, 0.0), minlength=n) / count
-        dev = np.where(ok, f1 - mean[inv], 0.0)
-        sd = np.sqrt(np.bincount(inv, weights=dev * dev, minlength=n) / count)
-    by_group = np.argsort(inv, kind="stable")
-    heads = np.searchsorted(inv[by_group], np.arange(n))
-    low = np.minimum.reduceat(np.where(ok, f1, np.inf)[by_group], heads)
-    high = np.maximum.reduceat(np.where(ok, f1, -np.inf)[by_group], heads)
-    none = count == 0
-    low[none] = high[none] = np.nan
-    keys = ["document", "pooled", "rule", "label", "average"]
-    out = pairs[keys].iloc[first[rank]].reset_index(drop=True)
-    out["f1"], out["sd"], out["min"], out["max"] = mean[rank], sd[rank], low[rank], high[rank]
-    out["pairs"] = count[rank].astype(np.int64)
-    return out
+    blocks, names = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(pair_rows(blocks, **names))
+    del names["pairs"]
+    return over_pairs(blocks, **names)
