@@ -117,10 +117,21 @@ offsets = st.tuples(st.integers(0, 10), st.integers(1, 5))
 def test_f1_over_pairs_and_column_types(who, docs, labels, picks) -> None:
     spans = [(who[a], docs[d], s, s + w, labels[k]) for a, d, (s, w), k in picks]
     rules = ["exact", "exact-span", "overlap", "overlap-span"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", AlphaUndefinedWarning)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
         pairs = span_f1_pairs(spans, rules, annotators=who, documents=docs)
         out = span_f1(spans, rules, annotators=who, documents=docs)
+    # the warning counts the rows of span_f1_pairs (each call warns once)
+    none = int(pairs.f1.isna().sum())
+    one = int((pairs.precision.isna() | pairs.recall.isna()).sum()) - none
+    notes = [str(w.message) for w in seen if w.category is AlphaUndefinedWarning]
+    if none or one:
+        assert len(notes) == 2 and notes[0] == notes[1]
+        assert notes[0].startswith(f"span agreement is undefined (NaN) in {none + one} of "
+                                   f"{len(pairs)} rows")
+        assert (f"F1 in {none} (" in notes[0]) == bool(none)
+    else:
+        assert notes == []
     pd.testing.assert_frame_equal(out, by_groupby(pairs), check_exact=False, rtol=1e-12,
                                   atol=1e-12)
     for column in ("document", "rule", "label", "average", "reference", "other"):

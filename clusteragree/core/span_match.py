@@ -284,15 +284,21 @@ def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Ha
                               for i, j in combinations(range(len(chosen)), 2)]}
 
 
-def _warn_undefined(out: pd.DataFrame) -> None:
-    none = int(out["f1"].isna().sum())
-    one = int((out["precision"].isna() | out["recall"].isna()).sum()) - none
+def _warn_undefined(blocks: list[dict[str, Any]]) -> None:
+    """One warning counting the pairs' rows whose F1, or precision or recall, is undefined."""
+    rows = none = one = 0
+    for cells in blocks:
+        present = cells["present"]
+        rows += int(present.sum())
+        none += int((present & np.isnan(cells["f1"])).sum())
+        one += int((present & (np.isnan(cells["precision"]) | np.isnan(cells["recall"]))).sum())
+    one -= none
     if none or one:
         what = [f"F1 in {none} (neither annotator of the pair marks a span there)"] * bool(none)
         what += [f"precision or recall in {one}{' more' if none else ''} (one annotator of "
                  "the pair marks no span there)"] * bool(one)
         warnings.warn(AlphaUndefinedWarning(
-            f"span agreement is undefined (NaN) in {none + one} of {len(out)} rows: "
+            f"span agreement is undefined (NaN) in {none + one} of {rows} rows: "
             + "; ".join(what)), stacklevel=3)
 
 
@@ -375,9 +381,8 @@ def span_f1_pairs(
     so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
     """
     blocks, names = _pairs_frame(spans, rules, annotators, documents)
-    out = pair_rows(blocks, **names)
-    _warn_undefined(out)
-    return out
+    _warn_undefined(blocks)
+    return pair_rows(blocks, **names)
 
 
 def span_f1(
@@ -440,6 +445,6 @@ def span_f1(
     4  0.6111  0.0786  0.5  0.6667      3
     """
     blocks, names = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(pair_rows(blocks, **names))
+    _warn_undefined(blocks)
     del names["pairs"]
     return over_pairs(blocks, **names)
