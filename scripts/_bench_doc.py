@@ -182,6 +182,14 @@ HOW = """\
   and its report rendered from plain rows, so the command answers with numpy alone (checked on
   `sys.modules` by tests/test_startup.py). Options that need more (intervals, diagnostics,
   the kappa family, CSV output, sets of labels) load it then.
+* **Spans**: the spans are sorted once per call by one packed integer (document and label,
+  start, end); exact matches are runs of equal keys, overlap matches chains of overlapping
+  spans, most of them one span of each annotator, the rest matched greedily in order of end
+  (a maximum matching for intervals), side by side in numpy. The rows of F1 are laid out as
+  scopes x pairs x slots arrays, so the output needs no sort and the mean over pairs no
+  groupby. Token kappa and alpha come from counts made in one pass over the tag table
+  (positions, agreeing pairs of annotators, tags per annotator, per document), not from a
+  table per document. docs/spans.md, "Speed".
 * **Readers' memory**: the long CSV is parsed by pyarrow a chunk of whole lines at a time and
   its text dropped before its distinct strings become Python objects; a pyramid that needs no
   repair is parsed from disk by lxml, each SCU dropped from the tree once read.

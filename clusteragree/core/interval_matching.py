@@ -78,6 +78,10 @@ def interval_order(key: IntArray, start: IntArray, end: IntArray) -> IntArray:
     ndarray of int64
         Indices into the inputs.
 
+    References
+    ----------
+    docs/spans.md, "Matching F1".
+
     Examples
     --------
     >>> import numpy as np
@@ -111,6 +115,10 @@ def exact_pairs(key: IntArray, start: IntArray, end: IntArray, side: IntArray, n
     -------
     ndarray of int64, shape (n_keys,)
         The matched pairs of each key.
+
+    References
+    ----------
+    docs/spans.md, "Matching F1".
 
     Examples
     --------
@@ -152,6 +160,11 @@ def overlap_pairs(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
     -------
     ndarray of int64, shape (n_keys,)
         The matched pairs of each key (the module's description says how they are found).
+
+    References
+    ----------
+    docs/spans.md, "Matching F1"; the module's description (why the greedy matching is
+    maximum).
 
     Examples
     --------

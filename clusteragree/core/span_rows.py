@@ -74,6 +74,10 @@ def rule_cells(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
         that exist: a label where the pair marks a span, micro always, macro where some label
         is used), each of shape (scopes, pairs, slots).
 
+    References
+    ----------
+    docs/spans.md, "Matching F1".
+
     Examples
     --------
     An unlabelled rule has the micro slot only:
@@ -125,6 +129,25 @@ def pair_rows(blocks: list[dict[str, Any]], docs: Sequence[Hashable], rules: Seq
     """The rows of :func:`~clusteragree.core.span_match.span_f1_pairs` from each rule's
     :func:`rule_cells`, rule by rule, then by scope, pair and slot.
 
+    Parameters
+    ----------
+    blocks : list of dict
+        :func:`rule_cells` of each rule, in the order of ``rules``.
+    docs, rules, labels : sequence
+        The documents (scopes but the last, the pooled one), the rules, and the labels (the
+        label slots of labelled rules).
+    pairs : sequence of tuple
+        The annotators (reference, other) of each pair, in the order of the pairs' axis.
+
+    Returns
+    -------
+    DataFrame
+        The columns :data:`OUT_COLUMNS`.
+
+    References
+    ----------
+    docs/spans.md, "Matching F1".
+
     Examples
     --------
     >>> import numpy as np
@@ -160,6 +183,24 @@ def over_pairs(blocks: list[dict[str, Any]], docs: Sequence[Hashable], rules: Se
     """The rows of :func:`~clusteragree.core.span_match.span_f1`: for each rule, scope and
     slot that some pair has, the mean, population sd, min, max and count of the pairs'
     defined F1; in order of each group's first row among the pairs' rows.
+
+    Parameters
+    ----------
+    blocks : list of dict
+        :func:`rule_cells` of each rule, in the order of ``rules``.
+    docs, rules, labels : sequence
+        As :func:`pair_rows`.
+
+    Returns
+    -------
+    DataFrame
+        ``document, pooled, rule, label, average, f1, sd, min, max, pairs``.
+
+    References
+    ----------
+    Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
+    information retrieval. Journal of the American Medical Informatics Association
+    12(3):296-298. (The mean pairwise F1.)
 
     Examples
     --------
