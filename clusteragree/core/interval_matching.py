@@ -52,6 +52,7 @@ alone would leave one pair:
 from __future__ import annotations
 
 import heapq
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -96,15 +97,15 @@ def interval_order(key: IntArray, start: IntArray, end: IntArray) -> IntArray:
     return np.lexsort((end, start, key))
 
 
-def exact_pairs(key: IntArray, start: IntArray, end: IntArray, side: IntArray, n_keys: int,
-                order: IntArray | None = None) -> IntArray:
+def exact_pairs(key: IntArray, start: IntArray, end: IntArray, side: npt.NDArray[Any],
+                n_keys: int, order: IntArray | None = None) -> IntArray:
     """Pairs per key of coinciding intervals: ``min`` of the sides' counts of each cell.
 
     Parameters
     ----------
     key, start, end : ndarray of int64
         The intervals (``0 <= key < n_keys``, ``start < end``).
-    side : ndarray of int
+    side : ndarray of int or bool
         0 or 1.
     n_keys : int
         The number of keys.
@@ -141,15 +142,15 @@ def exact_pairs(key: IntArray, start: IntArray, end: IntArray, side: IntArray, n
                        minlength=n_keys).astype(np.int64)
 
 
-def overlap_pairs(key: IntArray, start: IntArray, end: IntArray, side: IntArray, n_keys: int,
-                  order: IntArray | None = None) -> IntArray:
+def overlap_pairs(key: IntArray, start: IntArray, end: IntArray, side: npt.NDArray[Any],
+                  n_keys: int, order: IntArray | None = None) -> IntArray:
     """Pairs per key of a maximum matching of overlapping intervals of the two sides.
 
     Parameters
     ----------
     key, start, end : ndarray of int64
         The intervals (``0 <= key < n_keys``, ``start < end``).
-    side : ndarray of int
+    side : ndarray of int or bool
         0 or 1.
     n_keys : int
         The number of keys.

@@ -250,7 +250,7 @@ def _pair_counts(codes: dict[str, Any], rule: str) -> tuple[IntArray, IntArray, 
     n_lab, key, n_keys, marked, order, sorted_ann = codes[slot]
     pairs_of = overlap_pairs if overlap else exact_pairs
     pairs = list(combinations(range(codes["n_ann"]), 2))
-    tp = np.stack([pairs_of(key, start, end, (ann == j).astype(np.int64), n_keys,
+    tp = np.stack([pairs_of(key, start, end, ann == j, n_keys,
                             order=order[(sorted_ann == i) | (sorted_ann == j)])
                    for i, j in pairs])
     sides = [marked[[p[k] for p in pairs]] for k in (0, 1)]
