@@ -6,7 +6,8 @@ spans missed, 10% with a boundary moved by one or two positions, 4% with another
 8% extra spans in the gaps; an annotator's spans never overlap one another (so they can be
 tagged). ``--nested`` gives every annotator nested and crossing spans too (a fifth of the
 spans get an enclosing span and some cross their neighbour), so that chains of overlapping
-spans are common: F1 only (tags cannot hold them). Seeded.
+spans are common: F1 only (tags cannot hold them); ``--covering`` adds a span over each whole
+document for every annotator (one chain per document: F1 only). Seeded.
 
 For each size, ``span_f1`` (each rule, then all four at once), ``span_f1_pairs`` and
 ``token_agreement`` (BIO and IO) are timed (best of ``--repeat``), with the peak memory of a
@@ -15,7 +16,7 @@ fresh process per size. ``--profile`` prints cProfile's top entries of one call 
 nervaluate, scikit-learn, krippendorff).
 
 Usage: ``python scripts/bench_spans.py [--sizes 10000,100000,1000000] [--annotators 2]
-[--nested] [--profile WHAT] [--out DIR]``
+[--documents 1000] [--nested] [--covering] [--repeat 3] [--profile CALL] [--out DIR]``
 """
 
 from __future__ import annotations
@@ -40,13 +41,16 @@ RULES = ("exact", "exact-span", "overlap", "overlap-span")
 
 
 def make_spans(n_spans: int, annotators: int = 2, documents: int = 1000,
-               nested: bool = False, seed: int = 7) -> tuple[Any, dict[str, int]]:
+               nested: bool = False, seed: int = 7, covering: bool = False
+               ) -> tuple[Any, dict[str, int]]:
     """About ``n_spans`` spans in all (every annotator together) over ``documents`` documents,
     as a spans DataFrame (columns annotator, document, start, end, label; categorical
     annotator, document and label) and the documents' lengths (positions).
 
     Documents have about the same number of reference spans each; their lengths follow from
     the spans and gaps drawn (a few thousand positions at 10^6 spans and 1,000 documents).
+    ``covering`` adds a span over each whole document for every annotator, so that each
+    document is one chain of overlapping spans.
     """
     import pandas as pd
 
@@ -105,6 +109,11 @@ def make_spans(n_spans: int, annotators: int = 2, documents: int = 1000,
             ok = np.ones(len(s), dtype=bool)
             ok[1:] = (d[1:] != d[:-1]) | (s[1:] >= reach[:-1])
             s, e, d, lab = s[ok], e[ok], d[ok], lab[ok]
+        if covering:
+            s = np.concatenate([s, np.zeros(documents, dtype=np.int64)])
+            e = np.concatenate([e, length])
+            d = np.concatenate([d, np.arange(documents)])
+            lab = np.concatenate([lab, np.zeros(documents, dtype=lab.dtype)])
         frames.append(pd.DataFrame({"annotator": np.full(len(s), a), "document": d,
                                     "start": s, "end": e, "label": lab}))
     spans = pd.concat(frames, ignore_index=True)
@@ -141,9 +150,10 @@ def calls(spans: Any, lengths: dict[str, int]) -> dict[str, Any]:
 
 
 def one_size(n: int, annotators: int, documents: int, nested: bool, repeat: int,
-             only: list[str] | None) -> dict[str, Any]:
-    small, small_lengths = make_spans(2000, annotators, 20, nested)
-    spans, lengths = make_spans(n, annotators, documents, nested)
+             only: list[str] | None, covering: bool = False) -> dict[str, Any]:
+    small, small_lengths = make_spans(2000, annotators, 20, nested, covering=covering)
+    spans, lengths = make_spans(n, annotators, documents, nested, covering=covering)
+    nested = nested or covering  # tags cannot hold overlapping spans of one annotator
     timings = {}
     for name, fn in calls(small, small_lengths).items():  # imports and first calls
         if (only is None or name in only) and not (nested and name.startswith("token")):
@@ -293,6 +303,9 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=1000)
     parser.add_argument("--nested", action="store_true",
                         help="nested and crossing spans (F1 only)")
+    parser.add_argument("--covering", action="store_true",
+                        help="a span over each whole document too: a chain per document "
+                             "(F1 only)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", help="calls to time, comma-separated (default: all)")
     parser.add_argument("--profile", metavar="CALL",
@@ -307,18 +320,20 @@ def main() -> None:
         return
     if args.one:
         print(json.dumps(one_size(args.one, args.annotators, args.documents, args.nested,
-                                  args.repeat, only)))
+                                  args.repeat, only, args.covering)))
         return
     rows = []
     for n in sizes:
         cmd = [sys.executable, __file__, "--one", str(n), "--annotators", str(args.annotators),
                "--documents", str(args.documents), "--repeat", str(args.repeat),
-               *(["--nested"] if args.nested else []), *(["--only", args.only] if only else [])]
+               *(["--nested"] if args.nested else []), *(["--covering"] if args.covering else []),
+               *(["--only", args.only] if only else [])]
         row = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True
                                         ).stdout.strip().splitlines()[-1])
         rows.append(row)
         print(f"{row['spans']:,} spans, {args.annotators} annotators, {args.documents:,} "
-              f"documents, {row['positions']:,} positions{', nested' if args.nested else ''}; "
+              f"documents, {row['positions']:,} positions{', nested' if args.nested else ''}"
+              f"{', covering spans' if args.covering else ''}; "
               f"peak {row['peak_mib']:,.0f} MiB")
         for name, s in row["seconds"].items():
             print(f"  {name:<32} {s:8.3f} s")
