@@ -19,6 +19,7 @@ from typing import Any
 
 import _bench_memory_runs  # noqa: F401  (registers the memory section's runs)
 import _bench_startup  # noqa: F401  (registers the start-up section's runs)
+import bench_spans  # noqa: F401  (registers the spans section's runs)
 from _bench_runs import RUNS, run_command
 
 SINGLE_RUN = 10.0

@@ -22,9 +22,10 @@ from _bench_runs import COREF_METRICS, ROOT
 from _bench_startup import RUNS_PER_CASE as STARTUP_RUNS
 
 SECTIONS = ("alpha-classes", "alpha-int", "alpha-sets", "coref", "trees", "pyramids",
-            "dataframe", "startup", "memory")
+            "dataframe", "startup", "memory", "spans")
 TOLERANCE = 1e-9
-PEERS = ("nltk", "krippendorff", "simpledorff", "scorch", "zss", "apted")
+PEERS = ("nltk", "krippendorff", "simpledorff", "scorch", "zss", "apted", "seqeval",
+         "nervaluate", "scikit-learn")
 OURS = {"trees": "clusteragree (numba kernel)"}
 
 TITLES = {
@@ -37,9 +38,29 @@ TITLES = {
     "dataframe": "From a DataFrame to alpha",
     "startup": "Start-up: a small table as a whole process, and the first call",
     "memory": "Memory of the readers on large files",
+    "spans": "Spans: matching F1 and token kappa against seqeval, nervaluate, scikit-learn "
+             "and krippendorff",
 }
 
 NOTES = {
+    "spans": """\
+**Data.** `scripts/bench_spans.py`'s generator: 1,000 documents, a reference of flat spans
+(ten labels, widths 1 to 6, gaps 0 to 12) and two annotators, each a noisy copy (8% missed,
+10% with a boundary moved by one or two positions, 4% relabelled, 8% extra spans); the size is
+the spans of both annotators together (10^6 spans: documents of about 5,000 positions).
+**Timed**, each tool from its own input made beforehand: clusteragree from the spans
+DataFrame: **F1**: `span_f1_pairs(spans, [exact, exact-span, overlap, overlap-span])` (every
+rule, per document and pooled, per label, micro and macro: more than the peers compute;
+value: exact micro F1, pooled); **kappa** and **alpha**: `token_agreement(spans, lengths,
+scheme="bio")` (Cohen's and Fleiss's kappa and alpha, per document and pooled, over all and
+over the annotated positions; value: the pooled figure over every position). seqeval:
+`f1_score` of the two annotators' BIO tags, a list per document; nervaluate:
+`Evaluator(...).evaluate()` on each annotator's entities per document (its `strict` F1;
+it computes four matching modes per label); scikit-learn: `cohen_kappa_score` of the two
+annotators' integer tag codes over every position; krippendorff: `alpha` of the 2 x positions
+array of tag codes, nominal (it builds arrays of units x values x values, 1.8 GB each at
+10^5 spans and 18 GB at 10^6: not run there). The tag codes given to the peers are made by
+the script with numpy, not by the package.""",
     "memory": """\
 **Data.** The generators of `scripts/bench_memory.py`, one file per case of the size given
 (both files for the pair): a long CSV `coder,unit,labels` of a million distinct units, each
@@ -161,6 +182,14 @@ HOW = """\
   and its report rendered from plain rows, so the command answers with numpy alone (checked on
   `sys.modules` by tests/test_startup.py). Options that need more (intervals, diagnostics,
   the kappa family, CSV output, sets of labels) load it then.
+* **Spans**: the spans are sorted once per call by one packed integer (document and label,
+  start, end); exact matches are runs of equal keys, overlap matches chains of overlapping
+  spans, most of them one span of each annotator, the rest matched greedily in order of end
+  (a maximum matching for intervals), side by side in numpy. The rows of F1 are laid out as
+  scopes x pairs x slots arrays, so the output needs no sort and the mean over pairs no
+  groupby. Token kappa and alpha come from counts made in one pass over the tag table
+  (positions, agreeing pairs of annotators, tags per annotator, per document), not from a
+  table per document. docs/spans.md, "Speed".
 * **Readers' memory**: the long CSV is parsed by pyarrow a chunk of whole lines at a time and
   its text dropped before its distinct strings become Python objects; a pyramid that needs no
   repair is parsed from disk by lxml, each SCU dropped from the tree once read.
@@ -190,7 +219,8 @@ def times(x: float) -> str:
 def size(section: str, n: int) -> str:
     exp = math.log10(n) if n > 0 else 0
     text = f"10^{exp:.0f}" if n >= 10_000 and exp == int(exp) else f"{n:,}"
-    unit = {"coref": " tokens", "trees": " pairs", "dataframe": " rows"}.get(section, "")
+    unit = {"coref": " tokens", "trees": " pairs", "dataframe": " rows",
+            "spans": " spans"}.get(section, "")
     return text + unit
 
 
@@ -250,7 +280,9 @@ def comparison(section: str, results: list[dict[str, Any]], failures: list[str])
         return []
     shape = section == "dataframe"
     per_pair = section == "trees"
-    head = ["size", *(["coders", "labels", "column"] if shape else []), "tool", "seconds",
+    measure = section == "spans"
+    head = ["size", *(["coders", "labels", "column"] if shape else []),
+            *(["measure"] if measure else []), "tool", "seconds",
             *(["ms per pair"] if per_pair else []), "peak MiB", "value",
             "speed-up (peer s / ours s)", "\\|diff\\| from ours"]
     lines = [row(head), row(["---"] * len(head))]
@@ -262,6 +294,8 @@ def comparison(section: str, results: list[dict[str, Any]], failures: list[str])
             if shape:
                 cells += [str(r["params"]["coders"]), str(r["params"]["labels"]),
                           r["params"]["kind"]]
+            if measure:
+                cells.append(r["params"]["kind"])
             cells.append(r["tool"])
             speed, diff = "", ""
             if r["status"] == "ok":
@@ -413,6 +447,15 @@ def _first_goal(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
 
 
 # ------------------------------------------------------------------ goals
+def _spans_goal(kind: str) -> Callable[[list[dict[str, Any]]], tuple[str, bool] | None]:
+    def check(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+        r = next((r for r in results if r["section"] == "spans" and r["size"] == 10**6
+                  and r["tool"] == "clusteragree" and r["params"].get("kind") == kind
+                  and r["status"] == "ok"), None)
+        return None if r is None else (f"{seconds(r['seconds'])} s", r["seconds"] < 2)
+    return check
+
+
 def _find(results: list[dict[str, Any]], section: str, tool: str, n: int
           ) -> dict[str, Any] | None:
     return next((r for r in results if r["section"] == section and r["tool"] == tool
@@ -472,6 +515,8 @@ GOALS = [
     ("the first alpha on 1,000 units in a fresh process: under 0.1 s beyond its imports",
      _first_goal),
     ("every reader within 5x of its input's size in peak memory", _memory_goal),
+    ("span F1 (four rules) over 10^6 spans: under 2 s", _spans_goal("F1")),
+    ("token kappa and alpha (BIO) over 10^6 spans: under 2 s", _spans_goal("kappa")),
 ]
 
 

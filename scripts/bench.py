@@ -18,7 +18,10 @@ Sections (``--only``, comma-separated; default all):
   calling krippendorff (and the interpreter alone), and the first ``alpha`` on 1,000 units in
   a fresh process (scripts/_bench_startup.py);
 * ``memory``: the readers' peak memory on a long CSV of a million distinct units and on
-  DUCView pyramids, one and a pair, of ``--memory-mb`` each (scripts/bench_memory.py).
+  DUCView pyramids, one and a pair, of ``--memory-mb`` each (scripts/bench_memory.py);
+* ``spans``: span F1 (four rules) against seqeval and nervaluate, and token kappa and alpha
+  over BIO tags against scikit-learn and krippendorff, at 10^4 to 10^6 spans of two
+  annotators (``--spans``; the data of scripts/bench_spans.py).
 
 Every case (a tool at a size) runs in a fresh process, so that its peak memory is its own and
 a slow peer can be stopped (``--timeout``; reported as "> T s"). Each table gives the seconds,
@@ -125,12 +128,33 @@ def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict
                 params = {"coders": coders, "labels": labels, "kind": kind}
                 cases += [_case("dataframe", tool, rows, params=params, warm=100)
                           for tool in ("clusteragree", "krippendorff")]
+    if "spans" in only:
+        cases += _spans_cases(args)
+    return cases
+
+
+def _spans_cases(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Each size's blocks: F1 against seqeval and nervaluate, Cohen's kappa against
+    scikit-learn, alpha against krippendorff (its units x values x values array passes 10 GB
+    past 10^5 spans: not run there)."""
+    sizes = [int(x) for x in args.spans.split(",")] if args.spans else (
+        [1_000] if args.quick else [10_000, 100_000, 1_000_000])
+    peers = {"F1": ("seqeval", "nervaluate"), "kappa": ("scikit-learn",),
+             "alpha": ("krippendorff",)}
+    cases = []
+    for n in sizes:
+        for kind, tools in peers.items():
+            params = {"kind": kind, "documents": 1000}
+            cases.append(_case("spans", "clusteragree", n, params=params, warm=500))
+            cases += [_case("spans", peer, n, params=params, warm=500) for peer in tools
+                      if peer != "krippendorff" or n <= 100_000]
     return cases
 
 
 PEER_MODULES = {"NLTK": "nltk", "krippendorff": "krippendorff", "simpledorff": "simpledorff",
                 "scorch": "scorch", "zss": "zss", "apted": "apted",
-                "script calling krippendorff, whole process": "krippendorff"}
+                "script calling krippendorff, whole process": "krippendorff",
+                "seqeval": "seqeval", "nervaluate": "nervaluate", "scikit-learn": "sklearn"}
 
 
 def missing_peers(cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -240,6 +264,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--memory-mb", type=int, default=None,
                         help="size of each file of the memory section, MB (default: 100, 5 "
                              "with --quick)")
+    parser.add_argument("--spans", default=None,
+                        help="spans in all of the spans section, comma-separated (default: "
+                             "10000,100000,1000000; 1000 with --quick)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]

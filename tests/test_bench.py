@@ -4,6 +4,7 @@ check what its report says: the tables are there, and each peer's values equal o
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -105,6 +106,20 @@ def test_every_section_agrees_with_its_peers(tmp_path: Path) -> None:
                         {"zss", "apted", "clusteragree (python kernel)"})
     assert "## Goals" in text and "## The command" in text
     assert "python scripts/bench.py --quick --repeat 1 --out PATH" in text
+
+
+def test_spans_agree_with_their_peers(tmp_path: Path) -> None:
+    """The spans section at its quick size: F1 as seqeval and nervaluate give it, Cohen's
+    kappa as scikit-learn's, alpha as krippendorff's."""
+    text, raw = run_bench(tmp_path, "--only", "spans")
+    rows = tables(text)["Spans: matching F1 and token kappa against seqeval, nervaluate, "
+                        "scikit-learn and krippendorff"]
+    for kind, peers in (("F1", {"seqeval", "nervaluate"}), ("kappa", {"scikit-learn"}),
+                        ("alpha", {"krippendorff"})):
+        block = [r for r in rows if r["measure"] == kind]
+        check_agreement(block, {p for p in peers if importlib.util.find_spec(
+            "sklearn" if p == "scikit-learn" else p) is not None})
+    assert {r["status"] for r in raw} == {"ok"}
 
 
 def test_a_case_past_its_time_limit_is_a_lower_bound(tmp_path: Path) -> None:

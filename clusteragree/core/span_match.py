@@ -11,14 +11,12 @@ under a named rule (:data:`SPAN_RULES`):
 * ``overlap-span``: the spans share at least one position, label ignored.
 
 Under the overlap rules a span may overlap several of the other annotator's; the matching is a
-*maximum* matching: the most pairs of overlapping spans, each span in one pair at most, and
-among the matchings with that many pairs one whose total overlap (positions shared) is largest.
-It is found with :func:`scipy.optimize.linear_sum_assignment` on the weights
-``W + overlap`` for overlapping spans and 0 otherwise, ``W`` larger than the sum of all
-overlaps (so one more pair always outweighs any gain of overlap). Spans are first cut into
-groups that overlap in a chain; a group with one span of an annotator matches one pair
-without the solver. Under the exact rules a span matches a span with the same key; a key
-marked twice by one annotator counts twice (spans are a multiset).
+*maximum* matching: the most pairs of overlapping spans, each span in one pair at most. Spans
+are first cut into chains of overlapping spans; a chain with one span of an annotator matches
+one pair, and the others are matched greedily in order of end, which is exact for intervals
+(:mod:`clusteragree.core.interval_matching` gives the argument). Under the exact rules a span
+matches a span with the same key; a key marked twice by one annotator counts twice (spans are
+a multiset).
 
 With ``tp`` matched pairs, ``n_r`` spans of the reference and ``n_o`` of the other,
 precision is ``tp / n_o``, recall ``tp / n_r`` and ``F1 = 2 tp / (n_r + n_o)``, symmetric
@@ -51,12 +49,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from ..errors import AlphaUndefinedWarning, InputError, ParameterError, ParameterTypeError, notify
-from .frames import TOTAL
+from .interval_matching import exact_pairs, interval_order, overlap_pairs
+from .span_rows import over_pairs, pair_rows, rule_cells
 
-__all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "pair_means", "span_f1", "span_f1_pairs",
+__all__ = ["SPAN_COLUMNS", "SPAN_RULES", "Span", "span_f1", "span_f1_pairs", "span_f1_tables",
            "span_frame"]
 
 IntArray = npt.NDArray[np.int64]
@@ -222,129 +220,52 @@ def _documents(frame: pd.DataFrame, documents: Iterable[Hashable] | None,
     return chosen
 
 
-def _overlap_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
-                n_keys: int) -> IntArray:
-    """Matched pairs per key under an overlap rule: a maximum matching of overlapping spans
-    of side 0 with spans of side 1 within each key (see the module's description)."""
-    order = np.lexsort((end, start, key))
-    key, start, end, side = key[order], start[order], end[order], side[order]
-    # running maximum of the ends before each span, within its key
-    lift = key * (int(end.max(initial=0)) + 1)  # keys sorted: a new key outruns every end
-    reach = np.maximum.accumulate(end + lift) - lift
-    before = np.empty_like(reach)
-    before[0:1] = -1
-    before[1:] = reach[:-1]
-    new = np.ones(len(key), dtype=bool)
-    new[1:] = (key[1:] != key[:-1]) | (start[1:] >= before[1:])
-    group = np.cumsum(new) - 1
-    n_groups = int(group[-1]) + 1 if len(group) else 0
-    ones = np.bincount(group, weights=side, minlength=n_groups).astype(np.int64)
-    zeros = np.bincount(group, minlength=n_groups) - ones
-    pairs = np.minimum(zeros, ones)
-    heads = np.flatnonzero(new)
-    for g in np.flatnonzero(pairs > 1):  # a chain with two spans of each side: the solver
-        lo = heads[g]
-        hi = heads[g + 1] if g + 1 < len(heads) else len(key)
-        s, e, d = start[lo:hi], end[lo:hi], side[lo:hi]
-        a, b = d == 0, d == 1
-        shared = np.minimum.outer(e[a], e[b]) - np.maximum.outer(s[a], s[b])
-        shared = np.clip(shared, 0, None)
-        weight = np.where(shared > 0, shared + int(shared.sum()) + 1, 0)
-        rows, cols = linear_sum_assignment(weight, maximize=True)
-        pairs[g] = int((weight[rows, cols] > 0).sum())
-    return np.bincount(key[heads], weights=pairs, minlength=n_keys).astype(np.int64)
+def _codes(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable]
+           ) -> dict[str, Any]:
+    """The spans as integer columns (annotator, document, label codes; start, end), once for
+    every rule."""
+    lab_codes, lab_index = pd.factorize(frame["label"])
+    return {"ann": pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64),
+            "doc": pd.Index(documents).get_indexer(frame["document"]).astype(np.int64),
+            "lab": lab_codes.astype(np.int64), "labels": list(lab_index),
+            "start": frame["start"].to_numpy(), "end": frame["end"].to_numpy(),
+            "n_ann": len(annotators), "n_docs": len(documents)}
 
 
-def _exact_tp(key: IntArray, start: IntArray, end: IntArray, side: IntArray,
-              n_keys: int) -> IntArray:
-    """Matched pairs per key under an exact rule: for each (start, end), the smaller count."""
-    if not len(key):
-        return np.zeros(n_keys, dtype=np.int64)
-    cells, where = np.unique(np.stack([key, start, end]), axis=1, return_inverse=True)
-    where = where.reshape(-1)
-    ones = np.bincount(where, weights=side, minlength=cells.shape[1])
-    zeros = np.bincount(where, minlength=cells.shape[1]) - ones
-    return np.bincount(cells[0], weights=np.minimum(ones, zeros),
-                       minlength=n_keys).astype(np.int64)
-
-
-PairCounts = tuple[int, int, IntArray, IntArray, IntArray]
-
-
-def _pair_counts(frame: pd.DataFrame, annotators: list[Hashable], documents: list[Hashable],
-                 rule: str) -> tuple[list[Any], list[PairCounts]]:
-    """The labels, and for each pair ``(i, j)`` its tp, n_reference and n_other as
-    documents x labels arrays (unlabelled rules: one label, TOTAL)."""
+def _pair_counts(codes: dict[str, Any], rule: str) -> tuple[IntArray, IntArray, IntArray]:
+    """tp, n_reference and n_other of every pair ``(i, j)`` (``i < j``, in order) as scopes x
+    pairs x labels arrays: the documents, then the pooled scope (their sum); unlabelled
+    rules have one label, the total. The keys, counts and order of a labelling are kept in
+    ``codes`` for the next rule."""
     overlap, labelled = SPAN_RULES[rule]
-    ann = pd.Index(annotators).get_indexer(frame["annotator"]).astype(np.int64)
-    doc = pd.Index(documents).get_indexer(frame["document"]).astype(np.int64)
-    if labelled:
-        lab_codes, lab_index = pd.factorize(frame["label"])
-        lab_values = list(lab_index)
-    else:
-        lab_codes, lab_values = np.zeros(len(frame), dtype=np.int64), [TOTAL]
-    start, end = frame["start"].to_numpy(), frame["end"].to_numpy()
-    n_lab = max(len(lab_values), 1)
-    key = doc * n_lab + lab_codes
-    n_keys = len(documents) * n_lab
-    marked = np.zeros((len(annotators), n_keys), dtype=np.int64)
-    np.add.at(marked, (ann, key), 1)
-    tp_of = _overlap_tp if overlap else _exact_tp
-    shape = (len(documents), n_lab)
-    out = []
-    for i, j in combinations(range(len(annotators)), 2):
-        mine = (ann == i) | (ann == j)
-        tp = tp_of(key[mine], start[mine], end[mine], (ann[mine] == j).astype(np.int64), n_keys)
-        out.append((i, j, tp.reshape(shape), marked[i].reshape(shape),
-                    marked[j].reshape(shape)))
-    return lab_values, out
-
-
-def _ratios(tp: Any, n_ref: Any, n_other: Any) -> tuple[Any, Any, Any]:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tp, n_ref, n_other = (np.asarray(x, dtype=float) for x in (tp, n_ref, n_other))
-        return tp / n_other, tp / n_ref, 2 * tp / (n_ref + n_other)
-
-
-OUT_COLUMNS = ["document", "pooled", "rule", "label", "average", "reference", "other", "tp",
-               "n_reference", "n_other", "precision", "recall", "f1", "labels"]
-
-
-def _pair_rows(tp: IntArray, n_ref: IntArray, n_other: IntArray, labelled: bool
-               ) -> dict[str, Any]:
-    """Columns of the rows of one pair, scopes x labels arrays in: per label (where the pair
-    marks a span), micro and macro, with ``scope`` and ``kind`` (0 label, 1 micro, 2 macro)."""
-    p, r, f = _ratios(tp, n_ref, n_other)
-    used = (n_ref + n_other) > 0
-    scope, label = np.nonzero(used) if labelled else (np.zeros(0, int), np.zeros(0, int))
-    n_scopes = tp.shape[0]
-    every = np.arange(n_scopes)
-    sums = [x.sum(axis=1) for x in (tp, n_ref, n_other)]
-    mp, mr, mf = _ratios(*sums)
-    count = used.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        def mean(x: Any) -> Any:
-            ok = used & ~np.isnan(x)
-            return np.where(ok.any(axis=1), np.where(ok, x, 0).sum(axis=1) / ok.sum(axis=1),
-                            np.nan)
-        macro = [mean(p), mean(r), mean(f)]
-    parts = [(scope, label, 0, [x[scope, label] for x in (tp, n_ref, n_other, p, r, f)],
-              np.ones(len(scope), dtype=np.int64)),
-             (every, np.full(n_scopes, -1), 1, [*sums, mp, mr, mf], count)]
-    if labelled:
-        keep = np.flatnonzero(count > 0)
-        parts.append((keep, np.full(len(keep), -1), 2,
-                      [*(s[keep] for s in sums), *(m[keep] for m in macro)], count[keep]))
-    names = ["tp", "n_reference", "n_other", "precision", "recall", "f1"]
-    return {"scope": np.concatenate([x[0] for x in parts]),
-            "label": np.concatenate([x[1] for x in parts]),
-            "kind": np.concatenate([np.full(len(x[0]), x[2]) for x in parts]),
-            **{n: np.concatenate([x[3][k] for x in parts]) for k, n in enumerate(names)},
-            "labels": np.concatenate([x[4] for x in parts])}
+    ann, start, end = codes["ann"], codes["start"], codes["end"]
+    slot = "by label" if labelled else "by document"
+    if slot not in codes:
+        n_lab = max(len(codes["labels"]), 1) if labelled else 1
+        key = codes["doc"] * n_lab + codes["lab"] if labelled else codes["doc"]
+        n_keys = codes["n_docs"] * n_lab
+        marked = np.bincount(ann * n_keys + key, minlength=codes["n_ann"] * n_keys
+                             ).reshape(codes["n_ann"], n_keys)
+        order = interval_order(key, start, end)  # once: each pair takes its spans in order
+        codes[slot] = (n_lab, key, n_keys, marked, order, ann[order])
+    n_lab, key, n_keys, marked, order, sorted_ann = codes[slot]
+    pairs_of = overlap_pairs if overlap else exact_pairs
+    pairs = list(combinations(range(codes["n_ann"]), 2))
+    tp = np.stack([pairs_of(key, start, end, ann == j, n_keys,
+                            order=order[(sorted_ann == i) | (sorted_ann == j)])
+                   for i, j in pairs])
+    sides = [marked[[p[k] for p in pairs]] for k in (0, 1)]
+    shape = (len(pairs), codes["n_docs"], n_lab)
+    return tuple(
+        np.concatenate([x.reshape(shape), x.reshape(shape).sum(axis=1, keepdims=True)],
+                       axis=1).transpose(1, 0, 2) for x in (tp, *sides))
 
 
 def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Hashable] | None,
-                 documents: Iterable[Hashable] | None) -> pd.DataFrame:
+                 documents: Iterable[Hashable] | None
+                 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each rule's :func:`~clusteragree.core.span_rows.rule_cells`, and the names of the
+    documents, rules, labels and pairs."""
     if isinstance(rules, str):
         rules = [r.strip() for r in rules.split(",")]
     unknown = [r for r in rules if r not in SPAN_RULES]
@@ -355,44 +276,30 @@ def _pairs_frame(spans: Any, rules: Sequence[str] | str, annotators: Sequence[Ha
     chosen = _annotators(frame, annotators)
     frame = frame[frame["annotator"].isin(chosen)]
     docs = _documents(frame, documents)
-    parts: list[dict[str, Any]] = []
-    for rule_ix, rule in enumerate(dict.fromkeys(rules)):
-        labelled = SPAN_RULES[rule][1]
-        labels, pairs = _pair_counts(frame, chosen, docs, rule)
-        names = np.array([*labels, TOTAL], dtype=object)
-        for pair_ix, (i, j, tp, n_ref, n_other) in enumerate(pairs):
-            tp_, ref_, other_ = (np.vstack([x, x.sum(axis=0, keepdims=True)])
-                                 for x in (tp, n_ref, n_other))
-            cols = _pair_rows(tp_, ref_, other_, labelled)
-            n = len(cols["scope"])
-            cols.update(rule=np.full(n, rule, dtype=object), rule_ix=np.full(n, rule_ix),
-                        pair_ix=np.full(n, pair_ix), label_ix=cols["label"],
-                        label=names[cols["label"]],
-                        reference=np.array([chosen[i]] * n + [None], dtype=object)[:-1],
-                        other=np.array([chosen[j]] * n + [None], dtype=object)[:-1])
-            parts.append(cols)
-    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    order = np.lexsort([merged[k] for k in ("label_ix", "kind", "pair_ix", "scope",
-                                            "rule_ix")])
-    merged = {k: v[order] for k, v in merged.items()}
-    scope = merged["scope"]
-    merged["pooled"] = scope == len(docs)
-    merged["document"] = np.array([*docs, TOTAL, None], dtype=object)[:-1][scope]
-    merged["average"] = np.array(["", "micro", "macro"], dtype=object)[merged["kind"]]
-    out = pd.DataFrame({k: merged[k] for k in OUT_COLUMNS})
-    return out.astype({"tp": np.int64, "n_reference": np.int64, "n_other": np.int64,
-                       "labels": np.int64, "pooled": bool})
+    codes = _codes(frame, chosen, docs)
+    rules = list(dict.fromkeys(rules))
+    blocks = [rule_cells(*_pair_counts(codes, rule), labelled=SPAN_RULES[rule][1])
+              for rule in rules]
+    return blocks, {"docs": docs, "rules": rules, "labels": codes["labels"],
+                    "pairs": [(chosen[i], chosen[j])
+                              for i, j in combinations(range(len(chosen)), 2)]}
 
 
-def _warn_undefined(out: pd.DataFrame) -> None:
-    none = int(out["f1"].isna().sum())
-    one = int((out["precision"].isna() | out["recall"].isna()).sum()) - none
+def _warn_undefined(blocks: list[dict[str, Any]]) -> None:
+    """One warning counting the pairs' rows whose F1, or precision or recall, is undefined."""
+    rows = none = one = 0
+    for cells in blocks:
+        present = cells["present"]
+        rows += int(present.sum())
+        none += int((present & np.isnan(cells["f1"])).sum())
+        one += int((present & (np.isnan(cells["precision"]) | np.isnan(cells["recall"]))).sum())
+    one -= none
     if none or one:
         what = [f"F1 in {none} (neither annotator of the pair marks a span there)"] * bool(none)
         what += [f"precision or recall in {one}{' more' if none else ''} (one annotator of "
                  "the pair marks no span there)"] * bool(one)
         warnings.warn(AlphaUndefinedWarning(
-            f"span agreement is undefined (NaN) in {none + one} of {len(out)} rows: "
+            f"span agreement is undefined (NaN) in {none + one} of {rows} rows: "
             + "; ".join(what)), stacklevel=3)
 
 
@@ -474,9 +381,9 @@ def span_f1_pairs(
     Under ``overlap`` the PER F1 is 1 and LOC's 0 (A marks no LOC: its recall is undefined),
     so macro F1 is 1/2; micro F1 is ``2 x 2 / (2 + 3)``.
     """
-    out = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(out)
-    return out
+    blocks, names = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(blocks)
+    return pair_rows(blocks, **names)
 
 
 def span_f1(
@@ -538,16 +445,35 @@ def span_f1(
            f1      sd  min     max  pairs
     4  0.6111  0.0786  0.5  0.6667      3
     """
-    pairs = _pairs_frame(spans, rules, annotators, documents)
-    _warn_undefined(pairs)
-    return pair_means(pairs)
+    blocks, names = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(blocks)
+    del names["pairs"]
+    return over_pairs(blocks, **names)
 
 
-def pair_means(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :func:`span_f1` from those of :func:`span_f1_pairs` (see there)."""
-    keys = ["document", "pooled", "rule", "label", "average"]
-    grouped = pairs.groupby(keys, sort=False, dropna=False)["f1"]
-    out = grouped.agg(["mean", "min", "max", "count"]).rename(
-        columns={"mean": "f1", "count": "pairs"})
-    out.insert(1, "sd", grouped.std(ddof=0))
-    return out.reset_index()
+def span_f1_tables(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    rules: Sequence[str] | str = ("exact", "overlap"),
+    *,
+    annotators: Sequence[Hashable] | None = None,
+    documents: Iterable[Hashable] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`span_f1_pairs` and :func:`span_f1` from one matching (the arguments, rows and
+    warnings of those two).
+
+    References
+    ----------
+    docs/spans.md.
+
+    Examples
+    --------
+    >>> spans = [("A", "d", 0, 2, "PER"), ("B", "d", 0, 2, "PER"), ("C", "d", 0, 3, "PER")]
+    >>> pairs, means = span_f1_tables(spans, "exact")
+    >>> len(pairs) == len(span_f1_pairs(spans, "exact")), means.equals(span_f1(spans, "exact"))
+    (True, True)
+    """
+    blocks, names = _pairs_frame(spans, rules, annotators, documents)
+    _warn_undefined(blocks)
+    pairs = pair_rows(blocks, **names)
+    del names["pairs"]
+    return pairs, over_pairs(blocks, **names)

@@ -9,16 +9,23 @@ mark where a span begins). A tag sequence holds one span per position, so overla
 or crossing) spans of one annotator are refused.
 
 The positions are the items of the kappa family (:mod:`clusteragree.core.kappa`) and the
-units of nominal alpha (:func:`clusteragree.core.coefficient.alpha`), computed by those
-functions on a :class:`~clusteragree.core.model.CodingTable` of tags. Hripcsak & Rothschild
-(2005) put three figures side by side: F1 (:func:`clusteragree.core.span_match.span_f1`),
-kappa over every position, and kappa over the positions someone annotated; kappa over every
-position grows towards F1 as the positions nobody marks grow in number.
+units of nominal alpha (:func:`clusteragree.core.coefficient.alpha`). The figures of every
+document and of the pooled table come from counts made in one pass over the tag table: each
+table's positions, the pairs of annotators that agree on a position, and each annotator's count
+of each tag; the kappa family's and alpha's formulas for complete data apply to them (the tests
+check them against those functions on a table of tags, scikit-learn and the krippendorff
+package). Hripcsak & Rothschild (2005) put three figures side by side: F1
+(:func:`clusteragree.core.span_match.span_f1`), kappa over every position, and kappa over the
+positions someone annotated; kappa over every position grows towards F1 as the positions nobody
+marks grow in number.
 
 References
 ----------
 Hripcsak, G. and Rothschild, A. S. (2005). Agreement, the F-measure, and reliability in
 information retrieval. Journal of the American Medical Informatics Association 12(3):296-298.
+
+Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Annenberg School for
+Communication Departmental Papers 43.
 
 docs/spans.md.
 """
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -34,15 +42,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..errors import AlphaUndefinedWarning, InputError, ParameterError, option
-from .coefficient import alpha
 from .frames import TOTAL
-from .kappa import cohen_kappa, fleiss_pi
-from .model import CodingTable
 from .span_match import Span, _annotators, _documents, span_frame
 
 __all__ = ["SCHEMES", "span_tags", "token_agreement"]
 
 IntArray = npt.NDArray[np.int64]
+TagArray = npt.NDArray[np.int32]
 
 #: Tag schemes: name -> what it marks.
 SCHEMES = {"bio": "B-label at a span's first position, I-label at the others, O outside",
@@ -66,7 +72,7 @@ def _lengths(lengths: Mapping[Hashable, int]) -> dict[Hashable, int]:
 
 def _tag_table(spans: Any, lengths: Mapping[Hashable, int], scheme: str,
                annotators: Sequence[Hashable] | None
-               ) -> tuple[list[Hashable], list[Hashable], IntArray, IntArray, list[str]]:
+               ) -> tuple[list[Hashable], list[Hashable], IntArray, TagArray, list[str]]:
     """Annotators, documents, document offsets, the annotators x positions tag codes (0 is
     ``O``) and the tags."""
     if scheme not in SCHEMES:
@@ -98,26 +104,31 @@ def _tag_table(spans: Any, lengths: Mapping[Hashable, int], scheme: str,
         first = rest = lab_codes + 1
     a = pd.Categorical(frame["annotator"], categories=chosen).codes.astype(np.int64)
     begin, stop = offsets[d] + start, offsets[d] + end
-    codes = np.zeros((len(chosen), int(offsets[-1])), dtype=np.int64)
-    for k in range(len(chosen)):
-        mine = np.flatnonzero(a == k)
-        order = mine[np.argsort(begin[mine], kind="stable")]
-        clash = np.flatnonzero(begin[order][1:] < np.maximum.accumulate(stop[order])[:-1])
-        if len(clash):
-            j = order[clash[0] + 1]
-            prior = order[:clash[0] + 1]
-            i = prior[np.argmax(stop[prior] > begin[j])]
-            raise ParameterError(
-                f"{option('scheme', scheme)} gives one tag per position and cannot hold "
-                f"overlapping spans: annotator {chosen[k]!r} marks {start[i]}-{end[i]} "
-                f"{lab_values[lab_codes[i]]!r} and {start[j]}-{end[j]} "
-                f"{lab_values[lab_codes[j]]!r} in document {docs[d[j]]!r}; score nested "
-                "spans by matching (span_f1) or keep one span per position",
-                params=("scheme",))
-        width = stop[order] - begin[order]
-        at = np.repeat(begin[order] - np.cumsum(width) + width, width) + np.arange(width.sum())
-        codes[k, at] = np.repeat(rest[order], width)
-        codes[k, begin[order]] = first[order]
+    total = int(offsets[-1])
+    # every annotator's spans by start, annotator by annotator: one sort of a packed key
+    order = np.argsort(a * (total + 1) + begin, kind="stable")
+    lift = a[order] * (total + 1)  # an annotator's first span outruns the ends before it
+    reach = np.maximum.accumulate(stop[order] + lift) - lift
+    clash = np.flatnonzero((a[order][1:] == a[order][:-1]) & (begin[order][1:] < reach[:-1]))
+    if len(clash):
+        j = order[clash[0] + 1]
+        k = int(a[j])
+        prior = order[np.searchsorted(a[order], k):clash[0] + 1]
+        i = prior[np.argmax(stop[prior] > begin[j])]
+        raise ParameterError(
+            f"{option('scheme', scheme)} gives one tag per position and cannot hold "
+            f"overlapping spans: annotator {chosen[k]!r} marks {start[i]}-{end[i]} "
+            f"{lab_values[lab_codes[i]]!r} and {start[j]}-{end[j]} "
+            f"{lab_values[lab_codes[j]]!r} in document {docs[d[j]]!r}; score nested "
+            "spans by matching (span_f1) or keep one span per position",
+            params=("scheme",))
+    codes = np.zeros((len(chosen), total), dtype=np.int32)  # tag codes
+    flat = codes.reshape(-1)
+    width = (stop - begin)[order]
+    head = a[order] * total + begin[order]
+    flat[np.repeat(head - np.cumsum(width) + width, width) + np.arange(width.sum())] = \
+        np.repeat(rest[order], width)
+    flat[head] = first[order]
     return chosen, docs, offsets, codes, tags
 
 
@@ -181,21 +192,67 @@ def span_tags(
 
 
 MEASURES = ("cohen_kappa", "fleiss_kappa", "alpha")
+SUBSETS = ("all", "annotated")
 
 
-def _figures(codes: IntArray, coders: list[Hashable], tags: list[str]
-             ) -> tuple[list[float], list[str]]:
-    """Cohen's kappa, Fleiss's kappa and nominal alpha over the positions of ``codes``, and
-    why any is undefined."""
-    if codes.shape[1] == 0:
-        return [np.nan] * 3, ["no position"]
-    if (codes == codes[0, 0]).all():
-        return [np.nan] * 3, ["every tag the same"]
-    table = CodingTable(coders, pd.RangeIndex(codes.shape[1]), codes=codes, values=tags)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", AlphaUndefinedWarning)
-        value = alpha(table, "nominal").alpha
-    return [cohen_kappa(table), fleiss_pi(table), value], []
+def _scope_counts(codes: TagArray, offsets: IntArray, n_tags: int
+                  ) -> tuple[IntArray, IntArray, IntArray]:
+    """For each document and then the pooled scope: its positions, the ordered pairs of
+    annotators giving the same tag summed over them, and each annotator's count of each tag
+    (annotators x scopes x tags)."""
+    n_docs = len(offsets) - 1
+    n_coders = codes.shape[0]
+    doc = np.repeat(np.arange(n_docs, dtype=np.int64), np.diff(offsets))
+    positions = np.bincount(doc, minlength=n_docs)
+    same = np.zeros(n_docs, dtype=np.int64)
+    for i in range(n_coders):
+        for j in range(i + 1, n_coders):
+            same += np.bincount(doc[codes[i] == codes[j]], minlength=n_docs)
+    base = doc * n_tags
+    tags = np.stack([np.bincount(base + row, minlength=n_docs * n_tags).reshape(n_docs, n_tags)
+                     for row in codes])
+    return _with_total(positions, 0), _with_total(2 * same, 0), _with_total(tags, 1)
+
+
+def _with_total(x: IntArray, axis: int) -> IntArray:
+    """``x`` and its sum along ``axis`` as one more entry (the pooled scope)."""
+    return np.concatenate([x, x.sum(axis=axis, keepdims=True)], axis=axis)
+
+
+def _figures(positions: IntArray, agree: IntArray, tags: IntArray
+             ) -> tuple[npt.NDArray[np.float64], list[str | None]]:
+    """Cohen's (multi-)kappa, Fleiss's multi-pi and nominal alpha of each scope (scopes x 3),
+    and why they are undefined (None where they are not).
+
+    With ``c`` annotators, ``n`` positions, ``s`` ordered pairs of annotators that agree and
+    ``n_k`` the tags ``k`` given: ``A_o = s / (n c (c - 1))``; Cohen's ``A_e`` is the mean over
+    pairs of annotators of ``sum_k P(k | i) P(k | j)``, Fleiss's the square of the pooled
+    shares (:mod:`clusteragree.core.kappa`); each coefficient is ``(A_o - A_e) / (1 - A_e)``.
+    Every annotator tags every position, so nominal alpha's observed disagreement is
+    ``(n c (c - 1) - s) / (c - 1)`` over the ``N = n c`` values, and alpha is
+    ``1 - (N - 1) (n c (c - 1) - s) / ((c - 1) (N^2 - sum_k n_k^2))`` (Krippendorff 2011)."""
+    n_coders = tags.shape[0]
+    n = positions.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a_o = agree / (positions * n_coders * (n_coders - 1))
+        shares = tags / n[None, :, None]
+        cohen_e = np.mean([(shares[i] * shares[j]).sum(axis=1)
+                           for i, j in combinations(range(n_coders), 2)], axis=0)
+        pooled = shares.mean(axis=0)
+        fleiss_e = (pooled * pooled).sum(axis=1)
+        values = positions * n_coders
+        given = tags.sum(axis=0)
+        disagree = (positions * n_coders * (n_coders - 1) - agree).astype(np.float64)
+        spread = values.astype(np.float64) ** 2 - (given.astype(np.float64) ** 2).sum(axis=1)
+        out = np.stack([np.where(e == 1, np.nan, (a_o - e) / (1 - e))
+                        for e in (cohen_e, fleiss_e)]
+                       + [1 - (values - 1.0) * disagree / ((n_coders - 1) * spread)], axis=1)
+    used = (given > 0).sum(axis=1)
+    why: list[str | None] = [None] * len(positions)
+    for k in np.flatnonzero(used < 2):
+        why[k] = "no position" if positions[k] == 0 else "every tag the same"
+        out[k] = np.nan
+    return out, why
 
 
 def token_agreement(
@@ -272,23 +329,32 @@ def token_agreement(
     10  annotated  fleiss_kappa  0.2381          4
     11  annotated         alpha  0.3333          4
     """
-    chosen, docs, offsets, codes, tags = _tag_table(spans, lengths, scheme, annotators)
-    rows = []
+    _, docs, offsets, codes, tags = _tag_table(spans, lengths, scheme, annotators)
+    marked = (codes != 0).any(axis=0)
+    ends = np.concatenate([[0], np.cumsum(marked)])[offsets]  # offsets among marked positions
+    parts = [_figures(*_scope_counts(codes, offsets, len(tags))),
+             _figures(*_scope_counts(codes.compress(marked, axis=1), ends, len(tags)))]
+    positions = [np.diff(offsets), np.diff(ends)]
+    n_scopes = len(docs) + 1
+    # rows: scope, then subset, then measure
+    values = np.stack([p[0] for p in parts], axis=1).reshape(-1)
+    counts = np.stack([np.append(x, x.sum()) for x in positions], axis=1)
+    why = [w for k in range(n_scopes) for w in (parts[0][1][k], parts[1][1][k])]
     undefined: dict[str, int] = {}
-    scopes = [(doc, False, offsets[i], offsets[i + 1]) for i, doc in enumerate(docs)]
-    for doc, pooled, lo, hi in [*scopes, (TOTAL, True, 0, offsets[-1])]:
-        part = codes[:, lo:hi]
-        for subset, cols in (("all", part), ("annotated", part[:, (part != 0).any(axis=0)])):
-            values, why = _figures(cols, chosen, tags)
-            for w in why:
-                undefined[w] = undefined.get(w, 0) + 1
-            rows += [{"document": doc, "pooled": pooled, "subset": subset, "measure": m,
-                      "value": v, "positions": cols.shape[1]}
-                     for m, v in zip(MEASURES, values, strict=True)]
+    for w in why:
+        if w is not None:
+            undefined[w] = undefined.get(w, 0) + 1
     if undefined:
         causes = "; ".join(f"{why} in {n}" for why, n in undefined.items())
         warnings.warn(AlphaUndefinedWarning(
             f"token agreement is undefined (NaN) in {sum(undefined.values())} of "
-            f"{len(rows) // 3} tables of positions ({causes})"), stacklevel=2)
-    return pd.DataFrame(rows, columns=["document", "pooled", "subset", "measure", "value",
-                                       "positions"])
+            f"{2 * n_scopes} tables of positions ({causes})"), stacklevel=2)
+    each = 2 * len(MEASURES)
+    return pd.DataFrame({
+        "document": [d for d in [*docs, TOTAL] for _ in range(each)],
+        "pooled": np.repeat(np.arange(n_scopes) == len(docs), each),
+        "subset": [s for _ in range(n_scopes) for s in SUBSETS for _ in MEASURES],
+        "measure": list(MEASURES) * (2 * n_scopes),
+        "value": values,
+        "positions": np.repeat(counts.reshape(-1), len(MEASURES)).astype(np.int64)},
+        columns=["document", "pooled", "subset", "measure", "value", "positions"])

@@ -34,7 +34,7 @@ import pandas as pd
 
 from ..core.frames import TOTAL
 from ..core.gamma import gamma
-from ..core.span_match import SPAN_RULES, pair_means, span_f1_pairs
+from ..core.span_match import SPAN_RULES, span_f1_tables
 from ..core.span_tokens import SCHEMES, token_agreement
 from ..core.spans import SpanCorpus
 from ..core.unitizing import UnitizingStats
@@ -191,10 +191,9 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     if "f1" in chosen:
         marked = corpus.nonempty("matching F1")
         marked.need_whole("matching F1")
-        pairs = span_f1_pairs(marked.core_frame(), rule_list, annotators=corpus.annotators,
-                              documents=corpus.documents)
+        pairs, means = span_f1_tables(marked.core_frame(), rule_list,
+                                      annotators=corpus.annotators, documents=corpus.documents)
         out.f1_pairs = pairs if per_document else pairs[pairs["pooled"]].reset_index(drop=True)
-        means = pair_means(pairs)
         out.f1 = means if per_document else means[means["pooled"]].reset_index(drop=True)
     if "tokens" in chosen:
         frame = flat_spans(corpus, NAMES["tokens"])
