@@ -401,23 +401,6 @@ def test_a_resample_is_the_resampled_corpus(monkeypatch, seed: int) -> None:
         assert np.allclose(merged["ci_high"], merged[f"{value}_direct"], equal_nan=True), name
 
 
-def test_token_statistics_give_the_core_values() -> None:
-    """Cohen's, Fleiss's kappa and alpha from the summed token statistics are the core's
-    (which are checked against scikit-learn, Fleiss's formula and the krippendorff package)."""
-    from clusteragree.core.span_tokens import token_agreement
-    from clusteragree.spans.intervals import token_stats, token_values
-
-    rows, lengths = _random_corpus(5)
-    frame = flat_spans(span_corpus(rows, lengths=lengths), "tokens")
-    core = token_agreement(frame, lengths, annotators=list("ABC"))
-    _, stats = token_stats(frame, lengths, list(lengths), list("ABC"), "bio")
-    for subset_index, subset in enumerate(("all", "annotated")):
-        values = token_values(stats[:, subset_index, :].sum(axis=0), 3)
-        pooled = core[core["pooled"] & (core["subset"] == subset)].set_index("measure")
-        for measure, value in values.items():
-            assert float(value) == pytest.approx(float(pooled.loc[measure, "value"]))
-
-
 @pytest.mark.parametrize(("a", "b", "c", "d"), [(40, 10, 6, 10), (3, 0, 2, 50), (7, 5, 5, 0)])
 def test_hripcsak_rothschild_formulas(a: int, b: int, c: int, d: int) -> None:
     """Hripcsak & Rothschild (2005): F1 = 2a / (2a + b + c) and Cohen's kappa of the 2 x 2

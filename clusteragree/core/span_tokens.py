@@ -45,7 +45,8 @@ from ..errors import AlphaUndefinedWarning, InputError, ParameterError, option
 from .frames import TOTAL
 from .span_match import Span, _annotators, _documents, span_frame
 
-__all__ = ["SCHEMES", "span_tags", "token_agreement"]
+__all__ = ["MEASURES", "SCHEMES", "SUBSETS", "span_tags", "token_agreement", "token_counts",
+           "token_figures"]
 
 IntArray = npt.NDArray[np.int64]
 TagArray = npt.NDArray[np.int32]
@@ -253,6 +254,80 @@ def _figures(positions: IntArray, agree: IntArray, tags: IntArray
         why[k] = "no position" if positions[k] == 0 else "every tag the same"
         out[k] = np.nan
     return out, why
+
+
+def token_counts(
+    spans: pd.DataFrame | Iterable[Span | Sequence[Any]],
+    lengths: Mapping[Hashable, int],
+    *,
+    scheme: str = "bio",
+    annotators: Sequence[Hashable] | None = None,
+) -> tuple[list[Hashable], list[tuple[IntArray, IntArray, IntArray]]]:
+    """Each document's statistics of the token measures, which add over documents: for each
+    subset of positions (:data:`SUBSETS`), the positions, the ordered pairs of annotators
+    giving the same tag summed over them, and each annotator's count of each tag.
+
+    Parameters
+    ----------
+    spans, lengths, scheme, annotators
+        As :func:`token_agreement`.
+
+    Returns
+    -------
+    documents : list
+        The documents, in the order of ``lengths``.
+    counts : list of (positions, agree, tags)
+        One per subset: arrays over the documents (``tags``: annotators x documents x tags).
+        Summed (or reweighted) along the documents, they give :func:`token_figures` the
+        pooled (or resampled) values.
+
+    References
+    ----------
+    docs/spans.md, "Token-level agreement" and "Intervals".
+
+    Examples
+    --------
+    >>> spans = [("A", "d1", 0, 2, "x"), ("B", "d1", 0, 2, "x"), ("B", "d2", 1, 2, "x")]
+    >>> docs, ((n, agree, tags), _) = token_counts(spans, {"d1": 4, "d2": 3}, scheme="io")
+    >>> docs, n.tolist(), agree.tolist()
+    (['d1', 'd2'], [4, 3], [8, 4])
+    >>> values, _ = token_figures(n.sum(keepdims=True), agree.sum(keepdims=True),
+    ...                           tags.sum(axis=1, keepdims=True))
+
+    Over the seven positions they agree on six; A tags I on 2, B on 3, so Cohen's chance
+    agreement is (2/7)(3/7) + (5/7)(4/7) = 26/49 and kappa (6/7 - 26/49) / (23/49) = 16/23:
+
+    >>> round(float(values[0, 0]), 4)
+    0.6957
+    """
+    _, docs, offsets, codes, tags = _tag_table(spans, lengths, scheme, annotators)
+    marked = (codes != 0).any(axis=0)
+    ends = np.concatenate([[0], np.cumsum(marked)])[offsets]
+    out = []
+    for found in (_scope_counts(codes, offsets, len(tags)),
+                  _scope_counts(codes.compress(marked, axis=1), ends, len(tags))):
+        positions, agree, per_tag = found
+        out.append((positions[:-1], agree[:-1], per_tag[:, :-1, :]))
+    return docs, out
+
+
+def token_figures(positions: npt.ArrayLike, agree: npt.ArrayLike, tags: npt.ArrayLike
+                  ) -> tuple[npt.NDArray[np.float64], list[str | None]]:
+    """Cohen's (multi-)kappa, Fleiss's multi-pi and nominal alpha (columns, in the order of
+    :data:`MEASURES`) of scopes of positions given by their summed statistics
+    (:func:`token_counts`): ``positions`` and ``agree`` over the scopes, ``tags`` annotators x
+    scopes x tags; and why each scope's values are undefined (None where they are not). The
+    formulas are those of :func:`token_agreement`.
+
+    References
+    ----------
+    docs/spans.md, "Token-level agreement".
+
+    Examples
+    --------
+    See :func:`token_counts`.
+    """
+    return _figures(np.asarray(positions), np.asarray(agree), np.asarray(tags))
 
 
 def token_agreement(

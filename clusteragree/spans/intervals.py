@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import numpy as np
@@ -31,13 +31,13 @@ import pandas as pd
 
 from ..core.frames import TOTAL
 from ..core.intervals import FEW_BLOCKS, bootstrap_interval, check_resamples, outside_note
-from ..core.span_tokens import span_tags
+from ..core.span_tokens import MEASURES, token_counts, token_figures
 from ..core.unitizing import UnitizingStats
 from ..core.unitizing_family import UnitizingFamilyStats, unitizing_family_stats
 from ..errors import notify
 from .measures import NAMES, flat_spans, unitizing_statistics
 
-__all__ = ["document_weights", "token_stats", "token_values"]
+__all__ = ["document_weights", "span_intervals"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -72,84 +72,6 @@ def _quiet() -> Iterator[None]:
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
-# --- token measures ---------------------------------------------------------------------------
-
-def token_stats(spans: pd.DataFrame, lengths: dict[Hashable, int], documents: Sequence[Hashable],
-                annotators: Sequence[Hashable], scheme: str) -> tuple[list[str], FloatArray]:
-    """Per document and subset (all positions, annotated ones), the statistics of the token
-    measures: ``[N, S, n_(a,t)...]`` with ``N`` the positions, ``S`` the sum over positions
-    and tags of ``n_t (n_t - 1)`` (``n_t`` the annotators giving tag ``t`` there) and
-    ``n_(a,t)`` how often annotator ``a`` gives tag ``t``.
-
-    Returns
-    -------
-    tags : list of str
-        The tags, in the order of the counts.
-    stats : ndarray, shape (documents, 2, 2 + annotators x tags)
-        Subset 0: all positions; 1: annotated positions.
-    """
-    tagged = span_tags(spans, lengths, scheme=scheme, annotators=list(annotators))
-    tags = sorted({t for by_doc in tagged.values() for seq in by_doc.values() for t in seq}
-                  | {"O"})
-    index = {t: k for k, t in enumerate(tags)}
-    m, k = len(annotators), len(tags)
-    out = np.zeros((len(documents), 2, 2 + m * k))
-    for d, doc in enumerate(documents):
-        codes = np.array([[index[t] for t in tagged[a][doc]] for a in annotators],
-                         dtype=np.int64).reshape(m, -1)
-        for subset, keep in enumerate((np.ones(codes.shape[1], dtype=bool),
-                                       (codes != index["O"]).any(axis=0))):
-            mine = codes[:, keep]
-            per_position = np.zeros((mine.shape[1], k))
-            np.add.at(per_position, (np.tile(np.arange(mine.shape[1]), m), mine.ravel()), 1.0)
-            counts = np.zeros((m, k))
-            np.add.at(counts, (np.repeat(np.arange(m), mine.shape[1]), mine.ravel()), 1.0)
-            out[d, subset, 0] = mine.shape[1]
-            out[d, subset, 1] = float((per_position * (per_position - 1)).sum())
-            out[d, subset, 2:] = counts.ravel()
-    return tags, out
-
-
-def token_values(stats: FloatArray, annotators: int) -> dict[str, FloatArray]:
-    """Cohen's (Davies & Fleiss's for more than two annotators) and Fleiss's kappa and nominal
-    alpha from summed token statistics (``... x (2 + annotators x tags)``), NaN where
-    undefined.
-
-    With ``m`` annotators, ``N`` positions, ``p_(a,t) = n_(a,t) / N`` and ``p_t`` the mean over
-    annotators: ``P_o = S / (N m (m - 1))``; Cohen: ``P_e`` the mean over pairs of annotators of
-    ``sum_t p_(a,t) p_(b,t)``; Fleiss: ``P_e = sum_t p_t^2``; alpha: ``A_o = P_o``,
-    ``A_e = sum_t n_t (n_t - 1) / (n (n - 1))`` with ``n = N m`` values.
-
-    Examples
-    --------
-    Ten positions, A tags B, I, B, I and six O; B tags B, I and eight O (the example of
-    :func:`~clusteragree.core.span_tokens.token_agreement`: kappa 0.5833):
-
-    >>> counts = np.array([[2, 2, 6], [1, 1, 8]], dtype=float).ravel()
-    >>> s = 2 * 8  # eight positions where both agree, two ordered pairs each
-    >>> v = token_values(np.r_[10.0, s, counts], 2)
-    >>> round(float(v["cohen_kappa"]), 4)
-    0.5833
-    """
-    m = annotators
-    n_pos, agree = stats[..., 0], stats[..., 1]
-    counts = stats[..., 2:].reshape(*stats.shape[:-1], m, -1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = counts / n_pos[..., None, None]
-        p_o = agree / (n_pos * m * (m - 1))
-        pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
-        p_e_cohen = sum((p[..., a, :] * p[..., b, :]).sum(axis=-1) for a, b in pairs) / len(pairs)
-        mean = p.mean(axis=-2)
-        p_e_fleiss = (mean ** 2).sum(axis=-1)
-        values = n_pos * m
-        totals = counts.sum(axis=-2)
-        a_e = (totals * (totals - 1)).sum(axis=-1) / (values * (values - 1))
-        out = {"cohen_kappa": (p_o - p_e_cohen) / (1 - p_e_cohen),
-               "fleiss_kappa": (p_o - p_e_fleiss) / (1 - p_e_fleiss),
-               "alpha": (p_o - a_e) / (1 - a_e)}
-    return {k: np.where(np.isfinite(v), v, np.nan) for k, v in out.items()}
 
 
 # --- the intervals ---------------------------------------------------------------------------
@@ -254,23 +176,24 @@ def _f1(results: Any, pairs: pd.DataFrame, docs: list[Hashable], ci: _Intervals)
 def _tokens(results: Any, docs: list[Hashable], ci: _Intervals) -> None:
     corpus = results.corpus
     frame = flat_spans(corpus, NAMES["tokens"])
-    _, stats = token_stats(frame, corpus.lengths or {}, docs, corpus.annotators,
-                           results.settings["scheme"])
-    m = len(corpus.annotators)
-    for subset_index, subset in enumerate(("all", "annotated")):
-        per_doc = stats[:, subset_index, :]
-        def values(w: FloatArray, x: FloatArray = per_doc) -> dict[str, FloatArray]:
-            return token_values(w @ x, m)
+    _, counts = token_counts(frame, corpus.lengths or {}, scheme=results.settings["scheme"],
+                             annotators=list(corpus.annotators))
+    for subset, (positions, agree, tags) in zip(("all", "annotated"), counts, strict=True):
+
+        def values(w: FloatArray, n: Any = positions, s: Any = agree, t: Any = tags
+                   ) -> FloatArray:
+            found, _ = token_figures(w @ n, w @ s, np.einsum("bd,adk->abk", w, t))
+            return found
 
         draws, left = ci.both(values)
-        for measure in ("cohen_kappa", "fleiss_kappa", "alpha"):
+        for k, measure in enumerate(MEASURES):
             at = results.tokens.index[(results.tokens["document"] == TOTAL)
                                       & (results.tokens["subset"] == subset)
                                       & (results.tokens["measure"] == measure)]
             for row in at:
                 ci.add(results.tokens, row, float(results.tokens.loc[row, "value"]),
-                       draws[measure], left[measure],
-                       f"{measure.replace('_', ' ')} over {subset} positions")
+                       draws[:, k], left[:, k], f"{measure.replace('_', ' ')} over {subset} "
+                       "positions")
 
 
 def _unitizing(results: Any, docs: list[Hashable], ci: _Intervals) -> None:
