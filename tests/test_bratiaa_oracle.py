@@ -90,12 +90,17 @@ def random_project(root: Path, seed: int, annotators: int = 3, documents: int = 
 
 
 def project_spans(root: Path, written: list[tuple]) -> list[tuple]:
-    """The spans of the project at ``root``.
+    """The spans of the project at ``root``, read by clusteragree's BRAT reader (so that the
+    reader is checked too), named as bratiaa names documents (the ``.ann`` file's name); they
+    are the spans written."""
+    from clusteragree.spans import read_spans
 
-    They are given directly, as written. Once clusteragree.spans reads BRAT projects (issue
-    23), read them from ``root`` here instead, so that the reader is checked as well.
-    """
-    return written
+    folders = sorted(p for p in root.iterdir() if p.is_dir())
+    corpus = read_spans(folders, "brat", names=[p.name for p in folders])
+    read = [(a, f"{d}.ann", int(s), int(e), lab) for a, d, s, e, lab in
+            corpus.spans[["annotator", "document", "start", "end", "label"]].values]
+    assert sorted(read) == sorted(written)
+    return read
 
 
 def bratiaa_agreement(root: Path, token_func=None):
