@@ -406,6 +406,38 @@ def build(tmp: Path) -> list[Case]:
                       base=("--input-format", "corefud"), differences=True, names=False,
                       report=key.startswith("exact"), pairwise=False))
 
+    # ---- spans: the same annotations read as spans (entities, mentions, contributors)
+    span_opts = dict(diagnostics=False, pairwise=False)
+    add("spans participant-analysis",
+        _families("spans", [str(PA / "A"), str(PA / "B")], base=brat_base, names=False,
+                  heavy=True, **span_opts))
+    add("spans participant-analysis --fragments parts --rules all four",
+        iter([("options", ("spans", str(PA / "A"), str(PA / "B"), *brat_base, "--fragments",
+                           "parts", "--rules", "exact,exact-span,overlap,overlap-span",
+                           "--scheme", "io", "--metrics", "f1,tokens,ualpha2016",
+                           "--per-doc", "-f", "json"), frozenset({0}))]))
+    add("spans DUC2006 D0631 pyramids",
+        _families("spans", d0631, **span_opts))
+    add("spans DUC2006 D0631 peer 1", _families("spans", one_peer, names=False, **span_opts))
+    add("spans DUC2006 D0631 peers, gamma options",
+        iter([("gamma", ("spans", *[str(p) for p in pans], "--metrics", "gamma",
+                         "--gamma-alpha", "3", "--gamma-beta", "1", "--delta-empty", "2",
+                         "--precision", "0.05", "--alignment", "--per-doc", "-f", "json"),
+                frozenset({0}))]))
+    add("spans scorer TC-A",
+        _families("spans", [str(REF / "TC-A.key"), str(REF / "TC-A-1.response")],
+                  base=("--input-format", "conll"), names=False, **span_opts))
+    add("spans CorefUD TC-NCMA --fragments parts",
+        _families("spans", [str(UD / "partial-corefud-match/noncontig_mentions/TC-NCMA.key"),
+                            str(UD / "partial-corefud-match/noncontig_mentions/"
+                                "TC-NCMA-1.response")],
+                  base=("--input-format", "corefud", "--fragments", "parts"), names=False,
+                  report=False, **span_opts))
+    add("coref participant-analysis --metrics f1,gamma",
+        iter([("span measures", ("coref", str(PA / "A"), str(PA / "B"), *brat_base,
+                                 "--metrics", "f1,gamma,muc", "-f", "json"),
+               frozenset({0}))]))
+
     # ---- trees: CDT directories (three annotators), files, NDT, SSD brackets
     cdt = SYNTAX / "cdt"
     it_dirs = [str(cdt / "it" / a) for a in ("iorn", "lisa", "morten")]
