@@ -119,8 +119,12 @@ def test_one_annotator_marks_nothing():
     a = [(0, 5, "x"), (10, 12, "y")]
     al = best_alignment([a, []])
     assert al.disorder == pytest.approx(2 * 1.0 / (2 / 2))  # two units alone, 1 unit/annotator
-    r = gamma([a, []], min_samples=10, precision=0.1)
+    with pytest.warns(InputWarning) as seen:
+        r = gamma([a, []], min_samples=10, precision=0.1)
+    assert {str(w.message).split(":")[1].split(" is")[0].strip() for w in seen} == {
+        "gamma-cat", "gamma-k"}
     assert r.gamma < 0.5 and np.isfinite(r.gamma)
+    assert math.isnan(r.gamma_cat) and r.cat.weight == 0
 
 
 def test_nobody_marks_anything():

@@ -68,7 +68,8 @@ if TYPE_CHECKING:
         pooled_rows,
         results_frame,
     )
-    from .gamma import GammaResult, gamma
+    from .gamma import CategoryGamma, GammaResult, gamma
+    from .gamma_cat import CategoricalSums, categorical_sums
     from .gwet import (
         COEFFICIENTS,
         WEIGHTS,
@@ -91,6 +92,7 @@ if TYPE_CHECKING:
     from .parallel import map_chunks, resolve_jobs, usable_cores
     from .readable import UnitText
     from .result import AlphaResult, alpha_from_sums, format_signature
+    from .span_gamma import SpanGamma, bootstrap_gamma, gamma_frame, pool_gamma, span_gamma
     from .span_match import SPAN_COLUMNS, SPAN_RULES, Span, span_f1, span_f1_pairs, span_frame
     from .span_tokens import SCHEMES, span_tags, token_agreement
     from .text import first_difference
@@ -100,7 +102,15 @@ _WHERE = {
     'Alignment': '.alignment',
     'best_alignment': '.alignment',
     'GammaResult': '.gamma',
+    'CategoryGamma': '.gamma',
     'gamma': '.gamma',
+    'CategoricalSums': '.gamma_cat',
+    'categorical_sums': '.gamma_cat',
+    'SpanGamma': '.span_gamma',
+    'bootstrap_gamma': '.span_gamma',
+    'gamma_frame': '.span_gamma',
+    'pool_gamma': '.span_gamma',
+    'span_gamma': '.span_gamma',
     'AlphaResult': '.result',
     'COLUMNS': '.frames',
     'CardinalityStats': '.alpha_classes',
@@ -218,6 +228,8 @@ __all__ = [
     'BlockStats',
     'Bootstrap',
     'CardinalityStats',
+    'CategoricalSums',
+    'CategoryGamma',
     'CodingTable',
     'CoincidenceDraws',
     'DaskStats',
@@ -227,6 +239,7 @@ __all__ = [
     'GammaResult',
     'KappaStats',
     'Span',
+    'SpanGamma',
     'SubjectStats',
     'UnitText',
     'UnitizingStats',
@@ -244,7 +257,9 @@ __all__ = [
     'best_alignment',
     'block_stats',
     'bootstrap_alpha',
+    'bootstrap_gamma',
     'bootstrap_interval',
+    'categorical_sums',
     'chance_corrected',
     'choose_engine',
     'class_stats',
@@ -261,6 +276,7 @@ __all__ = [
     'fleiss_pi',
     'format_signature',
     'gamma',
+    'gamma_frame',
     'get_distance',
     'groups',
     'interval',
@@ -280,6 +296,7 @@ __all__ = [
     'pairwise_report',
     'passonneau2004',
     'per_category',
+    'pool_gamma',
     'pooled_rows',
     'ratio',
     'require_records',
@@ -292,6 +309,7 @@ __all__ = [
     'span_f1',
     'span_f1_pairs',
     'span_frame',
+    'span_gamma',
     'span_tags',
     'subject_stats',
     'sum_by_key',
@@ -304,5 +322,5 @@ __all__ = [
     'usable_cores',
     'value_stats',
     'weight_matrix',
-    'worst_units'
+    'worst_units',
 ]

@@ -60,6 +60,7 @@ import numpy as np
 
 from ..errors import ParameterError, option
 from .alignment_kernel import kernels
+from .alignment_python import candidates
 
 __all__ = ["Alignment", "Continuum", "best_alignment", "dissimilarity", "dissimilarity_matrix",
            "positional", "prepare"]
@@ -368,8 +369,6 @@ def _many(cont: Continuum, gi: np.ndarray, gj: np.ndarray, dist: np.ndarray,
     owner = cont.flat()[3]
     compiled = kernels()
     if compiled is None:
-        from .alignment_python import candidates
-
         members, cost, over = candidates(gi, gj, dist, owner, labels, n, cont.delta_empty, cap)
     else:
         indptr, nbr, dval = _csr(gi, gj, dist, total)
