@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     )
     from .gamma import CategoryGamma, GammaResult, gamma
     from .gamma_cat import CategoricalSums, categorical_sums
+    from .gamma_corpus import SpanGamma, bootstrap_gamma, gamma_frame, pool_gamma, span_gamma
     from .gwet import (
         COEFFICIENTS,
         WEIGHTS,
@@ -92,7 +93,6 @@ if TYPE_CHECKING:
     from .parallel import map_chunks, resolve_jobs, usable_cores
     from .readable import UnitText
     from .result import AlphaResult, alpha_from_sums, format_signature
-    from .span_gamma import SpanGamma, bootstrap_gamma, gamma_frame, pool_gamma, span_gamma
     from .span_match import SPAN_COLUMNS, SPAN_RULES, Span, span_f1, span_f1_pairs, span_frame
     from .span_tokens import SCHEMES, span_tags, token_agreement
     from .text import first_difference
@@ -106,11 +106,11 @@ _WHERE = {
     'gamma': '.gamma',
     'CategoricalSums': '.gamma_cat',
     'categorical_sums': '.gamma_cat',
-    'SpanGamma': '.span_gamma',
-    'bootstrap_gamma': '.span_gamma',
-    'gamma_frame': '.span_gamma',
-    'pool_gamma': '.span_gamma',
-    'span_gamma': '.span_gamma',
+    'SpanGamma': '.gamma_corpus',
+    'bootstrap_gamma': '.gamma_corpus',
+    'gamma_frame': '.gamma_corpus',
+    'pool_gamma': '.gamma_corpus',
+    'span_gamma': '.gamma_corpus',
     'AlphaResult': '.result',
     'COLUMNS': '.frames',
     'CardinalityStats': '.alpha_classes',

@@ -58,6 +58,39 @@ def candidates(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, owner: np.ndarr
             later.setdefault(a, []).append(b)
     big = comb(n, 2)
     lam = delta * big
+    threshold = delta * (big + n - 1)
+    nearest: dict[int, dict[int, list[tuple[float, int]]]] = {}
+    for (a, b), x in near.items():
+        nearest.setdefault(a, {}).setdefault(int(owner[b]), []).append((x, b))
+    for per in nearest.values():
+        for j in per:
+            per[j] = sorted(per[j])[:2]
+
+    def merge_ok(members: list[int]) -> bool:
+        """False when some unit of an annotator absent from the members would lower the
+        disorder of any alignment holding them by joining them (see the kernel's
+        ``_merge_ok``)."""
+        held = {int(owner[x]): x for x in members}
+        for z in {b for (a, b) in near if a == members[0]}:
+            if int(owner[z]) in held or any((x, z) not in near for x in members):
+                continue
+            gain = sum(near[x, z] - delta for x in members)
+            if gain >= lam:
+                continue
+            negative, least = 0.0, threshold - delta
+            for j in range(n):
+                if j == owner[z]:
+                    continue
+                options = [x for x, b in nearest.get(z, {}).get(j, []) if held.get(j) != b]
+                best = min([*options[:1], threshold]) - delta
+                if best < 0:
+                    negative += best
+                elif best < least:
+                    least = best
+            if gain < min(lam, negative if negative < 0 else least):
+                return False
+        return True
+
     rows: list[list[int]] = []
     costs: list[float] = []
     per_group: dict[int, int] = {}
@@ -79,7 +112,8 @@ def candidates(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, owner: np.ndarr
             if (all(s < delta * (big + k - 1) for s in new_sums)
                     and new_total + (big - comb(k, 2)) * delta < k * delta * big
                     and cut_ok([[0.0 if x == y else near[x, y] for y in members]
-                                for x in members], lam, delta)):
+                                for x in members], lam, delta)
+                    and merge_ok(members)):
                 rows.append(members)
                 costs.append((new_total + (big - comb(k, 2)) * delta) / big)
                 group = int(labels[members[0]])

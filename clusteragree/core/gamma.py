@@ -398,7 +398,7 @@ def gamma(annotations: Sequence[Sequence[tuple[float, float, Hashable]]], *,
     else:
         value = 1 - observed.disorder / mean
     cat, ks = category_gammas(categorical_sums(cont, observed), sampled)
-    _undefined_notices(cat, dict(zip(cont.categories, ks, strict=True)), "")
+    _undefined_notices(cat, dict(zip(cont.categories, ks, strict=True)))
     return GammaResult(float(value), observed.disorder, mean, count, float(reached), seed,
                        observed, cat, dict(zip(cont.categories, ks, strict=True)))
 
@@ -410,18 +410,20 @@ def span_length(cont: Continuum) -> float:
 
 
 def _undefined_notices(cat: CategoryGamma, ks: Mapping[Hashable, CategoryGamma],
-                       where: str, count: int = 1, stacklevel: int = 3) -> None:
-    """One notice for an undefined gamma-cat, one for the categories whose gamma-k is."""
+                       stacklevel: int = 3) -> None:
+    """One notice for an undefined gamma-cat, one per reason for the categories whose gamma-k
+    is undefined."""
     if np.isnan(cat.value):
-        notify("undefined", f"gamma-cat is undefined{where}: {_why(cat)}", count=count,
-               stacklevel=stacklevel)
-    missing = [c for c, g in ks.items() if np.isnan(g.value)]
-    if missing:
+        notify("undefined", f"gamma-cat is undefined: {_why(cat)}", stacklevel=stacklevel)
+    reasons: dict[str, list[Hashable]] = {}
+    for c, g in ks.items():
+        if np.isnan(g.value):
+            reasons.setdefault(_why(g), []).append(c)
+    for why, missing in reasons.items():
         shown = ", ".join(map(repr, missing[:5])) + (", ..." if len(missing) > 5 else "")
-        notify("undefined", f"gamma-k is undefined{where} for {len(missing)} categor"
-               f"{'y' if len(missing) == 1 else 'ies'} ({shown}): no aligned pair of units "
-               "holding them weighs anything, observed or sampled", count=len(missing),
-               stacklevel=stacklevel)
+        notify("undefined", f"gamma-k is undefined for {len(missing)} categor"
+               f"{'y' if len(missing) == 1 else 'ies'} ({shown}): {why} (pairs holding the "
+               "category)", count=len(missing), stacklevel=stacklevel)
 
 
 def _why(cat: CategoryGamma) -> str:
@@ -430,5 +432,5 @@ def _why(cat: CategoryGamma) -> str:
                 "there is no categorisation to compare")
     if not cat.samples:
         return "no sampled continuum aligns two units with a positive pairing confidence"
-    return "the sampled continua have no categorical disorder"
+    return "the sampled continua have no categorical disorder (expected 0)"
 
