@@ -119,8 +119,12 @@ def test_one_annotator_marks_nothing():
     a = [(0, 5, "x"), (10, 12, "y")]
     al = best_alignment([a, []])
     assert al.disorder == pytest.approx(2 * 1.0 / (2 / 2))  # two units alone, 1 unit/annotator
-    r = gamma([a, []], min_samples=10, precision=0.1)
+    with pytest.warns(InputWarning) as seen:
+        r = gamma([a, []], min_samples=10, precision=0.1)
+    assert {str(w.message).split(":")[1].split(" is")[0].strip() for w in seen} == {
+        "gamma-cat", "gamma-k"}
     assert r.gamma < 0.5 and np.isfinite(r.gamma)
+    assert math.isnan(r.gamma_cat) and r.cat.weight == 0
 
 
 def test_nobody_marks_anything():
@@ -229,3 +233,204 @@ def test_gamma_within_sampling_error_of_pygamma():
     # both expected disorders within 1% (95%); allow 3% for the two samplers' boundary rules
     assert mine.expected == pytest.approx(float(theirs.expected_disorder), rel=0.03)
     assert mine.gamma == pytest.approx(float(theirs.gamma), abs=0.03)
+
+
+# ------------------------------------------------------------------ the two routes
+def test_python_route_equals_compiled_route(monkeypatch):
+    """The pure Python candidates (no numba) give the same least disorder as the kernel."""
+    import clusteragree.core.alignment as engine
+
+    rng = np.random.default_rng(11)
+    cases = []
+    for _ in range(6):
+        cases.append([[(int(s), int(s) + int(rng.integers(0, 7)), "ab"[rng.integers(2)])
+                       for s in rng.integers(0, 40, size=rng.integers(0, 6))]
+                      for _ in range(int(rng.integers(3, 5)))])
+    compiled = [best_alignment(a).disorder if any(a) else None for a in cases]
+    monkeypatch.setattr(engine, "kernels", lambda: None)
+    for ann, value in zip(cases, compiled, strict=True):
+        if value is not None:
+            assert best_alignment(ann).disorder == pytest.approx(value, rel=1e-12)
+            if sum(map(len, ann)) <= 9:
+                assert value == pytest.approx(brute_disorder(ann), rel=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(unit, max_size=5), min_size=3, max_size=4))
+def test_candidate_sets_of_both_routes_agree(annotations):
+    from clusteragree.core.alignment import _csr, _labels, _near, prepare
+    from clusteragree.core.alignment_kernel import kernels
+    from clusteragree.core.alignment_python import candidates
+
+    compiled = kernels()
+    if compiled is None or not any(annotations):
+        return
+    cont = prepare(annotations)
+    flat = cont.flat()
+    n = cont.n_annotators
+    gi, gj, d = _near(cont, flat, cont.delta_empty * (math.comb(n, 2) + n - 1))
+    labels = _labels(gi, gj, len(flat[0]))
+    a, ca, _ = compiled[1](*_csr(gi, gj, d, len(flat[0])), flat[3], labels, n, 1.0, 10**6)
+    b, cb, _ = candidates(gi, gj, d, flat[3], labels, n, 1.0, 10**6)
+    key = sorted(zip(map(tuple, a.tolist()), ca.round(12).tolist(), strict=True))
+    assert key == sorted(zip(map(tuple, b.tolist()), cb.round(12).tolist(), strict=True))
+
+
+# ------------------------------------------------------------------ gamma-cat and gamma-k
+def cat_by_definition(annotations, unitary, delta=1.0, category=None):
+    """Mathet (2017): pairs of units in each unitary alignment of k >= 2 units, weight
+    max(0, 1 - d_pos) / (k - 1), d_cat 0 or Δ; gamma-k keeps the pairs holding the category."""
+    num = weight = 0.0
+    for tup in unitary:
+        units = [annotations[a][i] for a, i in enumerate(tup) if i is not None]
+        k = len(units)
+        for x in range(k):
+            for y in range(x + 1, k):
+                u, v = units[x], units[y]
+                if category is not None and category not in (u[2], v[2]):
+                    continue
+                w = max(0.0, 1 - d_unit(u, v, alpha=1.0, beta=0.0, delta=delta)) / (k - 1)
+                num += w * delta * (u[2] != v[2])
+                weight += w
+    return num, weight
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4).flatmap(lambda n: st.lists(st.lists(unit, max_size=4), min_size=n,
+                                                    max_size=n)),
+       st.sampled_from([1.0, 0.5, 2.0]))
+def test_categorical_sums_by_definition(annotations, delta):
+    from clusteragree.core.alignment import prepare
+    from clusteragree.core.gamma_cat import categorical_sums
+
+    if not any(annotations):
+        return
+    cont = prepare(annotations, delta_empty=delta)
+    al = best_alignment(cont)
+    sums = categorical_sums(cont, al)
+    num, weight = cat_by_definition(annotations, al.unitary, delta)
+    assert sums.numerator == pytest.approx(num, abs=1e-12)
+    assert sums.weight == pytest.approx(weight, abs=1e-12)
+    for code, cat in enumerate(cont.categories):
+        num, weight = cat_by_definition(annotations, al.unitary, delta, cat)
+        assert sums.by_category_numerator[code] == pytest.approx(num, abs=1e-12)
+        assert sums.by_category_weight[code] == pytest.approx(weight, abs=1e-12)
+
+
+def test_gamma_cat_expected_is_the_mean_over_the_samples():
+    """gamma-cat's expected disorder: the samples redrawn here from their seeds, each best
+    alignment's categorical disorder computed by the definition, averaged."""
+    from clusteragree.core.alignment import prepare
+    from clusteragree.core.gamma import sample_continuum
+
+    a = [(0, 5, "x"), (8, 12, "y"), (20, 26, "x"), (30, 31, "y")]
+    b = [(1, 5, "x"), (8, 13, "x"), (21, 26, "x")]
+    r = gamma([a, b], seed=5, min_samples=12, precision=0.5)
+    cont = prepare([a, b])
+    values = []
+    for i in range(r.n_samples):
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(5, spawn_key=(i,))))
+        sample = sample_continuum(cont, rng)
+        units = [[(s, e, cont.categories[c]) for s, e, c in zip(*parts, strict=True)]
+                 for parts in zip(sample.starts, sample.ends, sample.codes, strict=True)]
+        num, weight = cat_by_definition(units, best_alignment(sample).unitary)
+        if weight > 0:
+            values.append(num / weight)
+    assert r.cat.samples == len(values)
+    assert r.cat.expected == pytest.approx(np.mean(values), rel=1e-12)
+    num, weight = cat_by_definition([a, b], r.alignment.unitary)
+    assert r.cat.observed == pytest.approx(num / weight)
+    assert r.gamma_cat == pytest.approx(1 - (num / weight) / np.mean(values))
+
+
+def test_gamma_cat_worked_by_hand():
+    # pairs (x, x) at the same place (weight 1, d_cat 0) and (y, x) 2 apart in 18 (weight
+    # 1 - (2/18)^2 = 80/81, d_cat 1): disorder 80/161; gamma-k of "y": its one pair, 1
+    from clusteragree.core.alignment import prepare
+    from clusteragree.core.gamma_cat import categorical_sums
+
+    cont = prepare([[(0, 10, "x"), (20, 30, "y")], [(0, 10, "x"), (22, 30, "x")]])
+    s = categorical_sums(cont, best_alignment(cont))
+    assert s.disorder == pytest.approx(80 / 161)
+    assert s.category_disorder(1) == 1.0
+    assert s.category_disorder(0) == pytest.approx((80 / 81) / (1 + 80 / 81))
+
+
+def pygamma_alignment(alignment, annotations, names):
+    """pygamma's best alignment as unitary tuples of our indices (units matched by their
+    offsets and category, each used once)."""
+    free = [dict() for _ in annotations]
+    for a, units in enumerate(annotations):
+        for i, u in enumerate(units):
+            free[a].setdefault(u, []).append(i)
+    unitary = []
+    for ua in alignment.unitary_alignments:
+        tup = [None] * len(annotations)
+        for annotator, u in ua.n_tuple:
+            if u is not None:
+                a = names.index(annotator)
+                key = (float(u.segment.start), float(u.segment.end), u.annotation)
+                tup[a] = free[a][key].pop(0)
+        unitary.append(tuple(tup))
+    return unitary
+
+
+@pytest.mark.slow  # pygamma's first call compiles with numba (about 40 s here)
+@pytest.mark.parametrize("name", ["AlexPaulSuzan.csv", "annotation_paul_suzann_alex.csv",
+                                  "3by100.csv"])
+def test_categorical_disorder_against_pygamma(name):
+    """pygamma's gamma-cat and gamma-k disorders of its own best alignment, from our sums on
+    that alignment. pygamma also counts each pair of a unit with an empty slot, adding Δ² to
+    the numerator and Δ to the weight (its "experimental" case); with alpha = 1 its pairing
+    confidence is the paper's."""
+    pg = pytest.importorskip("pygamma_agreement")
+    from clusteragree.core.alignment import Alignment, prepare
+    from clusteragree.core.gamma_cat import categorical_sums
+
+    path = FIXTURES / name
+    ann = read_pygamma_csv(path)
+    cont = prepare(ann)
+    continuum = pg.Continuum.from_csv(str(path))
+    dissim = pg.CombinedCategoricalDissimilarity(alpha=1, beta=1, delta_empty=1)
+    theirs = continuum.get_best_alignment(dissim)
+    names = sorted(continuum.annotators)
+    unitary = pygamma_alignment(theirs, ann, names)
+    sums = categorical_sums(cont, Alignment(tuple(unitary), (), float("nan")))
+    n = len(ann)
+    for code, category in [(None, None), *enumerate(cont.categories)]:
+        extra = 0  # pairs of a unit (holding the category) with an empty slot
+        for tup in unitary:
+            units = [ann[a][i] for a, i in enumerate(tup) if i is not None]
+            hold = len(units) if category is None else sum(u[2] == category for u in units)
+            extra += hold * (n - len(units))
+        num = sums.numerator if code is None else sums.by_category_numerator[code]
+        weight = sums.weight if code is None else sums.by_category_weight[code]
+        expected = float(theirs.gamma_k_disorder(dissim, category))
+        if weight + extra > 0 and num + extra > 0:
+            assert (num + extra) / (weight + extra) == pytest.approx(expected, rel=1e-5)
+
+
+@pytest.mark.slow
+def test_gamma_cat_against_pygamma_without_empty_slots():
+    """Where no unitary alignment has an empty slot, in the data and in the samples, both
+    definitions coincide: three annotators mark the same units, moved a little, some with
+    another category; gamma-cat's observed disorder equals pygamma's."""
+    pg = pytest.importorskip("pygamma_agreement")
+    from pyannote.core import Segment
+
+    rng = np.random.default_rng(3)
+    ann = []
+    for _ in range(3):
+        ann.append([(float(10 * i + rng.integers(0, 2)), float(10 * i + 6 + rng.integers(0, 2)),
+                     "ab"[int(i % 2 if rng.random() > 0.2 else 1 - i % 2)]) for i in range(8)])
+    mine = gamma(ann, seed=1, min_samples=10, precision=0.2)
+    assert all(None not in tup for tup in mine.alignment.unitary)
+    continuum = pg.Continuum()
+    for a, units in enumerate(ann):
+        for s, e, c in units:
+            continuum.add(f"a{a}", Segment(s, e), c)
+    dissim = pg.CombinedCategoricalDissimilarity(alpha=1, beta=1, delta_empty=1)
+    theirs = continuum.get_best_alignment(dissim)
+    assert mine.observed == pytest.approx(float(theirs.disorder), rel=1e-5)
+    assert mine.cat.observed == pytest.approx(float(theirs.gamma_k_disorder(dissim, None)),
+                                              rel=1e-5)

@@ -68,7 +68,9 @@ if TYPE_CHECKING:
         pooled_rows,
         results_frame,
     )
-    from .gamma import GammaResult, gamma
+    from .gamma import CategoryGamma, GammaResult, gamma
+    from .gamma_cat import CategoricalSums, categorical_sums
+    from .gamma_corpus import SpanGamma, bootstrap_gamma, gamma_frame, pool_gamma, span_gamma
     from .gwet import (
         COEFFICIENTS,
         WEIGHTS,
@@ -107,7 +109,15 @@ _WHERE = {
     'Alignment': '.alignment',
     'best_alignment': '.alignment',
     'GammaResult': '.gamma',
+    'CategoryGamma': '.gamma',
     'gamma': '.gamma',
+    'CategoricalSums': '.gamma_cat',
+    'categorical_sums': '.gamma_cat',
+    'SpanGamma': '.gamma_corpus',
+    'bootstrap_gamma': '.gamma_corpus',
+    'gamma_frame': '.gamma_corpus',
+    'pool_gamma': '.gamma_corpus',
+    'span_gamma': '.gamma_corpus',
     'AlphaResult': '.result',
     'COLUMNS': '.frames',
     'CardinalityStats': '.alpha_classes',
@@ -232,6 +242,8 @@ __all__ = [
     'BlockStats',
     'Bootstrap',
     'CardinalityStats',
+    'CategoricalSums',
+    'CategoryGamma',
     'CodingTable',
     'CoincidenceDraws',
     'DaskStats',
@@ -241,6 +253,7 @@ __all__ = [
     'GammaResult',
     'KappaStats',
     'Span',
+    'SpanGamma',
     'SubjectStats',
     'UnitText',
     'UnitizingFamilyStats',
@@ -259,7 +272,9 @@ __all__ = [
     'best_alignment',
     'block_stats',
     'bootstrap_alpha',
+    'bootstrap_gamma',
     'bootstrap_interval',
+    'categorical_sums',
     'chance_corrected',
     'choose_engine',
     'class_stats',
@@ -276,6 +291,7 @@ __all__ = [
     'fleiss_pi',
     'format_signature',
     'gamma',
+    'gamma_frame',
     'get_distance',
     'groups',
     'interval',
@@ -295,6 +311,7 @@ __all__ = [
     'pairwise_report',
     'passonneau2004',
     'per_category',
+    'pool_gamma',
     'pooled_rows',
     'ratio',
     'require_records',
@@ -307,6 +324,7 @@ __all__ = [
     'span_f1',
     'span_f1_pairs',
     'span_frame',
+    'span_gamma',
     'span_tags',
     'subject_stats',
     'sum_by_key',
@@ -321,5 +339,5 @@ __all__ = [
     'usable_cores',
     'value_stats',
     'weight_matrix',
-    'worst_units'
+    'worst_units',
 ]
