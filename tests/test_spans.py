@@ -208,7 +208,7 @@ def test_identical_annotations_agree_perfectly() -> None:
     assert _micro(r.f1, "exact")["f1"].tolist() == [1.0]
     assert (r.tokens["value"] == 1.0).all()
     assert (r.unitizing["alpha"].dropna() == 1.0).all()
-    assert r.gamma["value"].tolist() == [1.0]
+    assert r.gamma["value"].tolist() == [1.0] * 4  # gamma, gamma-cat, gamma-k of x and y
 
 
 def test_no_shared_document() -> None:

@@ -11,7 +11,7 @@ from ._common import add_common, check_names, command_signature, interval_method
 from .input_formats import detect
 
 #: The measures of ``--metrics`` (``all``: every one).
-MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma")
+MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma", "gamma-cat", "gamma-k")
 #: The tables ``-f csv`` and ``-f latex`` can write.
 TABLES = ("f1", "f1-pairs", "tokens", "unitizing", "gamma", "alignment")
 
@@ -35,8 +35,10 @@ def register(sub: Any) -> None:
                        "(f1: matching F1; tokens: kappa and alpha over BIO tags; ualpha: "
                        "Krippendorff's 1995/2004 unitizing alpha; ualpha2016: u-alpha, "
                        "|u-alpha, cu-alpha and (k)u-alpha of Krippendorff et al. 2016; gamma: "
-                       "Mathet et al. 2015; tokens and the unitizing alphas need the documents' "
-                       "lengths) (default: every one the input allows)")
+                       "Mathet et al. 2015; gamma-cat, gamma-k: Mathet 2017, the categories of "
+                       "the aligned units, over all and per category; tokens and the unitizing "
+                       "alphas need the documents' lengths) (default: every one the input "
+                       "allows, gamma-cat and gamma-k where there are two labels or more)")
     spans.add_argument("--rules", type=_rules, default=["exact", "overlap"],
                        help="F1's matching rules, comma-separated among exact, exact-span, "
                        "overlap, overlap-span (-span: labels ignored; overlap: sharing a "

@@ -15,6 +15,11 @@ __all__ = ["span_records", "span_sections", "span_tables"]
 
 _CI = ("ci_low", "ci_high", "se")
 
+#: The gamma family, as the headline names it.
+GAMMAS = {"gamma": "Gamma (where units are and what they are)",
+          "gamma-cat": "Gamma-cat (the categories of the aligned units)",
+          "gamma-k": "Gamma-k (each category)"}
+
 #: The unitizing coefficients, as the headline names them.
 COEFFICIENTS = {
     "alpha_u": "Krippendorff's unitizing alpha (1995/2004), over all categories",
@@ -64,8 +69,10 @@ def span_tables(results: Any, *, alignment: bool = False) -> dict[str, pd.DataFr
         out["unitizing"] = _shown(shown, ["coefficient", "category", "alpha", "D_o", "D_e",
                                           "units", "length", "annotators"], per_doc)
     if results.gamma is not None:
-        out["gamma"] = _shown(results.gamma, ["measure", "value", "observed", "expected",
-                                              "precision", "n_samples", "units"], per_doc)
+        shown = results.gamma.assign(category=results.gamma["category"].map(
+            lambda c: "" if _label(c) is None else c))
+        out["gamma"] = _shown(shown, ["measure", "category", "value", "observed", "expected",
+                                      "precision", "n_samples", "units"], per_doc)
     if alignment and results.alignment is not None:
         out["alignment"] = alignment_table(results)
     return out
@@ -262,13 +269,21 @@ def span_sections(results: Any, tables: dict[str, pd.DataFrame]
                          "u_alpha, bu_alpha (|u-alpha), cu_alpha, ku_alpha: Krippendorff et "
                          "al. 2016; category all: over every category)", tables["unitizing"]))
     if results.gamma is not None:
-        pooled = results.gamma[results.gamma["pooled"]]
-        row = (pooled if len(pooled) else results.gamma).to_dict("records")[0]
-        lines.append(f"Gamma: {_value(row['value'])}{_ci(row)} (observed disorder "
-                     f"{_value(row['observed'])}, expected {_value(row['expected'])} "
-                     f"±{row['precision'] * 100:.1f}% from {row['n_samples']} sampled "
-                     f"continua, seed {row['seed']})")
-        sections.append(("gamma (Mathet, Widlöcher & Métivier 2015)", tables["gamma"]))
+        pooled = results.gamma[results.gamma["pooled"].astype(bool)].to_dict("records")
+        for row in pooled:
+            if row["measure"] == "gamma-k":
+                continue
+            lines.append(f"{GAMMAS[row['measure']]}: {_value(row['value'])}{_ci(row)} "
+                         f"(observed disorder {_value(row['observed'])}, expected "
+                         f"{_value(row['expected'])} ±{row['precision'] * 100:.1f}% from "
+                         f"{row['n_samples']} sampled continua, seed {row['seed']})")
+        per_category = [r for r in pooled if r["measure"] == "gamma-k"]
+        if per_category:
+            lines.append(f"{GAMMAS['gamma-k']}: " + ", ".join(
+                f"{_label(r['category'])} {_value(r['value'])}{_ci(r)}" for r in per_category))
+        sections.append(("gamma (Mathet, Widlöcher & Métivier 2015), gamma-cat and gamma-k "
+                         "(Mathet 2017), pooled: 1 - the documents' weighted observed over "
+                         "expected disorders (docs/gamma.md)", tables["gamma"]))
     if "alignment" in tables:
         sections.append(("gamma's best alignment: one row per unitary alignment, a column per "
                          "annotator", tables["alignment"]))

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.frames import TOTAL
-from ..core.gamma import gamma
+from ..core.gamma_corpus import span_gamma
 from ..core.span_match import SPAN_RULES, span_f1_tables
 from ..core.span_tokens import SCHEMES, token_agreement
 from ..core.spans import SpanCorpus
@@ -41,7 +41,14 @@ from ..core.unitizing import UnitizingStats
 from ..core.unitizing_family import unitizing_family
 from ..errors import AlphaUndefinedWarning, ParameterError, notify, option
 from .intervals import span_intervals
-from .measures import LENGTH_MEASURES, MEASURES, NAMES, flat_spans, unitizing_statistics
+from .measures import (
+    GAMMA_MEASURES,
+    LENGTH_MEASURES,
+    MEASURES,
+    NAMES,
+    flat_spans,
+    unitizing_statistics,
+)
 
 __all__ = ["LENGTH_MEASURES", "MEASURES", "SpanResults", "span_agreement",
            "unitizing_rows"]
@@ -86,10 +93,13 @@ class SpanResults:
 
 def _measures(metrics: Sequence[str] | str | None, corpus: SpanCorpus) -> list[str]:
     if metrics is None:
-        chosen = [m for m in MEASURES if corpus.lengths is not None or m not in LENGTH_MEASURES]
+        several = corpus.spans["label"].nunique() > 1
+        chosen = [m for m in MEASURES
+                  if (corpus.lengths is not None or m not in LENGTH_MEASURES)
+                  and (several or m not in ("gamma-cat", "gamma-k"))]
         left = [m for m in LENGTH_MEASURES if m not in chosen]
         if left:
-            notify("note", f"{' and '.join(left)} not computed: they need each document's "
+            notify("note", f"{', '.join(left)} not computed: they need each document's "
                    f"length, which the input does not give ({option('lengths')} or "
                    f"{option('text_dir')})")
         return chosen
@@ -137,7 +147,8 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     interval : {"bca", "percentile"}, default="bca"
         The interval's method.
     jobs : int, optional
-        Unused here: the measures run in one process.
+        Processes for gamma (its documents, or one document's samples); the values do not
+        depend on it.
 
     Returns
     -------
@@ -213,10 +224,20 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     if ci is not None:
         span_intervals(out, pairs if "f1" in chosen else None, n=bootstrap, level=ci,
                        seed=seed, interval=interval)
-    if "gamma" in chosen:
-        out.gamma, out.alignment = _gamma(corpus, per_document, alpha=alpha, beta=beta,
-                                          delta_empty=delta_empty, precision=precision,
-                                          seed=seed)
+    wanted = [m for m in GAMMA_MEASURES if m in chosen]
+    if wanted:
+        gammas = span_gamma(corpus.core_frame(), measures=wanted, annotators=corpus.annotators,
+                            documents=corpus.documents, alpha=alpha, beta=beta,
+                            delta_empty=delta_empty, precision=precision, seed=seed, jobs=jobs)
+        rows: pd.DataFrame = gammas.rows
+        if ci is not None:
+            rows = _gamma_intervals(rows, gammas.bootstrap(bootstrap, level=ci, seed=seed,
+                                                           interval=interval))
+        pooled = rows["pooled"].to_numpy(dtype=bool)
+        out.gamma = rows if per_document else pd.DataFrame(rows[pooled]).reset_index(drop=True)
+        aligned = pd.DataFrame(gammas.alignment).rename(columns={"alignment": "unitary"})
+        aligned["span"] = corpus.spans.index.to_numpy()[aligned["span"].to_numpy(dtype=int)]
+        out.alignment = _with_empty_slots(aligned, corpus.annotators)
     return out
 
 
@@ -288,28 +309,32 @@ def _unitizing_rows(document: Hashable, stats: UnitizingStats, labels: list[Hash
     return rows
 
 
-def _gamma(corpus: SpanCorpus, per_document: bool, **options: Any
-           ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Gamma per document, with each document's best alignment."""
+def _with_empty_slots(aligned: pd.DataFrame, annotators: Sequence[Hashable]) -> pd.DataFrame:
+    """The alignment with a row for each annotator who has no unit in a unitary alignment
+    (``span``, offsets and label None): which unit of each annotator went with which, or
+    with none."""
+    keys = aligned[["document", "unitary", "disorder", "size"]].drop_duplicates(
+        ["document", "unitary"])
+    every = keys.merge(pd.DataFrame({"annotator": list(annotators)}), how="cross")
+    out = every.merge(aligned.drop(columns=["disorder", "size"]),
+                      on=["document", "unitary", "annotator"], how="left")
+    for col in ("span", "start", "end", "label"):
+        out[col] = out[col].astype(object).where(out[col].notna(), None)
+    order = {a: k for k, a in enumerate(annotators)}
+    docs = {d: k for k, d in enumerate(dict.fromkeys(aligned["document"]))}
+    out = out.assign(_d=out["document"].map(docs), _a=out["annotator"].map(order))
+    out = out.sort_values(["_d", "unitary", "_a"], kind="stable").drop(columns=["_d", "_a"])
+    return out[list(aligned.columns)].reset_index(drop=True)
 
-    rows, aligned = [], []
-    frame = corpus.spans
-    for doc in corpus.documents:
-        mine = frame[frame["document"] == doc]
-        index = [mine.index[mine["annotator"] == a] for a in corpus.annotators]
-        annotations = [list(zip(frame.loc[ix, "start"], frame.loc[ix, "end"],
-                                frame.loc[ix, "label"], strict=True)) for ix in index]
-        result = gamma(annotations, **options)
-        rows.append({"document": doc, "pooled": False, "measure": "gamma", "category": None,
-                     "value": result.gamma, "observed": result.observed,
-                     "expected": result.expected, "n_samples": result.n_samples,
-                     "precision": result.precision, "seed": result.seed,
-                     "units": len(mine), "annotators": len(corpus.annotators)})
-        for k, (tup, dis) in enumerate(zip(result.alignment.unitary,
-                                           result.alignment.disorders, strict=True)):
-            for a, u in enumerate(tup):
-                aligned.append({"document": doc, "unitary": k,
-                                "annotator": corpus.annotators[a],
-                                "span": None if u is None else int(index[a][u]),
-                                "disorder": dis})
-    return pd.DataFrame(rows), pd.DataFrame(aligned)
+
+def _gamma_intervals(rows: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
+    """The gamma rows with the intervals of the pooled ones (:func:`~clusteragree.core.
+    gamma_corpus.bootstrap_gamma`) in the columns the other span measures use."""
+    keys = ["measure", "category"]
+    found = found.assign(category=found["category"].astype(object)).rename(
+        columns={"method": "ci_method"})
+    keep = found[[*keys, "ci_low", "ci_high", "se", "ci_method"]]
+    merged = rows.assign(category=rows["category"].astype(object)).merge(
+        keep.assign(pooled=True), on=[*keys, "pooled"], how="left")
+    merged["ci_note"] = None
+    return merged

@@ -17,17 +17,22 @@ from ..core.spans import SpanCorpus, outermost_units
 from ..core.unitizing import UnitizingStats, unitizing_stats
 from ..errors import notify
 
-__all__ = ["LENGTH_MEASURES", "MEASURES", "NAMES", "flat_spans", "unitizing_statistics"]
+__all__ = ["GAMMA_MEASURES", "LENGTH_MEASURES", "MEASURES", "NAMES", "flat_spans",
+           "unitizing_statistics"]
 
 #: The measures, by name: matching F1, token-level kappa and alpha, Krippendorff's (1995,
-#: 2004) unitizing alpha, the 2016 family (u-alpha, |u-alpha, cu-alpha, (k)u-alpha), gamma.
-MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma")
+#: 2004) unitizing alpha, the 2016 family (u-alpha, |u-alpha, cu-alpha, (k)u-alpha), gamma,
+#: gamma-cat and gamma-k (Mathet 2017: the categories of the aligned units, over all and per
+#: category).
+MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma", "gamma-cat", "gamma-k")
 #: The measures that need each document's length.
 LENGTH_MEASURES = ("tokens", "ualpha", "ualpha2016")
 #: What each measure is called in messages.
 NAMES = {"f1": "matching F1", "tokens": "token-level agreement",
          "ualpha": "unitizing alpha (1995/2004)", "ualpha2016": "the 2016 unitizing alphas",
-         "gamma": "gamma"}
+         "gamma": "gamma", "gamma-cat": "gamma-cat", "gamma-k": "gamma-k"}
+#: The measures of the gamma family (one alignment, one set of samples).
+GAMMA_MEASURES = ("gamma", "gamma-cat", "gamma-k")
 
 
 def flat_spans(corpus: SpanCorpus, measure: str) -> pd.DataFrame:
