@@ -200,8 +200,9 @@ def positional(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray,
 
     Examples
     --------
-    >>> positional(np.array([0.0]), np.array([10.0]), np.array([2.0]), np.array([10.0]), 1.0)
-    array([0.01])
+    >>> d = positional(np.array([0.0]), np.array([10.0]), np.array([2.0]), np.array([10.0]), 1.0)
+    >>> float(d[0] * 81)  # ((2 + 0) / (10 + 8))^2 = 1/81
+    1.0
     """
     num = np.abs(s1 - s2) + np.abs(e1 - e2)
     den = (e1 - s1) + (e2 - s2)
