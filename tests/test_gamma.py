@@ -434,3 +434,22 @@ def test_gamma_cat_against_pygamma_without_empty_slots():
     assert mine.observed == pytest.approx(float(theirs.disorder), rel=1e-5)
     assert mine.cat.observed == pytest.approx(float(theirs.gamma_k_disorder(dissim, None)),
                                               rel=1e-5)
+
+
+def test_more_than_128_categories():
+    """pygamma indexes its category matrix with int8 (wrong rows above 128 categories); the
+    sums here follow the definition with 300 categories."""
+    from clusteragree.core.alignment import prepare
+    from clusteragree.core.gamma_cat import categorical_sums
+
+    rng = np.random.default_rng(8)
+    labels = [f"c{i}" for i in range(300)]
+    base = [(10.0 * i, 10.0 * i + 6, labels[i]) for i in range(300)]
+    other = [(s + rng.integers(0, 2), e, labels[(i * 7) % 300] if i % 3 else c)
+             for i, (s, e, c) in enumerate(base)]
+    cont = prepare([base, other])
+    al = best_alignment(cont)
+    sums = categorical_sums(cont, al)
+    num, weight = cat_by_definition([base, other], al.unitary)
+    assert sums.numerator == pytest.approx(num) and sums.weight == pytest.approx(weight)
+    assert len(cont.categories) == 300 and 0 < sums.disorder < 1
