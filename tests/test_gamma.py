@@ -453,3 +453,41 @@ def test_more_than_128_categories():
     num, weight = cat_by_definition([base, other], al.unitary)
     assert sums.numerator == pytest.approx(num) and sums.weight == pytest.approx(weight)
     assert len(cont.categories) == 300 and 0 < sums.disorder < 1
+
+
+def test_relaxation_route_equals_exhaustive_search(monkeypatch):
+    """The groups' partitions found by the linear relaxation (integral vertex, reduced-cost
+    fixing, integer program) cost what the bounded exhaustive search finds, group by group,
+    on continua of 3 to 5 annotators and their samples."""
+    import clusteragree.core.alignment as engine
+    from clusteragree.core.gamma import sample_continuum
+
+    compiled = engine.kernels()
+    if compiled is None:
+        pytest.skip("numba is absent: the exhaustive search is the compiled one")
+    seen = []
+    relax = engine._partitions
+
+    def both(parts, delta, kernel):
+        monkeypatch.setattr(engine, "SMALL_GROUP", -1)
+        found = relax(parts, delta, kernel)
+        for (n_units, ptr, local, cost, _), picked in zip(parts, found, strict=True):
+            _, best, done = compiled[2](n_units, ptr, local, cost, delta, 20_000)
+            if done:
+                total = cost[picked].sum() + delta * (n_units - np.diff(ptr)[picked].sum())
+                seen.append((total, best))
+        return found
+
+    monkeypatch.setattr(engine, "_partitions", both)
+    rng = np.random.default_rng(0)
+    for n, m in [(3, 40), (4, 30), (5, 20)]:
+        starts = np.cumsum(rng.integers(6, 20, m))  # units of a reference, each annotator
+        ann = [[(float(s + rng.integers(-2, 3)), float(s + rng.integers(3, 9)),  # moving them
+                 "xyz"[rng.integers(3)]) for s in starts if rng.random() > 0.1]
+               for _ in range(n)]
+        cont = engine.prepare(ann)
+        for c in (cont, sample_continuum(cont, rng)):
+            engine.best_alignment(c)
+    assert len(seen) >= 10
+    for total, best in seen:
+        assert total == pytest.approx(best, rel=1e-12, abs=1e-12)
