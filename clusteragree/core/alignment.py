@@ -282,7 +282,7 @@ def best_alignment(annotations: Sequence[Sequence[tuple[float, float, Hashable]]
     gi, gj, dist = _near(cont, flat, threshold)
     labels = _labels(gi, gj, total)
     if n == 2:
-        groups, costs = _two(gi, gj, dist, labels, flat[3], cont.delta_empty)
+        groups, costs = _two(gi, gj, dist, labels, cont.delta_empty)
     else:
         groups, costs = _many(cont, gi, gj, dist, labels, max_candidates)
     return _assemble(cont, flat, groups, costs)
@@ -333,8 +333,8 @@ def _csr(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, total: int
 
 
 # ------------------------------------------------------------------ two annotators
-def _two(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, labels: np.ndarray,
-         owner: np.ndarray, delta: float) -> tuple[list[np.ndarray], list[float]]:
+def _two(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, labels: np.ndarray, delta: float
+         ) -> tuple[list[np.ndarray], list[float]]:
     """Minimum-weight matching of each group; the pairs matched, with their ``d``."""
     from scipy.optimize import linear_sum_assignment
 
