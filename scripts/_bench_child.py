@@ -1,7 +1,8 @@
 """One measured case of scripts/bench.py, run in a fresh process (``bench.py --child SPEC``).
 
 The child makes the data (untimed), runs the tool once on a small input (imports, compiled
-kernels: untimed), resets the process's resident peak, then times the tool: best of
+kernels: timed apart, as ``warm_seconds``, and left out), resets the process's resident peak,
+then times the tool: best of
 ``repeat`` runs, or a single run where the first takes more than ``SINGLE_RUN`` seconds. It
 prints a line of JSON when the timing begins (the parent's lower bound if it stops the child),
 then one with the seconds, the resident peak during the timed runs (MiB, data included; for a
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _bench_gamma  # noqa: F401  (registers the gamma section's runs)
 import _bench_memory_runs  # noqa: F401  (registers the memory section's runs)
 import _bench_startup  # noqa: F401  (registers the start-up section's runs)
 import bench_spans  # noqa: F401  (registers the spans section's runs)
@@ -43,8 +45,11 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     figures."""
     prepare, run = RUNS[(spec["section"], spec["tool"])]
     params = spec.get("params", {})
+    warm = None
     if spec.get("warm"):
+        start = time.perf_counter()
         run(prepare(spec["warm"], params))
+        warm = time.perf_counter() - start
     data = prepare(spec["size"], params)
     gc.collect()
     reset = _reset_peak()
@@ -58,7 +63,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     peak = _mib(resource.RUSAGE_CHILDREN if external else resource.RUSAGE_SELF)
     details = out if isinstance(out, dict) else {"value": out}
     return {"seconds": min(times), "runs": len(times), "peak_mib": peak,
-            "peak_reset": reset or external, **details}
+            "peak_reset": reset or external, "warm_seconds": warm, **details}
 
 
 def main(text: str) -> None:

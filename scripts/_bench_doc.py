@@ -22,11 +22,12 @@ from _bench_runs import COREF_METRICS, ROOT
 from _bench_startup import RUNS_PER_CASE as STARTUP_RUNS
 
 SECTIONS = ("alpha-classes", "alpha-int", "alpha-sets", "coref", "trees", "pyramids",
-            "dataframe", "startup", "memory", "spans")
+            "dataframe", "startup", "memory", "spans", "gamma")
 TOLERANCE = 1e-9
 PEERS = ("nltk", "krippendorff", "simpledorff", "scorch", "zss", "apted", "seqeval",
          "nervaluate", "scikit-learn")
 OURS = {"trees": "clusteragree (numba kernel)"}
+GAMMA_TOLERANCE = 1e-5  # pygamma's disorders are float32
 
 TITLES = {
     "alpha-classes": "Class-derived values: MASI alpha against NLTK",
@@ -40,6 +41,7 @@ TITLES = {
     "memory": "Memory of the readers on large files",
     "spans": "Spans: matching F1 and token kappa against seqeval, nervaluate, scikit-learn "
              "and krippendorff",
+    "gamma": "Gamma: the best alignment and gamma against pygamma-agreement",
 }
 
 NOTES = {
@@ -61,6 +63,26 @@ annotators' integer tag codes over every position; krippendorff: `alpha` of the 
 array of tag codes, nominal (it builds arrays of units x values x values, 1.8 GB each at
 10^5 spans and 18 GB at 10^6: not run there). The tag codes given to the peers are made by
 the script with numpy, not by the package.""",
+    "gamma": """\
+**Data.** pygamma-agreement's own test files `5by100.csv` (5 annotators, 100 units each;
+copied under `corpora_fixtures/gamma/`) and `2by5000.csv` (2 annotators, 5,000 units each;
+read from `--pygamma-data`), their zero-length units left out for both tools (pygamma discards
+them; 2by5000 has two); then, ours alone, continua of 5 and 10 annotators derived from one
+seeded reference of units (geometric lengths, mean 6, and gaps, mean 12; each annotator misses
+5%, moves every boundary by a rounded normal error of sd 1, swaps 10% of the categories among
+5, adds 5% units of its own; `scripts/_bench_gamma.py`). **Dissimilarity:** alpha = 3,
+beta = 1, Δ = 1 for both. **Timed.** *best alignment*: ours `best_alignment(units, ...)`;
+pygamma `continuum.get_best_alignment(dissim)`; **value**: its disorder (pygamma computes in
+float32: |diff| is relative, the run fails above 1e-5). *gamma*: ours `gamma(units, ...,
+precision=0.02, jobs=None)` (samples over every core); pygamma `continuum.compute_gamma(dissim,
+sampler=ShuffleContinuumSampler(), precision_level=0.02)` (the paper's shuffled continua, as
+ours; its own process pool); **value**: gamma, whose expected disorder both estimate by
+sampling, so |diff| is within the sampling error, not 0, and the run does not fail on it. A
+continuum with more candidate unitary alignments in one group than `max_candidates` (default
+200,000) is refused by ours: the seconds are then the time to the refusal. The
+first call of each process (imports; pygamma's numba compilation) runs on the small
+`AlexPaulSuzan.csv` first and is left out of the seconds; its time is the column *first
+call*. pygamma runs under the interpreter of `--pygamma-python`.""",
     "memory": """\
 **Data.** The generators of `scripts/bench_memory.py`, one file per case of the size given
 (both files for the pair): a long CSV `coder,unit,labels` of a million distinct units, each
@@ -404,6 +426,54 @@ def startup_table(results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def gamma_table(results: list[dict[str, Any]], failures: list[str]) -> list[str]:
+    """Each data set's best alignment and gamma: ours, pygamma's, the speed-up and |diff|."""
+    head = ["data", "units", "measured", "tool", "seconds", "first call s", "peak MiB",
+            "value", "samples", "speed-up (peer s / ours s)", "\\|diff\\| from ours"]
+    lines = [row(head), row(["---"] * len(head))]
+    blocks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        blocks[r["params"]["data"], r["params"]["kind"]].append(r)
+    for (data, kind), block in blocks.items():
+        block.sort(key=lambda r: r["tool"] != "clusteragree")
+        ours = next((r for r in block if r["tool"] == "clusteragree" and r["status"] == "ok"),
+                    None)
+        for r in block:
+            measured = "best alignment" if kind == "alignment" else "gamma"
+            cells = [data, f"{r['size']:,}", measured, r["tool"]]
+            speed = diff = ""
+            if r["status"] == "ok":
+                warm = r.get("warm_seconds")
+                shown = f"refused: {r['refused']}" if r.get("refused") else value(r.get("value"))
+                if r["params"].get("max_candidates"):
+                    shown += f" (max_candidates={r['params']['max_candidates']:,})"
+                cells += [seconds(r["seconds"]), seconds(warm) if warm else "",
+                          f"{r['peak_mib']:,.0f}", shown, str(r.get("samples", ""))]
+                if ours is not None and r is not ours and ours.get("value") is not None:
+                    speed = times(r["seconds"] / ours["seconds"])
+                    d = abs(r["value"] - ours["value"])
+                    if kind == "alignment":
+                        d /= abs(ours["value"]) or 1.0
+                        if not d <= GAMMA_TOLERANCE:
+                            failures.append(f"gamma: {r['tool']}'s disorder on {data} differs "
+                                            f"from ours by {d:.3g} (relative)")
+                    diff = f"{d:.1e}" + (" (relative)" if kind == "alignment" else
+                                         " (sampling)")
+            elif r["status"] == "timeout":
+                cells += [stopped(r), "", "", "", ""]
+                if ours is not None and r.get("at_least"):
+                    speed = ">= " + times(r["at_least"] / ours["seconds"])
+            else:
+                why = {"skipped": "not run (stopped at a smaller size)",
+                       "failed": f"failed: {r.get('error', '')}"}[r["status"]]
+                cells += [why, "", "", "", ""]
+            lines.append(row([*cells, speed, diff]))
+    versions = sorted({r["version"] for r in results if r.get("version")})
+    if versions:
+        lines += ["", f"pygamma-agreement {', '.join(versions)}."]
+    return lines
+
+
 def memory_table(results: list[dict[str, Any]]) -> list[str]:
     """Each reader's input, peak, baseline, ratio and time."""
     head = ["reader", "input MB", "peak MB", "baseline MB", "peak / input", "seconds",
@@ -493,6 +563,44 @@ def _time_goal(section: str, tool: str, n: int, limit: float, gb: float | None =
     return check
 
 
+def _gamma_ratio(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    """The least speed-up over pygamma-agreement on 2by5000 and 5by100, best alignment and
+    gamma (a lower bound where pygamma was stopped)."""
+    found = []
+    for data in ("2by5000", "5by100"):
+        for kind in ("alignment", "gamma"):
+            pick = [r for r in results if r["section"] == "gamma"
+                    and r["params"].get("data") == data and r["params"].get("kind") == kind]
+            ours = next((r for r in pick if r["tool"] == "clusteragree"
+                         and r["status"] == "ok"), None)
+            peer = next((r for r in pick if r["tool"] == "pygamma-agreement"), None)
+            if ours is None or peer is None:
+                return None
+            if peer["status"] == "ok":
+                found.append((peer["seconds"] / ours["seconds"], "", data, kind))
+            elif peer["status"] == "timeout" and peer.get("at_least"):
+                found.append((peer["at_least"] / ours["seconds"], ">= ", data, kind))
+            else:
+                return None
+    ratio, bound, data, kind = min(found)
+    return f"{bound}{times(ratio)} (least: {data}, {kind})", ratio >= 50
+
+
+def _gamma_time(results: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    r = next((r for r in results if r["section"] == "gamma" and r["tool"] == "clusteragree"
+              and r["params"].get("data") == "10x1000" and r["params"].get("kind") == "gamma"),
+             None)
+    if r is None:
+        return None
+    if r["status"] == "timeout":
+        return stopped(r), False
+    if r["status"] != "ok":
+        return f"failed: {r.get('error', '')[:80]}", False
+    if r.get("refused"):
+        return f"refused after {seconds(r['seconds'])} s ({r['refused']})", False
+    return f"{seconds(r['seconds'])} s", r["seconds"] < 60
+
+
 GOALS = [
     ("class-derived MASI alpha at least 3,000x faster than NLTK at 4,000 units",
      _ratio_goal("alpha-classes", "NLTK", 4000, 3000)),
@@ -517,6 +625,9 @@ GOALS = [
     ("every reader within 5x of its input's size in peak memory", _memory_goal),
     ("span F1 (four rules) over 10^6 spans: under 2 s", _spans_goal("F1")),
     ("token kappa and alpha (BIO) over 10^6 spans: under 2 s", _spans_goal("kappa")),
+    ("gamma's best alignment and gamma at least 50x faster than pygamma-agreement on its "
+     "2by5000 and 5by100", _gamma_ratio),
+    ("gamma of 10 annotators x 1,000 units (realistic continuum): under a minute", _gamma_time),
 ]
 
 
@@ -600,6 +711,7 @@ def render(results: list[dict[str, Any]], *, notes: list[str], quick: bool, comm
                   NOTES[section].format(labels_minus_one=labels - 1, runs=STARTUP_RUNS), ""]
         parts = ([startup_table(rs or [])] if section == "startup" else
                  [memory_table(rs or [])] if section == "memory" else
+                 [gamma_table(rs or [], failures)] if section == "gamma" else
                  [comparison(section, rs or [], failures), growth(section, rs or []),
                   scripts_table(section, rs or [])])
         for part in parts:

@@ -22,6 +22,10 @@ Sections (``--only``, comma-separated; default all):
 * ``spans``: span F1 (four rules) against seqeval and nervaluate, and token kappa and alpha
   over BIO tags against scikit-learn and krippendorff, at 10^4 to 10^6 spans of two
   annotators (``--spans``; the data of scripts/bench_spans.py).
+* ``gamma``: gamma's best alignment and gamma against pygamma-agreement on its 5by100 and
+  2by5000 test files (``--pygamma-python PATH``: an interpreter where pygamma-agreement is
+  installed; ``--pygamma-data DIR``: its tests/data, for 2by5000), then ours alone on
+  realistic continua of 5 and 10 annotators (scripts/_bench_gamma.py).
 
 Every case (a tool at a size) runs in a fresh process, so that its peak memory is its own and
 a slow peer can be stopped (``--timeout``; reported as "> T s"). Each table gives the seconds,
@@ -32,6 +36,7 @@ the peak memory, the value each tool computes, the speed-up (peer's seconds over
 ``--write-docs`` writes docs/performance.md; nothing is written otherwise.
 
 Usage: ``python scripts/bench.py [--quick] [--only SECTIONS] [--out DIR] [--write-docs]``
+``[--pygamma-python PATH] [--pygamma-data DIR]``
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict
         cases += [_case("memory", f"reader: {fmt}", mb,
                         params={"format": fmt, **(units if fmt == "csv" else {})}, repeat=1)
                   for fmt in ("csv", "pyr", "pyr-pair")]
+    if "gamma" in only:
+        cases += gamma_cases(args)
     if "dataframe" in only:
         rows = args.rows or (1_000 if q else 1_000_000)
         for shape in args.df_shapes.split(","):
@@ -151,6 +158,35 @@ def _spans_cases(args: argparse.Namespace) -> list[dict[str, Any]]:
     return cases
 
 
+def gamma_cases(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The gamma section: each data set's best alignment and gamma, ours and pygamma's (run
+    under ``--pygamma-python``), then ours alone on realistic continua."""
+    from _bench_gamma import units_of
+
+    compared = ["AlexPaulSuzan", "3x30"] if args.quick else ["5by100", "2by5000"]
+    # 10x20: the best alignment alone, with room for its candidates (189,754, near the default
+    # cap); 10x1000: under the default cap
+    alone = ["4x100"] if args.quick else ["5x1000", "10x20", "10x1000"]
+    cases: list[dict[str, Any]] = []
+    for data in compared + alone:
+        params: dict[str, Any] = {"data": data}
+        if data == "2by5000":
+            if not args.pygamma_data:
+                continue
+            params["file"] = str(Path(args.pygamma_data) / "2by5000.csv")
+        if data == "10x20":
+            params["max_candidates"] = 5_000_000
+        size = sum(map(len, units_of(2, params)))
+        for kind in ("alignment",) if data == "10x20" else ("alignment", "gamma"):
+            tools = ["clusteragree"] + (["pygamma-agreement"] if data in compared else [])
+            for name in tools:
+                case = _case("gamma", name, size, params={**params, "kind": kind}, warm=1)
+                if name == "pygamma-agreement":
+                    case["python"] = str(args.pygamma_python)
+                cases.append(case)
+    return cases
+
+
 PEER_MODULES = {"NLTK": "nltk", "krippendorff": "krippendorff", "simpledorff": "simpledorff",
                 "scorch": "scorch", "zss": "zss", "apted": "apted",
                 "script calling krippendorff, whole process": "krippendorff",
@@ -163,16 +199,34 @@ def missing_peers(cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
               if importlib.util.find_spec(module) is None}
     notes = sorted({f"{c['section']}: {c['tool']} is not installed: skipped" for c in cases
                     if c["tool"] in absent})
+    python = next((c["python"] for c in cases if c["tool"] == "pygamma-agreement"), None)
+    if python is not None and not _imports(python, "pygamma_agreement"):
+        absent.add("pygamma-agreement")
+        if python != "None":  # given, but it does not import pygamma_agreement
+            notes.append(f"gamma: {python} does not import pygamma_agreement: skipped")
     return [c for c in cases if c["tool"] not in absent], notes
 
 
+def _imports(python: str, module: str) -> bool:
+    """Whether the interpreter ``python`` imports ``module``."""
+    if not Path(python).exists():
+        return False
+    return subprocess.run([python, "-c", f"import {module}"], capture_output=True).returncode == 0
+
+
+
 def run_case(case: dict[str, Any], timeout: float, repeat: int) -> dict[str, Any]:
-    """Run one case in a fresh process; the figures, or why there are none."""
+    """Run one case in a fresh process (under the case's own interpreter, if it names one);
+    the figures, or why there are none."""
     spec = json.dumps({"repeat": repeat, **case})  # a case may set its own
     start = time.perf_counter()
+    env = None
+    if case.get("python"):  # another interpreter: it finds the package of this checkout
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     try:
-        done = subprocess.run([sys.executable, __file__, "--child", spec], capture_output=True,
-                              text=True, timeout=timeout)
+        done = subprocess.run([case.get("python") or sys.executable, __file__, "--child", spec],
+                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired as stopped:
         # The timed call ran at least from the moment the child said it started to now.
         out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout
@@ -203,6 +257,14 @@ def _absent(args: argparse.Namespace) -> list[str]:
             notes.append("trees: the whole Table 2 reproduction is not run with --quick")
     if "pyramids" in args.only and not PYRAMIDS.is_dir():
         notes.append("pyramids: ../shared/corpora/duc-pyramids is absent: section skipped")
+    if "gamma" in args.only:
+        if not args.pygamma_python:
+            notes.append("gamma: pygamma-agreement's interpreter was not given "
+                         "(--pygamma-python PATH, or CLUSTERAGREE_PYGAMMA_PYTHON): skipped")
+        if not args.quick and not args.pygamma_data:
+            notes.append("gamma: pygamma-agreement's test data were not given (--pygamma-data "
+                         "DIR, or CLUSTERAGREE_PYGAMMA_DATA: a checkout's tests/data): 2by5000 "
+                         "skipped")
     return notes
 
 
@@ -215,7 +277,8 @@ def command_line(argv: list[str]) -> str:
             hide = False
             continue
         name = word.split("=", 1)[0]
-        if name in ("--out", "--perl-scorer", "--syn-agreement"):
+        if name in ("--out", "--perl-scorer", "--syn-agreement", "--pygamma-python",
+                    "--pygamma-data"):
             words.append(f"{name}=PATH" if "=" in word else name)
             hide = "=" not in word
         else:
@@ -267,6 +330,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--spans", default=None,
                         help="spans in all of the spans section, comma-separated (default: "
                              "10000,100000,1000000; 1000 with --quick)")
+    parser.add_argument("--pygamma-python", type=Path,
+                        default=os.environ.get("CLUSTERAGREE_PYGAMMA_PYTHON") or None,
+                        help="an interpreter where pygamma-agreement is installed (default: "
+                             "$CLUSTERAGREE_PYGAMMA_PYTHON; its cases are skipped without one)")
+    parser.add_argument("--pygamma-data", type=Path,
+                        default=os.environ.get("CLUSTERAGREE_PYGAMMA_DATA") or None,
+                        help="pygamma-agreement's tests/data directory, for 2by5000.csv "
+                             "(default: $CLUSTERAGREE_PYGAMMA_DATA; skipped when absent)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -277,6 +348,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if args.perl_scorer is not None and not args.perl_scorer.is_file():
         print(f"the Perl scorer {args.perl_scorer} is absent: skipped", file=sys.stderr)
         args.perl_scorer = None
+    if args.pygamma_data is not None and not (args.pygamma_data / "2by5000.csv").is_file():
+        print(f"{args.pygamma_data}/2by5000.csv is absent: skipped", file=sys.stderr)
+        args.pygamma_data = None
     if args.syn_agreement is not None and not args.syn_agreement.is_file():
         print(f"syn-agreement {args.syn_agreement} is absent: skipped", file=sys.stderr)
         args.syn_agreement = None

@@ -219,6 +219,7 @@ def test_published_values():
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::clusteragree.errors.InputWarning")  # gamma-k of a rare one
 def test_gamma_within_sampling_error_of_pygamma():
     pg = pytest.importorskip("pygamma_agreement")
     from pygamma_agreement.sampler import ShuffleContinuumSampler
@@ -434,3 +435,60 @@ def test_gamma_cat_against_pygamma_without_empty_slots():
     assert mine.observed == pytest.approx(float(theirs.disorder), rel=1e-5)
     assert mine.cat.observed == pytest.approx(float(theirs.gamma_k_disorder(dissim, None)),
                                               rel=1e-5)
+
+
+def test_more_than_128_categories():
+    """pygamma indexes its category matrix with int8 (wrong rows above 128 categories); the
+    sums here follow the definition with 300 categories."""
+    from clusteragree.core.alignment import prepare
+    from clusteragree.core.gamma_cat import categorical_sums
+
+    rng = np.random.default_rng(8)
+    labels = [f"c{i}" for i in range(300)]
+    base = [(10.0 * i, 10.0 * i + 6, labels[i]) for i in range(300)]
+    other = [(s + rng.integers(0, 2), e, labels[(i * 7) % 300] if i % 3 else c)
+             for i, (s, e, c) in enumerate(base)]
+    cont = prepare([base, other])
+    al = best_alignment(cont)
+    sums = categorical_sums(cont, al)
+    num, weight = cat_by_definition([base, other], al.unitary)
+    assert sums.numerator == pytest.approx(num) and sums.weight == pytest.approx(weight)
+    assert len(cont.categories) == 300 and 0 < sums.disorder < 1
+
+
+def test_relaxation_route_equals_exhaustive_search(monkeypatch):
+    """The groups' partitions found by the linear relaxation (integral vertex, reduced-cost
+    fixing, integer program) cost what the bounded exhaustive search finds, group by group,
+    on continua of 3 to 5 annotators and their samples."""
+    import clusteragree.core.alignment as engine
+    from clusteragree.core.gamma import sample_continuum
+
+    compiled = engine.kernels()
+    if compiled is None:
+        pytest.skip("numba is absent: the exhaustive search is the compiled one")
+    seen = []
+    relax = engine._partitions
+
+    def both(parts, delta, kernel):
+        monkeypatch.setattr(engine, "SMALL_GROUP", -1)
+        found = relax(parts, delta, kernel)
+        for (n_units, ptr, local, cost, _), picked in zip(parts, found, strict=True):
+            _, best, done = compiled[2](n_units, ptr, local, cost, delta, 20_000)
+            if done:
+                total = cost[picked].sum() + delta * (n_units - np.diff(ptr)[picked].sum())
+                seen.append((total, best))
+        return found
+
+    monkeypatch.setattr(engine, "_partitions", both)
+    rng = np.random.default_rng(0)
+    for n, m in [(3, 40), (4, 30), (5, 20)]:
+        starts = np.cumsum(rng.integers(6, 20, m))  # units of a reference, each annotator
+        ann = [[(float(s + rng.integers(-2, 3)), float(s + rng.integers(3, 9)),  # moving them
+                 "xyz"[rng.integers(3)]) for s in starts if rng.random() > 0.1]
+               for _ in range(n)]
+        cont = engine.prepare(ann)
+        for c in (cont, sample_continuum(cont, rng)):
+            engine.best_alignment(c)
+    assert len(seen) >= 10
+    for total, best in seen:
+        assert total == pytest.approx(best, rel=1e-12, abs=1e-12)

@@ -254,6 +254,9 @@ def test_errors():
         gamma_frame([("A", "d", 0, math.inf, "x")])
     with pytest.warns(InputWarning, match="left out"):
         span_gamma(frame, annotators=["A0", "A1"], measures=["gamma"], **FAST)
+    with pytest.raises(ParameterError) as err:
+        span_gamma(frame, category_matrix=[[0.0]])
+    assert err.value.params == ("categories", "category_matrix")
 
 
 @pytest.mark.slow  # a process pool starts

@@ -200,8 +200,9 @@ def positional(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray,
 
     Examples
     --------
-    >>> positional(np.array([0.0]), np.array([10.0]), np.array([2.0]), np.array([10.0]), 1.0)
-    array([0.01])
+    >>> d = positional(np.array([0.0]), np.array([10.0]), np.array([2.0]), np.array([10.0]), 1.0)
+    >>> float(d[0] * 81)  # ((2 + 0) / (10 + 8))^2 = 1/81
+    1.0
     """
     num = np.abs(s1 - s2) + np.abs(e1 - e2)
     den = (e1 - s1) + (e2 - s2)
@@ -281,7 +282,7 @@ def best_alignment(annotations: Sequence[Sequence[tuple[float, float, Hashable]]
     gi, gj, dist = _near(cont, flat, threshold)
     labels = _labels(gi, gj, total)
     if n == 2:
-        groups, costs = _two(gi, gj, dist, labels, flat[3], cont.delta_empty)
+        groups, costs = _two(gi, gj, dist, labels, cont.delta_empty)
     else:
         groups, costs = _many(cont, gi, gj, dist, labels, max_candidates)
     return _assemble(cont, flat, groups, costs)
@@ -332,8 +333,8 @@ def _csr(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, total: int
 
 
 # ------------------------------------------------------------------ two annotators
-def _two(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, labels: np.ndarray,
-         owner: np.ndarray, delta: float) -> tuple[list[np.ndarray], list[float]]:
+def _two(gi: np.ndarray, gj: np.ndarray, dist: np.ndarray, labels: np.ndarray, delta: float
+         ) -> tuple[list[np.ndarray], list[float]]:
     """Minimum-weight matching of each group; the pairs matched, with their ``d``."""
     from scipy.optimize import linear_sum_assignment
 

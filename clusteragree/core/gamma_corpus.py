@@ -275,7 +275,8 @@ def span_gamma(spans: pd.DataFrame | Iterable[Span | Sequence[Any]], *,
         spans. Every span must lie in one of them.
     alpha, beta, delta_empty, categories, category_matrix, max_candidates
         The dissimilarity and the cap of :func:`~clusteragree.core.alignment.best_alignment`;
-        ``categories`` default to the labels in order of appearance.
+        ``categories`` default to the labels in order of appearance (a ``category_matrix``
+        needs them).
     precision, min_samples, max_samples, seed
         The sampling of each document (:func:`~clusteragree.core.gamma.gamma`).
     jobs : int or None, default=1
@@ -314,6 +315,9 @@ def span_gamma(spans: pd.DataFrame | Iterable[Span | Sequence[Any]], *,
 
     frame = gamma_frame(spans)
     wanted = _measures(measures)
+    if category_matrix is not None and categories is None:
+        raise ParameterError("give the categories with category_matrix (its rows and columns "
+                             "in their order)", params=("categories", "category_matrix"))
     check_sampling(precision, min_samples, max_samples)
     chosen = _annotators(frame, annotators)
     frame = frame[frame["annotator"].isin(chosen)]
