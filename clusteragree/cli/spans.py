@@ -73,6 +73,11 @@ def register(sub: Any) -> None:
                        help="gamma: the relative half-width wanted for the 95%% interval of "
                        "the expected disorder, which sets how many continua are sampled "
                        "(default: %(default)s)")
+    spans.add_argument("--max-candidates", type=_count, default=200_000, metavar="N",
+                       help="gamma: refuse a group of units that can be aligned together with "
+                       "more than N candidate unitary alignments (three annotators or more; "
+                       "the exact best alignment's time and memory grow with them) "
+                       "(default: %(default)s)")
     spans.add_argument("--per-doc", action=argparse.BooleanOptionalAction, default=False,
                        help="rows per document too (default: the pooled rows only)")
     spans.add_argument("--alignment", action="store_true",
@@ -110,6 +115,12 @@ def _names(text: str) -> tuple[str, ...]:
     if not names:
         raise argparse.ArgumentTypeError("give at least one name")
     return names
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a positive whole number; got {text!r}")
+    return int(text)
 
 
 def _number(text: str) -> float:
@@ -201,6 +212,7 @@ def _run_spans(args: argparse.Namespace) -> int:
         corpus, args.metrics, rules=args.rules, scheme=args.scheme, per_document=args.per_doc,
         alpha=args.alpha, beta=args.beta, delta_empty=args.delta_empty,
         precision=args.precision, seed=args.seed if args.seed is not None else 0,
+        max_candidates=args.max_candidates,
         ci=args.ci, bootstrap=args.bootstrap, interval=method or "bca", jobs=args.jobs)
     args.span_results = results  # the report draws the strips without computing again
     signature = command_signature(args)

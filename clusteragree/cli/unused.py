@@ -108,8 +108,8 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
     command = args.command
     fmt = getattr(args, "format", "text")
     metrics = _metrics(args)
-    gamma = command in ("spans", "coref") and "gamma" in (
-        metrics or ({"gamma"} if command == "spans" else set()))
+    gamma = command in ("spans", "coref") and bool({"gamma", "gamma-cat", "gamma-k"} & (
+        metrics or ({"gamma"} if command == "spans" else set())))
     if getattr(args, "ci", 0) is None:
         for dest in ("bootstrap", "seed", "resample", "interval"):
             if dest == "seed" and gamma:
@@ -140,10 +140,13 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
                 yield (f"{flag(dest)} acts on {' and '.join(sorted(formats))} input; "
                        f"these inputs are {' and '.join(sorted(found))}")
     if command == "spans":
-        chosen = metrics or {"f1", "tokens", "ualpha", "ualpha2016", "gamma"}
+        chosen = set(metrics or {"f1", "tokens", "ualpha", "ualpha2016", "gamma"})
+        if chosen & {"gamma-cat", "gamma-k"}:
+            chosen.add("gamma")  # one alignment and one set of samples serve the family
         for dest, measure in (("rules", "f1"), ("scheme", "tokens"), ("alpha", "gamma"),
                               ("beta", "gamma"), ("delta_empty", "gamma"),
-                              ("precision", "gamma"), ("alignment", "gamma")):
+                              ("precision", "gamma"), ("alignment", "gamma"),
+                              ("max_candidates", "gamma")):
             if given(dest) and measure not in chosen:
                 yield f"{flag(dest)} acts on {measure}, which --metrics does not ask for"
     if command == "table":

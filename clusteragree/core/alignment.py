@@ -379,7 +379,7 @@ def _many(cont: Continuum, gi: np.ndarray, gj: np.ndarray, dist: np.ndarray,
         raise ParameterError(
             f"more than {option('max_candidates', cap)} candidate unitary alignments in one "
             f"group of {int(np.sum(labels == over))} units that can be aligned together; "
-            "raise max_candidates, or use fewer annotators or shorter continua.",
+            f"raise {option('max_candidates')}, or use fewer annotators or shorter continua.",
             params=("max_candidates",))
     if not len(cost):
         return [], []

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.alignment import MAX_CANDIDATES
 from ..core.frames import TOTAL
 from ..core.gamma_corpus import span_gamma
 from ..core.span_match import SPAN_RULES, span_f1_tables
@@ -116,7 +117,7 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
                    per_document: bool = False, alpha: float = 1.0, beta: float = 1.0,
                    delta_empty: float = 1.0, precision: float = 0.02, seed: int = 0,
                    ci: float | None = None, bootstrap: int = 1000, interval: str = "bca",
-                   jobs: int | None = 1) -> SpanResults:
+                   jobs: int | None = 1, max_candidates: int = MAX_CANDIDATES) -> SpanResults:
     """Every span measure asked for, on one corpus.
 
     Parameters
@@ -146,6 +147,9 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
         Resamples.
     interval : {"bca", "percentile"}, default="bca"
         The interval's method.
+    max_candidates : int, default=200000
+        Gamma: the cap on the candidate unitary alignments of one group of units
+        (:func:`~clusteragree.core.alignment.best_alignment`).
     jobs : int, optional
         Processes for gamma (its documents, or one document's samples); the values do not
         depend on it.
@@ -228,7 +232,8 @@ def span_agreement(corpus: SpanCorpus, metrics: Sequence[str] | str | None = Non
     if wanted:
         gammas = span_gamma(corpus.core_frame(), measures=wanted, annotators=corpus.annotators,
                             documents=corpus.documents, alpha=alpha, beta=beta,
-                            delta_empty=delta_empty, precision=precision, seed=seed, jobs=jobs)
+                            delta_empty=delta_empty, precision=precision, seed=seed, jobs=jobs,
+                            max_candidates=max_candidates)
         rows: pd.DataFrame = gammas.rows
         if ci is not None:
             rows = _gamma_intervals(rows, gammas.bootstrap(bootstrap, level=ci, seed=seed,
