@@ -1,4 +1,4 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the order the tests run in."""
 
 from __future__ import annotations
 
@@ -22,3 +22,10 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
         return code, out, err
 
     return run
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each group in the order collected: with the suite
+    spread over processes (pytest-xdist, ``-n``), the long tests start early and the last
+    ones to finish are short, so that no process waits long for another at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
