@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 from _bench_runs import COREF_METRICS, ROOT
+from _bench_startup import QUICK_RUNS as STARTUP_QUICK_RUNS
 from _bench_startup import RUNS_PER_CASE as STARTUP_RUNS
 
 SECTIONS = ("alpha-classes", "alpha-int", "alpha-sets", "coref", "trees", "pyramids",
@@ -708,7 +709,9 @@ def render(results: list[dict[str, Any]], *, notes: list[str], quick: bool, comm
         if not rs and not skipped:
             continue
         lines += [f"## {TITLES[section]}", "",
-                  NOTES[section].format(labels_minus_one=labels - 1, runs=STARTUP_RUNS), ""]
+                  NOTES[section].format(labels_minus_one=labels - 1,
+                                        runs=STARTUP_QUICK_RUNS if quick else STARTUP_RUNS),
+                  ""]
         parts = ([startup_table(rs or [])] if section == "startup" else
                  [memory_table(rs or [])] if section == "memory" else
                  [gamma_table(rs or [], failures)] if section == "gamma" else

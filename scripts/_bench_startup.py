@@ -3,7 +3,8 @@
 * ``clusteragree table`` on a small CSV (``corpora_fixtures/krippendorff2011.csv``, nominal
   alpha of scalar labels) run as a command, beside a script that reads the same CSV with the
   csv module and calls ``krippendorff.alpha``, and beside the interpreter alone
-  (``python -c pass``): each run ``RUNS_PER_CASE`` times as a whole process, best and median
+  (``python -c pass``): each run ``RUNS_PER_CASE`` times (``QUICK_RUNS`` with ``--quick``, whose
+  case parameters say ``runs``) as a whole process, best and median
   wall clock and the best CPU time (user + system) of the process;
 * the first ``clusteragree.alpha`` on 1,000 units in a fresh interpreter, after numpy,
   ``import clusteragree`` and the table built (``clusteragree.CodingTable``): the first call
@@ -36,6 +37,11 @@ from _bench_runs import ROOT, tool
 
 FIXTURE = ROOT / "corpora_fixtures" / "krippendorff2011.csv"
 RUNS_PER_CASE = 9
+QUICK_RUNS = 3  # bench.py --quick: a smoke run
+
+
+def _runs(params: dict[str, Any]) -> int:
+    return int(params.get("runs", RUNS_PER_CASE))
 
 PEER = """
 import csv, sys
@@ -82,11 +88,11 @@ def _compiled() -> None:
     compileall.compile_dir(str(ROOT / "clusteragree"), quiet=1)
 
 
-def _whole(argv: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None
+def _whole(argv: list[str], runs: int, cwd: Path = ROOT, env: dict[str, str] | None = None
            ) -> dict[str, Any]:
-    """Run ``argv`` RUNS_PER_CASE times: best and median wall clock, best CPU time, output."""
+    """Run ``argv`` ``runs`` times: best and median wall clock, best CPU time, output."""
     walls, cpus, out = [], [], ""
-    for _ in range(RUNS_PER_CASE):
+    for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=cwd,
@@ -99,20 +105,21 @@ def _whole(argv: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None
             "output": out}
 
 
-def _table_argv(n: int, params: dict[str, Any]) -> list[str]:
+def _table_argv(n: int, params: dict[str, Any]) -> tuple[list[str], int]:
     _compiled()
     return [sys.executable, "-m", "clusteragree", "table", str(FIXTURE), "--scalar",
-            "--distance", "nominal"]
+            "--distance", "nominal"], _runs(params)
 
 
 @tool("startup", "clusteragree table, whole process", _table_argv)
-def ours_table(argv: list[str]) -> dict[str, Any]:
-    got = _whole(argv)
+def ours_table(data: tuple[list[str], int]) -> dict[str, Any]:
+    got = _whole(*data)
     line = next(line for line in got.pop("output").splitlines() if line.startswith("nominal "))
     return {"value": float(line.split()[1]), **got}
 
 
-def _uncompiled(n: int, params: dict[str, Any]) -> tuple[list[str], Path, dict[str, str]]:
+def _uncompiled(n: int, params: dict[str, Any]
+                ) -> tuple[tuple[list[str], int], Path, dict[str, str]]:
     """The package copied without its bytecode, run where Python may not write any."""
     where = Path(tempfile.mkdtemp(prefix="clusteragree-startup-"))
     atexit.register(shutil.rmtree, where, ignore_errors=True)
@@ -124,38 +131,40 @@ def _uncompiled(n: int, params: dict[str, Any]) -> tuple[list[str], Path, dict[s
 
 @tool("startup", "clusteragree table, whole process, package compiled at each start",
       _uncompiled)
-def ours_uncompiled(data: tuple[list[str], Path, dict[str, str]]) -> dict[str, Any]:
-    argv, where, env = data
-    got = _whole(argv, cwd=where, env=env)
+def ours_uncompiled(data: tuple[tuple[list[str], int], Path, dict[str, str]]
+                    ) -> dict[str, Any]:
+    (argv, runs), where, env = data
+    got = _whole(argv, runs, cwd=where, env=env)
     line = next(line for line in got.pop("output").splitlines() if line.startswith("nominal "))
     return {"value": float(line.split()[1]), **got}
 
 
 @tool("startup", "script calling krippendorff, whole process",
-      lambda n, params: [sys.executable, "-c", PEER, str(FIXTURE)])
-def peer_table(argv: list[str]) -> dict[str, Any]:
-    got = _whole(argv)
+      lambda n, params: ([sys.executable, "-c", PEER, str(FIXTURE)], _runs(params)))
+def peer_table(data: tuple[list[str], int]) -> dict[str, Any]:
+    got = _whole(*data)
     return {"value": float(got.pop("output").strip()), **got}
 
 
 @tool("startup", "the interpreter alone (python -c pass)",
-      lambda n, params: [sys.executable, "-c", "pass"])
-def interpreter(argv: list[str]) -> dict[str, Any]:
-    got = _whole(argv)
+      lambda n, params: ([sys.executable, "-c", "pass"], _runs(params)))
+def interpreter(data: tuple[list[str], int]) -> dict[str, Any]:
+    got = _whole(*data)
     got.pop("output")
     return {"value": None, **got}
 
 
-def _first_argv(n: int, params: dict[str, Any]) -> list[str]:
+def _first_argv(n: int, params: dict[str, Any]) -> tuple[list[str], int]:
     _compiled()
-    return [sys.executable, "-c", FIRST, params["kind"]]
+    return [sys.executable, "-c", FIRST, params["kind"]], _runs(params)
 
 
 @tool("startup", "first alpha, 1,000 units, fresh process", _first_argv)
-def first_alpha(argv: list[str]) -> dict[str, Any]:
-    """RUNS_PER_CASE fresh interpreters: the median of each figure."""
+def first_alpha(data: tuple[list[str], int]) -> dict[str, Any]:
+    """``runs`` fresh interpreters: the median of each figure."""
+    argv, count = data
     runs = [json.loads(subprocess.run(argv, check=True, capture_output=True, text=True,
-                                      cwd=ROOT).stdout) for _ in range(RUNS_PER_CASE)]
+                                      cwd=ROOT).stdout) for _ in range(count)]
     out: dict[str, Any] = {key: statistics.median(r[key] for r in runs)
                            for key in ("imports", "first", "second")}
     return {"value": runs[0]["value"], "loaded": runs[0]["loaded"], **out}

@@ -56,6 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench_doc import SECTIONS, render
 from _bench_runs import PYRAMIDS, ROOT, SYNTAX
+from _bench_startup import QUICK_RUNS as STARTUP_QUICK_RUNS
 
 DOCS = ROOT / "docs" / "performance.md"
 
@@ -113,12 +114,14 @@ def plan(args: argparse.Namespace, coref: tuple[Path, Path] | None) -> list[dict
         cases.append(_case("pyramids", "pyramid units study, whole script", 1,
                            params={"extra": extra}))
     if "startup" in only:
-        cases += [_case("startup", tool, 1, warm=1, repeat=1) for tool in (
+        runs = {"runs": STARTUP_QUICK_RUNS} if q else {}  # processes per case
+        cases += [_case("startup", tool, 1, warm=1, repeat=1, params=dict(runs)) for tool in (
             "clusteragree table, whole process", "script calling krippendorff, whole process",
             "the interpreter alone (python -c pass)",
             "clusteragree table, whole process, package compiled at each start")]
         cases += [_case("startup", "first alpha, 1,000 units, fresh process", 1000,
-                        params={"kind": kind}, repeat=1) for kind in ("integer", "class-derived")]
+                        params={"kind": kind, **runs}, repeat=1)
+                  for kind in ("integer", "class-derived")]
     if "memory" in only:
         mb = args.memory_mb or (5 if q else 100)
         units = {"units": 10_000 if q else 1_000_000}

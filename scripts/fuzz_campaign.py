@@ -413,7 +413,15 @@ def make_case(name: str, rnd: random.Random, seeds: list[Files]) -> Case:
 # ------------------------------------------------------------------------------- the child
 
 def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
-    """In the forked child: limit memory, run the command, exit with its status."""
+    """In the forked child: limit memory, run the command, exit with its status.
+
+    The process pools the parent keeps (``--jobs``) are not the child's: their queues and
+    threads stay with the parent, so a command given them would wait forever. The child
+    forgets them, and stops the pools of its own before it exits (``os._exit`` skips the exit
+    handler that would, and their workers would be left running)."""
+    from clusteragree.core import parallel
+
+    parallel._POOLS.clear()
     code = 99
     try:
         if mem_mb:
@@ -450,6 +458,8 @@ def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
+        with contextlib.suppress(BaseException):
+            parallel.shutdown()
         os._exit(code if isinstance(code, int) and 0 <= code < 256 else 99)
 
 

@@ -481,16 +481,18 @@ def test_metrics_from_arrays_equal_metrics_from_entities(corpora, singletons) ->
         chains = corpus.documents[name].clusters()
         return chains if singletons == "keep" else [c for c in chains if len(c) > 1]
 
+    rows: dict[tuple[object, ...], list[dict[str, object]]] = {}  # the frame's rows by key,
+    for row in frame.to_dict("records"):  # response, document and metric (looked up, not
+        rows.setdefault(  # filtered, for each: the frame is searched thousands of times)
+            (row["key"], row["response"], row["document"], row["metric"]), []).append(row)
     for i, key in enumerate(corpora):
         for j, resp in enumerate(corpora):
             if i == j:
                 continue
             expected = score_documents([(entities(key, n), entities(resp, n)) for n in names])
             for name, counts in zip(names, expected, strict=True):
-                rows = frame[(frame["key"] == key.path) & (frame["response"] == resp.path)
-                             & (frame["document"] == name)].set_index("metric")
                 for metric, c in counts.items():
-                    got = rows.loc[metric]
+                    (got,) = rows[key.path, resp.path, name, metric]  # exactly one row
                     fields = (["c_key", "c_resp", "c_both", "n_key", "n_resp", "n_both"]
                               if metric == "blanc" else
                               ["recall_num", "recall_den", "precision_num", "precision_den"])

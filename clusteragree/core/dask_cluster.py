@@ -26,6 +26,10 @@ __all__ = ["dask_client", "one_line", "quiet_logs"]
 
 INSTALL = 'pip install "clusteragree[dask]"'
 
+#: How long the client tries to reach a scheduler given by its address before giving up (the
+#: tests shorten it where nothing listens).
+CONNECT_TIMEOUT = "20s"
+
 
 #: The loggers of dask, distributed and the libraries they log through.
 LOGGERS = ("distributed", "dask", "tornado", "bokeh", "asyncio")
@@ -109,7 +113,7 @@ def dask_client(address: str | None, workers: int = 1) -> Iterator[Any]:
                     client = stack.enter_context(Client(cluster))
                     client.run(_quiet_worker)
                 else:
-                    client = stack.enter_context(Client(address, timeout="20s"))
+                    client = stack.enter_context(Client(address, timeout=CONNECT_TIMEOUT))
             except (OSError, TimeoutError) as err:
                 where = "a local cluster" if address is None else f"the scheduler at {address}"
                 raise ClusterAgreeError(f"cannot start or reach {where}: {one_line(err)}"
