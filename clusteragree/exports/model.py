@@ -1,0 +1,284 @@
+"""What annotation tools export, in one neutral shape: annotated documents.
+
+An :class:`AnnotatedDocument` is one annotator's annotation of one document: the text (when the
+export carries it), the tokens and sentences (when the tool tokenised), the spans of every
+layer, the relations between spans, the chains (coreference) and the labels of the whole
+document. Every reader of :mod:`clusteragree.exports` (INCEpTION/WebAnno, Label Studio,
+doccano, Prodigy) gives an :class:`Export`, a tuple of them; the domains adapt it to their own
+models (chains to :mod:`clusteragree.coref`, spans to :mod:`clusteragree.spans`, document
+labels to the coding tables of ``table``), so one reading of a tool's file serves every measure.
+
+Offsets are always code points of :attr:`AnnotatedDocument.text`, end exclusive, whatever the
+tool wrote (UTF-16 units, grapheme clusters, inclusive token ends): each reader converts and
+says so in the warnings ledger (:mod:`clusteragree.exports.offsets`).
+
+This module imports nothing but the standard library.
+
+References
+----------
+docs/formats.md (each tool: how to export, what is read, what is left out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+__all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
+           "connected_chains"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A span of one layer: its code-point offsets, label and features.
+
+    Attributes
+    ----------
+    id : str
+        The span's id in the export (``T3``, a Label Studio region id, a WebAnno ``1-3`` or
+        ``1-3[4]``...), unique within its document and annotator.
+    start, end : int
+        Code-point offsets in the document's text, end exclusive (``start == end``: a
+        zero-length span). For a discontinuous span, the first start and the last end.
+    layer : str
+        The annotation layer (WebAnno ``de.tudarmstadt...NamedEntity``, Label Studio's
+        ``from_name``, ``label`` for tools with one span layer).
+    label : str or None
+        The span's value (an entity type, a tag); None when it has none.
+    features : tuple of (str, str), default=()
+        Other feature values, by feature name.
+    fragments : tuple of (int, int), default=()
+        The parts of a discontinuous span, sorted; empty for a continuous one.
+    text : str or None, default=None
+        The covered text as the export wrote it (checked against the document's text by the
+        reader), None when the export gives none.
+    line : int or None, default=None
+        The line of the export where the span is written (for messages).
+
+    Examples
+    --------
+    >>> Span("T1", 0, 4, "label", "PER").parts
+    ((0, 4),)
+    >>> Span("T2", 0, 9, "label", "LOC", fragments=((0, 4), (6, 9))).parts
+    ((0, 4), (6, 9))
+    """
+
+    id: str
+    start: int
+    end: int
+    layer: str
+    label: str | None
+    features: tuple[tuple[str, str], ...] = ()
+    fragments: tuple[tuple[int, int], ...] = ()
+    text: str | None = None
+    line: int | None = None
+
+    @property
+    def parts(self) -> tuple[tuple[int, int], ...]:
+        """The offsets of the span's parts: its fragments, or the one ``(start, end)``."""
+        return self.fragments or ((self.start, self.end),)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A directed relation between two spans of the same document and annotator.
+
+    Attributes
+    ----------
+    source, target : str
+        The ids of the two spans.
+    layer : str
+        The relation layer (WebAnno's type, Label Studio's ``relation``, ...).
+    label : str or None
+        The relation's value.
+    line : int or None, default=None
+        Where it is written.
+    """
+
+    source: str
+    target: str
+    layer: str
+    label: str | None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A chain (a coreference entity): spans in the order the export links them.
+
+    Attributes
+    ----------
+    id : str
+        The chain's id, local to its document and annotator (never compared across annotators).
+    layer : str
+        The chain layer (WebAnno ``...CoreferenceChain``, ``relations`` for chains made of
+        relations, ``equivalence`` for BRAT's ``*`` lines).
+    spans : tuple of str
+        The ids of its spans.
+    label : str or None, default=None
+        The chain's value where the tool gives one (a reference type).
+    line : int or None, default=None
+        Where its first link is written.
+    """
+
+    id: str
+    layer: str
+    spans: tuple[str, ...]
+    label: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentLabel:
+    """A label of the whole document (Label Studio ``choices``, doccano categories, Prodigy
+    ``accept``): one per value; several values of one layer are several labels."""
+
+    layer: str
+    label: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class AnnotatedDocument:
+    """One annotator's annotation of one document, as exported by a tool.
+
+    Attributes
+    ----------
+    name : str
+        The document's name in the export.
+    annotator : str
+        Who annotated it, as the export names them (a user name, an id, an e-mail address).
+    text : str or None
+        The document's text, None when the export has none (offsets are then unchecked).
+    tokens : tuple of (int, int), default=()
+        Token offsets ``(start, end)`` in the text (code points), when the tool tokenised.
+    sentences : tuple of (int, int), default=()
+        Sentences as token index ranges ``(first, last + 1)``.
+    spans, relations, chains, labels : tuples
+        The annotation.
+    path : str, default=""
+        The file the annotation was read from (inside a ZIP: ``ZIP!member``).
+    line : int or None, default=None
+        Where the document starts in ``path``.
+    tool : str, default=""
+        The reader that made it (``inception``, ``webanno-tsv``, ``label-studio``, ``doccano``,
+        ``prodigy``).
+
+    Examples
+    --------
+    >>> doc = AnnotatedDocument("d", "ann", "Mary met John. He smiled.",
+    ...     spans=(Span("1", 0, 4, "ne", "PER"), Span("2", 9, 13, "ne", "PER"),
+    ...            Span("3", 15, 17, "ne", None)),
+    ...     relations=(Relation("2", "3", "coref", None),))
+    >>> doc.covered(doc.spans[1])
+    'John'
+    >>> [c.spans for c in connected_chains(doc, "coref")]
+    [('2', '3')]
+    """
+
+    name: str
+    annotator: str
+    text: str | None
+    tokens: tuple[tuple[int, int], ...] = ()
+    sentences: tuple[tuple[int, int], ...] = ()
+    spans: tuple[Span, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    chains: tuple[Chain, ...] = ()
+    labels: tuple[DocumentLabel, ...] = ()
+    path: str = ""
+    line: int | None = None
+    tool: str = ""
+
+    def covered(self, span: Span) -> str | None:
+        """The text a span covers (its parts joined by a space), None without a text."""
+        if self.text is None:
+            return None
+        return " ".join(self.text[s:e] for s, e in span.parts)
+
+    def span_layers(self) -> tuple[str, ...]:
+        """The layers of the spans, in order of first use."""
+        return tuple(dict.fromkeys(s.layer for s in self.spans))
+
+
+@dataclass(frozen=True)
+class Export:
+    """Everything read from one export: documents by annotator, with the tool and the path.
+
+    Attributes
+    ----------
+    documents : tuple of AnnotatedDocument
+        One per (document, annotator) present in the export; an annotator without a file for a
+        document is *missing* there (no entry), not empty.
+    path : str
+        The export read (a file, a ZIP or a directory).
+    tool : str
+        The reader that made it.
+    """
+
+    documents: tuple[AnnotatedDocument, ...]
+    path: str
+    tool: str
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def annotators(self) -> tuple[str, ...]:
+        """The annotators, in order of first appearance."""
+        return tuple(dict.fromkeys(d.annotator for d in self.documents))
+
+    @property
+    def document_names(self) -> tuple[str, ...]:
+        """The documents, in order of first appearance."""
+        return tuple(dict.fromkeys(d.name for d in self.documents))
+
+    def by_annotator(self) -> dict[str, list[AnnotatedDocument]]:
+        """The documents of each annotator, in export order."""
+        out: dict[str, list[AnnotatedDocument]] = {}
+        for doc in self.documents:
+            out.setdefault(doc.annotator, []).append(doc)
+        return out
+
+    def __iter__(self) -> Iterator[AnnotatedDocument]:
+        return iter(self.documents)
+
+
+def connected_chains(doc: AnnotatedDocument, layer: str | None = None, *,
+                     chain_layer: str = "relations") -> tuple[Chain, ...]:
+    """Chains made of relations: the connected components of the spans linked by the relations
+    of ``layer`` (every layer when None), each named after its first span. Spans in no relation
+    make no chain (they are singletons, left to the reader of chains).
+
+    Examples
+    --------
+    >>> doc = AnnotatedDocument("d", "a", None,
+    ...     spans=tuple(Span(i, 0, 0, "s", None) for i in "abcde"),
+    ...     relations=(Relation("a", "b", "r", None), Relation("c", "b", "r", None),
+    ...                Relation("d", "e", "r", None)))
+    >>> [(c.id, c.spans) for c in connected_chains(doc)]
+    [('chain-a', ('a', 'b', 'c')), ('chain-d', ('d', 'e'))]
+    """
+    order = {s.id: i for i, s in enumerate(doc.spans)}
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    lines: dict[str, int | None] = {}
+    for rel in _of_layer(doc.relations, layer):
+        a, b = find(rel.source), find(rel.target)
+        if a != b:
+            keep, drop = sorted((a, b), key=lambda s: order.get(s, len(order)))
+            parent[drop] = keep
+        lines.setdefault(rel.source, rel.line)
+    groups: dict[str, list[str]] = {}
+    for span_id in sorted(parent, key=lambda s: order.get(s, len(order))):
+        groups.setdefault(find(span_id), []).append(span_id)
+    return tuple(Chain(f"chain-{members[0]}", chain_layer, tuple(members),
+                       line=lines.get(members[0]))
+                 for members in groups.values())
+
+
+def _of_layer(relations: Iterable[Relation], layer: str | None) -> Iterator[Relation]:
+    return (r for r in relations if layer is None or r.layer == layer)

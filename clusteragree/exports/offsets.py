@@ -1,0 +1,217 @@
+"""Offsets checked, never trusted: which unit a tool's offsets count, found from the text.
+
+Tools count offsets in different units: Python tools (doccano, Prodigy) in code points,
+JavaScript and Java tools (Label Studio's front end, INCEpTION) in UTF-16 code units, and a
+text can be seen as grapheme clusters (what a person calls a character: an emoji with its
+modifiers, a letter with its combining accents). They agree on a text without characters outside
+the Basic Multilingual Plane and without combining sequences, and differ after the first such
+character. Where an export carries the covered text of a span, :func:`resolve_offsets` checks
+each span in the three units and uses the unit in which the spans match:
+
+* every span matches in a unit: that unit (code points first when several do); said once per
+  file in the warnings ledger (kind ``note``) when it is not code points;
+* a span matches in no unit: a ``mismatch`` notice with its place (``--strict`` refuses it); its
+  offsets are read in the file's unit;
+* some spans match only in one unit and others only in another: the file is refused (an
+  :class:`~clusteragree.errors.InputError`), since no single reading of it is right.
+
+A span whose covered text is not given is read in the unit the other spans of the file show
+(code points when none shows one).
+
+References
+----------
+Unicode Standard Annex #29, Unicode Text Segmentation (extended grapheme clusters: the
+``regex`` module's ``\\X``). docs/formats.md, "Offsets".
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import InputError, notify
+
+__all__ = ["UNITS", "OffsetCheck", "convert_offsets", "resolve_offsets"]
+
+#: The units, in the order they are preferred when several fit.
+UNITS = ("code points", "UTF-16 code units", "grapheme clusters")
+
+
+@dataclass(frozen=True)
+class OffsetCheck:
+    """A span to check: its offsets as the tool wrote them, the text it says it covers, and its
+    place in the export (for messages)."""
+
+    start: int
+    end: int
+    covered: str | None
+    line: int | None = None
+    what: str = "span"
+
+
+class _Positions:
+    """The code-point position of each offset of a unit, for one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._utf16: list[int] | None = None
+        self._graphemes: list[int] | None = None
+
+    def utf16(self) -> list[int]:
+        """Code-point index at each UTF-16 boundary (a position inside a surrogate pair has
+        none)."""
+        if self._utf16 is None:
+            bounds = [0]
+            for ch in self.text:
+                bounds.append(bounds[-1] + (2 if ord(ch) > 0xFFFF else 1))
+            self._utf16 = bounds
+        return self._utf16
+
+    def graphemes(self) -> list[int]:
+        """Code-point index of each grapheme cluster boundary."""
+        if self._graphemes is None:
+            import regex
+            self._graphemes = [0] + [m.end() for m in regex.finditer(r"\X", self.text)]
+        return self._graphemes
+
+    def to_code_points(self, offset: int, unit: str) -> int | None:
+        """The code-point position of ``offset`` counted in ``unit``; None when it is not a
+        boundary of the text in that unit."""
+        if offset < 0:
+            return None
+        if unit == UNITS[0]:
+            return offset if offset <= len(self.text) else None
+        if unit == UNITS[1]:
+            bounds = self.utf16()
+            i = bisect_left(bounds, offset)
+            return i if i < len(bounds) and bounds[i] == offset else None
+        bounds = self.graphemes()
+        return bounds[offset] if offset < len(bounds) else None
+
+
+def _needs_check(text: str) -> bool:
+    """Whether the three units can differ on this text (a character outside the BMP, or one
+    that joins a grapheme cluster with the one before it)."""
+    if text.isascii():
+        return False
+    if any(ord(c) > 0xFFFF for c in text):
+        return True
+    import regex
+    return sum(1 for _ in regex.finditer(r"\X", text)) != len(text)
+
+
+def _matches(positions: _Positions, check: OffsetCheck, unit: str) -> tuple[int, int] | None:
+    s = positions.to_code_points(check.start, unit)
+    e = positions.to_code_points(check.end, unit)
+    if s is None or e is None or e < s:
+        return None
+    if check.covered is not None and positions.text[s:e] != check.covered:
+        return None
+    return s, e
+
+
+def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.PathLike[str],
+                    document: str = "") -> tuple[str, list[tuple[int, int] | None]]:
+    """The unit of a document's offsets, and every span's offsets in code points.
+
+    Parameters
+    ----------
+    text : str
+        The document's text.
+    checks : sequence of OffsetCheck
+        The spans as written.
+    path : str or os.PathLike
+        The export (for notices and errors).
+    document : str, default=""
+        The document's name (for messages).
+
+    Returns
+    -------
+    unit : str
+        One of :data:`UNITS`.
+    offsets : list of (int, int) or None
+        Code-point offsets of each span; None for a span out of the text in that unit (a
+        ``mismatch`` notice is given).
+
+    Raises
+    ------
+    InputError
+        When spans match in different units only (the file mixes units).
+
+    Examples
+    --------
+    An emoji outside the BMP counts two UTF-16 units: a tool writing "ok" at 3-5 counts
+    UTF-16 units.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     resolve_offsets("\\N{GRINNING FACE} ok", [OffsetCheck(3, 5, "ok")], path="x.json")
+    ('UTF-16 code units', [(2, 4)])
+    >>> resolve_offsets("plain ok", [OffsetCheck(6, 8, "ok")], path="x.json")
+    ('code points', [(6, 8)])
+    """
+    where = f" of document {document!r}" if document else ""
+    positions = _Positions(text)
+    if not _needs_check(text):
+        units: Sequence[str] = UNITS[:1]
+    else:
+        units = UNITS
+    fits: list[tuple[str, ...]] = []
+    for check in checks:
+        fits.append(tuple(u for u in units if _matches(positions, check, u) is not None
+                          and check.covered is not None))
+    # the units every checked span fits; else the file mixes units or some spans fit none
+    checked = [f for f, c in zip(fits, checks, strict=True) if c.covered is not None and f]
+    common = [u for u in units if all(u in f for f in checked)]
+    if common:
+        unit = common[0]
+    elif checked:
+        i = next(k for k, c in enumerate(checks) if c.covered is not None and fits[k])
+        j = next(k for k, c in enumerate(checks)
+                 if c.covered is not None and fits[k] and fits[i][0] not in fits[k])
+        raise InputError(
+            f"the offsets{where} mix units: the {checks[i].what} at line {checks[i].line} "
+            f"matches its text in {' or '.join(fits[i])} only, the {checks[j].what} at line "
+            f"{checks[j].line} in {' or '.join(fits[j])} only; export the document again "
+            "from the tool, or correct the offsets", path, checks[i].line)
+    else:
+        unit = UNITS[0]
+    if unit != UNITS[0]:
+        notify("note", f"offsets{where} are read as {unit} (the covered texts match in that "
+               "unit, not in code points)", path=path, once=("offset unit", os.fspath(path),
+                                                              document, unit))
+    out: list[tuple[int, int] | None] = []
+    for check in checks:
+        found = _matches(positions, OffsetCheck(check.start, check.end, None), unit)
+        if found is not None and check.covered is not None and \
+                text[found[0]:found[1]] != check.covered:
+            notify("mismatch", f"{check.what} at {check.start}-{check.end}{where} covers "
+                   f"{text[found[0]:found[1]]!r} in the text but the export says "
+                   f"{check.covered!r} (no unit of offsets matches); read at its offsets",
+                   path=path, line=check.line)
+        elif found is None:
+            notify("skipped", f"{check.what} at {check.start}-{check.end}{where} is outside "
+                   f"the text ({len(text)} code points) in {unit}; left out",
+                   path=path, line=check.line)
+        out.append(found)
+    return unit, out
+
+
+def convert_offsets(text: str, offsets: Sequence[tuple[int, int]], unit: str
+                    ) -> list[tuple[int, int] | None]:
+    """Offsets counted in ``unit`` as code points of ``text`` (None where one is not a
+    boundary in that unit).
+
+    Examples
+    --------
+    >>> convert_offsets("\\N{GRINNING FACE} ok", [(3, 5)], "UTF-16 code units")
+    [(2, 4)]
+    """
+    positions = _Positions(text)
+    out: list[tuple[int, int] | None] = []
+    for s, e in offsets:
+        a, b = positions.to_code_points(s, unit), positions.to_code_points(e, unit)
+        out.append(None if a is None or b is None or b < a else (a, b))
+    return out
