@@ -64,7 +64,7 @@ HEAD = 65536
 
 
 def _function(module: str, name: str) -> Callable[..., Any]:
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
 
 
 def _head(path: Path) -> bytes:
@@ -130,4 +130,4 @@ def read_export(path: str | os.PathLike[str], input_format: str = "auto", *,
                              params=("input_format",))
     fmt = _BY_NAME[name]
     reader = _function(fmt.module, fmt.reader)
-    return reader(path, encoding=encoding, **options)  # type: ignore[no-any-return]
+    return reader(path, encoding=encoding, **options)
