@@ -11,7 +11,18 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-__all__ = ["INPUTS", "InputFormat", "auto_rule", "detect", "input_formats"]
+from ..exports.reading import EXPORT_FORMATS
+
+__all__ = ["EXPORTS", "INPUTS", "InputFormat", "auto_rule", "detect", "export_formats",
+           "input_formats"]
+
+#: The ``--input-format`` names of annotation tools' exports (:mod:`clusteragree.exports`).
+EXPORTS: tuple[str, ...] = tuple(f.name for f in EXPORT_FORMATS)
+
+
+def export_formats() -> tuple[str, ...]:
+    """The ``--input-format`` names of annotation tools' exports."""
+    return EXPORTS
 
 
 class InputFormat(NamedTuple):
@@ -67,6 +78,8 @@ INPUTS: tuple[InputFormat, ...] = (
                 "a name ending in `.pyr`", ("--fragments",)),
     InputFormat("spans", "pan", "DUCView `.pan`: contributors in the peer summaries",
                 "a name ending in `.pan`", ("--fragments", "--names")),
+    *(InputFormat("spans", f.name, f"{f.tool}: {f.holds}", "--input-format only (for now)",
+                  ("--layer", "--types", "--fragments", "--names")) for f in EXPORT_FORMATS),
     InputFormat("trees", "conll", "CoNLL-X / CoNLL-U dependencies", "any name but `.tree`",
                 ("--roots", "--cycles")),
     InputFormat("trees", "brackets", "bracketed trees, one after another",

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ._common import add_common, check_names, command_signature, interval_method, print_json
-from .input_formats import detect
+from .input_formats import detect, export_formats
 
 #: The measures of ``--metrics`` (``all``: every one).
 MEASURES = ("f1", "tokens", "ualpha", "ualpha2016", "gamma", "gamma-cat", "gamma-k")
@@ -55,7 +55,11 @@ def register(sub: Any) -> None:
                        ".ann files; for span tables, the texts whose characters the offsets "
                        "count (their lengths are the documents' lengths)")
     spans.add_argument("--types", type=_names, default=None,
-                       help="BRAT: comma-separated entity types read (default: every type)")
+                       help="BRAT and annotation tools' exports: comma-separated entity types "
+                       "(labels) read (default: every type)")
+    spans.add_argument("--layer", default=None,
+                       help="annotation tools' exports: the span layer compared (default: the "
+                       "only one; an export with several names them)")
     spans.add_argument("--fragments", choices=("extent", "parts"), default="extent",
                        help="a discontinuous annotation (BRAT fragments, CorefUD parts, "
                        "contributors of several parts): one span from its first position to "
@@ -168,6 +172,12 @@ def _read(args: argparse.Namespace) -> Any:
                              "give inputs of one format, or choose it with --input-format")
         kind = found.pop()
     lenient = not args.strict
+    if kind in export_formats():
+        from ..exports.reading import read_export
+        from ..spans.exports import spans_from_exports
+        exports = [read_export(f, kind, encoding=args.encoding) for f in args.files]
+        return spans_from_exports(exports, layer=args.layer, types=args.types,
+                                  fragments=args.fragments, names=args.names)
     if kind in SPAN_FORMATS:
         lengths = None
         if args.lengths is not None:

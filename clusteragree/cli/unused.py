@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import Ledger, Notice
-from .input_formats import detect
+from .input_formats import EXPORTS, detect
 
 __all__ = ["check_unused", "given", "unused_options"]
 
@@ -80,7 +80,8 @@ FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
     "coref": {"text_dir": {"brat"}, "types": {"brat"}, "relations": {"brat"}},
     "trees": {"roots": {"conll"}, "cycles": {"conll"}, "words": {"brackets"}},
     "spans": {"lengths": {"spans-csv"}, "text_dir": {"spans-csv", "brat"},
-              "types": {"brat"}, "fragments": {"brat", "conll", "corefud", "pyramid", "pan"}},
+              "types": {"brat", *EXPORTS}, "layer": set(EXPORTS),
+              "fragments": {"brat", "conll", "corefud", "pyramid", "pan", *EXPORTS}},
 }
 
 
