@@ -52,7 +52,7 @@ def test_a_document_one_annotator_lacks_is_left_out() -> None:
 
 def test_layers_are_chosen_or_refused() -> None:
     pos = doc("d1", "ann", *A.spans, Span("p", 0, 4, "pos", "NNP"))
-    with pytest.raises(InputError, match="2 span layers .*layer"):
+    with pytest.raises(InputError, match=r"2 span layers .*layer"):
         spans_from_exports([export(pos, B)])
     assert spans_from_exports([export(pos, B)], layer="ne").n_spans == 5
     with pytest.raises(InputError, match="no span of the layer 'x'"):
@@ -79,7 +79,7 @@ def test_fragments_and_types() -> None:
     parts = spans_from_exports([export(A, split)], fragments="parts")
     rows = parts.spans[parts.spans["annotator"] == "bob"]
     assert rows[["start", "end"]].values.tolist() == [[0, 4], [9, 13]]
-    with pytest.warns(UserWarning, match="LOC .1., ORG .1."):
+    with pytest.warns(UserWarning, match=r"LOC .1., ORG .1."):
         kept = spans_from_exports([export(A, B)], types=["PER"])
     assert sorted(kept.spans["label"]) == ["PER", "PER", "PER"]
 
