@@ -1,0 +1,249 @@
+"""Time and peak memory of the readers of annotation tools' exports, against the floor of
+parsing the same file with the standard library's ``json`` alone.
+
+Generates an export of ``--tasks`` tasks annotated by ``--annotators`` annotators in each format
+asked (Label Studio's full JSON export, doccano's per-user JSONL files, Prodigy's ``db-out``
+JSONL): a sentence of about 150 characters per task, with a word outside the Basic Multilingual
+Plane now and then, three to six labelled spans per annotation, a relation between two of them
+in one task of three, and a document label. Each file is read in a fresh Python process by
+:func:`clusteragree.exports.read_export` and, as the floor, by ``json.load`` / ``json.loads``
+per line (what any reader must do at least); the report gives each time, the ratio of ours to
+the floor, the peak resident memory of the process (``ru_maxrss``), the baseline (the
+interpreter with the package imported) and the peak over the file size.
+
+The targets of issue 24: 100,000 tasks x 3 annotators read in under 15 s and under 5x the
+file's size in memory.
+
+Usage::
+
+    python scripts/bench_exports.py [--tasks 100000] [--annotators 3]
+        [--formats label-studio,doccano,prodigy] [--repeat 1] [--out FILE]
+
+``--out`` writes the figures as JSON; nothing else is written (the generated files go to a
+temporary directory, deleted at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+WORDS = ("the", "minister", "said", "that", "police", "in", "Paris", "Zoë", "met", "report",
+         "of", "court", "and", "people", "year", "\N{GRINNING FACE}", "naïve", "Łódź")
+LABELS = ("PER", "ORG", "LOC", "MISC")
+FORMATS = ("label-studio", "doccano", "prodigy")
+
+
+def _task(rng: np.random.Generator) -> tuple[str, list[tuple[int, int]], list[int]]:
+    """A text, its word offsets (code points) and the UTF-16 width of each character's end."""
+    n = int(rng.integers(18, 30))
+    words = [WORDS[i] for i in rng.integers(0, len(WORDS), n)]
+    text = " ".join(words) + "."
+    offsets, at = [], 0
+    for w in words:
+        offsets.append((at, at + len(w)))
+        at += len(w) + 1
+    utf16 = [0]
+    for ch in text:
+        utf16.append(utf16[-1] + (2 if ord(ch) > 0xFFFF else 1))
+    return text, offsets, utf16
+
+
+def _spans(rng: np.random.Generator, offsets: list[tuple[int, int]]
+           ) -> list[tuple[int, int, int, int, str]]:
+    """Three to six spans of one or two words: start, end (code points), first and last
+    word, label."""
+    k = int(rng.integers(3, 7))
+    firsts = sorted(rng.choice(len(offsets) - 1, size=k, replace=False).tolist())
+    out = []
+    for i in firsts:
+        j = i + int(rng.integers(0, 2))
+        if out and out[-1][3] >= i:
+            continue
+        out.append((offsets[i][0], offsets[j][1], i, j, LABELS[int(rng.integers(0, 4))]))
+    return out
+
+
+def write_label_studio(path: Path, tasks: int, annotators: int, seed: int = 0) -> None:
+    """Label Studio's full JSON export: one task per text, one annotation per annotator
+    (``completed_by`` an integer id), offsets in UTF-16 units as its front end counts."""
+    rng = np.random.default_rng(seed)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("[")
+        for t in range(tasks):
+            text, offsets, utf16 = _task(rng)
+            annotations = []
+            for a in range(annotators):
+                result = []
+                spans = _spans(rng, offsets)
+                for k, (s, e, _, _, label) in enumerate(spans):
+                    result.append({"id": f"t{t}a{a}r{k}", "type": "labels",
+                                   "from_name": "label", "to_name": "text",
+                                   "origin": "manual",
+                                   "value": {"start": utf16[s], "end": utf16[e],
+                                             "text": text[s:e], "labels": [label]}})
+                if t % 3 == 0 and len(spans) > 1:
+                    result.append({"type": "relation", "from_id": f"t{t}a{a}r0",
+                                   "to_id": f"t{t}a{a}r1", "direction": "right",
+                                   "labels": []})
+                result.append({"id": f"t{t}a{a}c", "type": "choices", "from_name": "topic",
+                                "to_name": "text", "origin": "manual",
+                                "value": {"choices": [LABELS[int(rng.integers(0, 4))]]}})
+                annotations.append({"id": t * annotators + a, "completed_by": a + 1,
+                                    "result": result, "was_cancelled": False,
+                                    "ground_truth": False, "lead_time": 12.5,
+                                    "created_at": "2026-01-01T00:00:00.000000Z"})
+            task = {"id": t + 1, "data": {"text": text}, "annotations": annotations,
+                    "predictions": [], "meta": {}, "inner_id": t + 1}
+            out.write(("," if t else "") + json.dumps(task, ensure_ascii=False))
+        out.write("]\n")
+
+
+def write_doccano(folder: Path, tasks: int, annotators: int, seed: int = 0) -> None:
+    """doccano's export by user: ``<user>.jsonl`` per annotator, one line per text, with
+    ``entities``, ``relations`` and ``cats`` (offsets in code points)."""
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    outs = [open(folder / f"user{a + 1}.jsonl", "w", encoding="utf-8")  # noqa: SIM115
+            for a in range(annotators)]
+    try:
+        for t in range(tasks):
+            text, offsets, _ = _task(rng)
+            for out in outs:
+                spans = _spans(rng, offsets)
+                entities = [{"id": t * 100 + k, "label": label, "start_offset": s,
+                             "end_offset": e} for k, (s, e, _, _, label) in enumerate(spans)]
+                relations = ([{"id": t, "from_id": t * 100, "to_id": t * 100 + 1,
+                               "type": "coref"}] if t % 3 == 0 and len(spans) > 1 else [])
+                out.write(json.dumps({"id": t + 1, "text": text, "entities": entities,
+                                      "relations": relations,
+                                      "cats": [LABELS[int(rng.integers(0, 4))]]},
+                                     ensure_ascii=False) + "\n")
+    finally:
+        for out in outs:
+            out.close()
+
+
+def write_prodigy(path: Path, tasks: int, annotators: int, seed: int = 0) -> None:
+    """``prodigy db-out`` JSONL of a multi-user session: one line per text and annotator,
+    with tokens, spans (``token_end`` inclusive), ``answer`` and ``_annotator_id``."""
+    rng = np.random.default_rng(seed)
+    with open(path, "w", encoding="utf-8") as out:
+        for t in range(tasks):
+            text, offsets, _ = _task(rng)
+            tokens = [{"text": text[s:e], "start": s, "end": e, "id": i, "ws": True}
+                      for i, (s, e) in enumerate(offsets)]
+            for a in range(annotators):
+                spans = [{"start": s, "end": e, "token_start": i, "token_end": j,
+                          "label": label} for s, e, i, j, label in _spans(rng, offsets)]
+                out.write(json.dumps({"text": text, "_input_hash": 1000 + t,
+                                      "_task_hash": 5000 + t, "tokens": tokens,
+                                      "spans": spans, "answer": "accept",
+                                      "_view_id": "ner_manual", "_timestamp": 1700000000 + t,
+                                      "_annotator_id": f"ner-user{a + 1}",
+                                      "_session_id": f"ner-user{a + 1}"},
+                                     ensure_ascii=False) + "\n")
+
+
+_CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+kind, path, floor = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1"
+from clusteragree.exports.reading import read_export
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+start = time.perf_counter()
+if floor:
+    files = sorted(path.iterdir()) if path.is_dir() else [path]
+    for f in files:
+        with open(f, encoding="utf-8") as h:
+            if f.suffix == ".json":
+                json.load(h)
+            else:
+                for line in h:
+                    json.loads(line)
+    count = -1
+else:
+    export = read_export(path, kind)
+    count = sum(len(d.spans) for d in export.documents)
+took = time.perf_counter() - start
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base, count)
+"""
+
+
+def measure(kind: str, path: Path, floor: bool, repeat: int) -> tuple[float, int, int, int]:
+    """Best time, and the peak memory, baseline and spans read of the best run, each run a
+    fresh process."""
+    runs = []
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path), str(int(floor))],
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"{kind}: the reader failed:\n{done.stderr[-2000:]}")
+        took, peak, base, count = done.stdout.split()
+        runs.append((float(took), int(peak), int(base), int(count)))
+    return min(runs)
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir()) if path.is_dir() else path.stat().st_size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tasks", type=int, default=100_000, help="tasks (texts) per export")
+    parser.add_argument("--annotators", type=int, default=3, help="annotators per task")
+    parser.add_argument("--formats", default=",".join(FORMATS),
+                        help="comma-separated among " + ", ".join(FORMATS))
+    parser.add_argument("--repeat", type=int, default=1, help="runs per reader (best kept)")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON to this path")
+    parser.add_argument("--write", nargs=2, metavar=("FORMAT", "PATH"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    writers = {"label-studio": write_label_studio, "doccano": write_doccano,
+               "prodigy": write_prodigy}
+    if args.write:  # a child process writes the file, so that the readers' parent never held it
+        kind, target = args.write
+        writers[kind](Path(target), args.tasks, args.annotators)
+        return
+    kinds = [k.strip() for k in args.formats.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in writers]
+    if unknown:
+        parser.error(f"unknown format(s) {', '.join(unknown)}")
+    figures = []
+    print(f"{args.tasks:,} tasks x {args.annotators} annotators; best of {args.repeat}; "
+          "floor = json.load of the same file(s)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            path = Path(tmp) / {"label-studio": "ls.json", "doccano": "doccano",
+                                "prodigy": "prodigy.jsonl"}[kind]
+            subprocess.run([sys.executable, __file__, "--tasks", str(args.tasks),
+                            "--annotators", str(args.annotators), "--write", kind, str(path)],
+                           check=True)
+            size = _size(path)
+            ours = measure(kind, path, False, args.repeat)
+            floor = measure(kind, path, True, args.repeat)
+            row = {"format": kind, "tasks": args.tasks, "annotators": args.annotators,
+                   "file_mb": round(size / 2**20, 1), "seconds": round(ours[0], 2),
+                   "floor_seconds": round(floor[0], 2),
+                   "over_floor": round(ours[0] / floor[0], 2) if floor[0] else None,
+                   "peak_mb": round(ours[1] / 2**20, 1),
+                   "baseline_mb": round(ours[2] / 2**20, 1),
+                   "peak_over_file": round(ours[1] / size, 2),
+                   "floor_peak_over_file": round(floor[1] / size, 2), "spans": ours[3]}
+            figures.append(row)
+            print(f"{kind:12} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s  "
+                  f"json alone {row['floor_seconds']:6.2f} s  ({row['over_floor']}x)  "
+                  f"peak {row['peak_mb']:7.1f} MB = {row['peak_over_file']}x the file "
+                  f"(json alone {row['floor_peak_over_file']}x; baseline "
+                  f"{row['baseline_mb']:.0f} MB)  {row['spans']:,} spans")
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
