@@ -151,8 +151,10 @@ def test_input_format_choices_are_the_readers_formats() -> None:
         if action is not None:
             assert tuple(action.choices) == choices and action.default == "auto"
     assert input_formats("trees") == TREE_FORMATS
+    from clusteragree.cli.input_formats import EXPORTS
     assert input_formats("table") == ("auto", "codings", "parquet",
-                                      *(f"multilabel-{f}" for f in MULTILABEL_FORMATS[1:]))
+                                      *(f"multilabel-{f}" for f in MULTILABEL_FORMATS[1:]),
+                                      *EXPORTS)
     assert input_formats("coref") == ("auto", "conll", "corefud", "brat")
     for entry in INPUTS:  # every option a format names is an option of its command
         assert set(entry.options) <= _visible_flags(subs[entry.command]), entry

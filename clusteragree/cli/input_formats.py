@@ -52,6 +52,9 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("table", "multilabel-json", "multi-label JSON list of objects `item`, "
                 "`annotator`, `label`, `rank`", "a name ending in `.json`",
                 ("--sep", "--metrics", "--p", "--categories")),
+    *(InputFormat("table", f.name, f"{f.tool}: {f.holds}; its document labels",
+                  "--input-format only (for now)", ("--layer", "--sep", "--scalar", "--names"))
+      for f in EXPORT_FORMATS),
     InputFormat("pyramid", None, "DUCView 1.4/1.5 `.pyr` (or the pyramid of a `.pan`)",
                 "always", ("--units", "--tokenizer", "--overlap", "--unmarked")),
     InputFormat("pan", None, "DUCView `.pan`, named `ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`",

@@ -22,7 +22,7 @@ from ._common import (
     name_list,
     print_json,
 )
-from .input_formats import detect
+from .input_formats import detect, export_formats
 from .unused import given
 
 #: Options whose default is None when not given, and the value they then take.
@@ -75,6 +75,9 @@ def register(sub: Any) -> None:
                        "augmented kappa, each in [0.5, 1] (default: 0.5,0.75,1)")
     table.add_argument("--categories", help="multi-label files, A_m: the scheme's "
                        "categories, comma-separated (default: the labels used)")
+    table.add_argument("--layer", default=None,
+                       help="annotation tools' exports: the layer of document labels coded "
+                       "(default: the only one; an export with several names them)")
     table.add_argument("--names", type=name_list, metavar="A,B,...",
                        help="names of the coders (annotators), comma-separated, one per coder "
                        "in the order they first appear in the file (default: as written)")
@@ -276,6 +279,18 @@ def _run_table(args: argparse.Namespace) -> int:
         raise UsageError("--dask reads Parquet codings (a .parquet file or a directory of "
                              "them, or --input-format parquet)")
     _check_options(args, given)
+    args.export = None
+    if args.input_format in export_formats():  # document labels, written as codings
+        import io
+
+        from ..exports.reading import read_export
+        from ..labels.exports import codings_from_exports
+        export = read_export(args.file, args.input_format, encoding=args.encoding)
+        args.export = io.StringIO(codings_from_exports(
+            [export], layer=args.layer, sep=";" if args.sep is None else args.sep,
+            names=args.names))
+        args.names = None  # renamed in the codings
+        args.input_format = "codings"
     if args.input_format not in ("codings", "parquet"):
         return _run_multilabel(args, given)
     wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]
@@ -310,13 +325,15 @@ def _run_table(args: argparse.Namespace) -> int:
     if args.dask is not None:
         return _run_dask(args, chosen, numeric)
     source: Any = _stdin(args.encoding) if args.file == "-" else args.file
+    if args.export is not None:
+        source = args.export
     if args.input_format == "parquet":
         from ..labels.parquet import read_parquet_table
         data = read_parquet_table(args.file, sep=args.sep, scalar=args.scalar, numeric=numeric)
     else:
         data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
                                path="<stdin>" if args.file == "-" else args.file,
-                               encoding=args.encoding)
+                               encoding=None if args.export is not None else args.encoding)
     tables: Any = data.tables
     order = data.coder_order()
     if args.names:

@@ -73,10 +73,12 @@ def _formats(args: argparse.Namespace) -> set[str]:
 
 #: Options that act on some input formats only: command -> dest -> formats.
 FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
-    "table": {"sep": {"codings", "parquet"}, "scalar": {"codings", "parquet"},
-              "engine": {"codings", "parquet"},
-              "weights": {"codings", "parquet"}, "p": {"multilabel-csv", "multilabel-json"},
-              "categories": {"multilabel-csv", "multilabel-json"}},
+    "table": {"sep": {"codings", "parquet", *EXPORTS},
+              "scalar": {"codings", "parquet", *EXPORTS},
+              "engine": {"codings", "parquet", *EXPORTS},
+              "weights": {"codings", "parquet", *EXPORTS},
+              "p": {"multilabel-csv", "multilabel-json"},
+              "categories": {"multilabel-csv", "multilabel-json"}, "layer": set(EXPORTS)},
     "coref": {"text_dir": {"brat"}, "types": {"brat"}, "relations": {"brat"}},
     "trees": {"roots": {"conll"}, "cycles": {"conll"}, "words": {"brackets"}},
     "spans": {"lengths": {"spans-csv"}, "text_dir": {"spans-csv", "brat"},
