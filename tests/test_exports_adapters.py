@@ -90,3 +90,48 @@ def test_without_texts_offsets_are_positions() -> None:
     corpus = spans_from_exports([export(a, b)])
     assert corpus.unit == "positions" and corpus.lengths is None
     assert sorted(corpus.spans["label"]) == ["-", "PER"]
+
+
+def test_document_labels_as_codings_give_krippendorffs_alpha() -> None:
+    """Document labels -> codings -> nominal alpha, against the krippendorff package."""
+    krippendorff = pytest.importorskip("krippendorff")
+    import io
+
+    import numpy as np
+
+    from clusteragree.core.coefficient import alpha
+    from clusteragree.exports import DocumentLabel
+    from clusteragree.labels.exports import codings_from_exports
+    from clusteragree.labels.table import read_long_table
+
+    rng = np.random.default_rng(3)
+    cats = ["pos", "neg", "neu"]
+    grid = rng.integers(0, 3, (3, 40)).astype(float)
+    grid[rng.random(grid.shape) < 0.15] = np.nan  # documents not annotated: missing
+    docs = []
+    for c, who in enumerate(["u1", "u2", "u3"]):
+        for u in range(40):
+            if not np.isnan(grid[c, u]):
+                docs.append(AnnotatedDocument(f"t{u}", who, "text", labels=(
+                    DocumentLabel("sentiment", cats[int(grid[c, u])]),)))
+    text = codings_from_exports([Export(tuple(docs), "x.json", "t")], sep="none")
+    table = read_long_table(io.StringIO(text), sep="none", scalar=True).tables[None]
+    expected = krippendorff.alpha(reliability_data=grid, level_of_measurement="nominal")
+    assert alpha(table, "nominal").alpha == pytest.approx(expected, rel=1e-12)
+
+
+def test_document_labels_layers_and_sets() -> None:
+    from clusteragree.exports import DocumentLabel
+    from clusteragree.labels.exports import codings_from_exports
+    two = (AnnotatedDocument("d", "a", "t", labels=(DocumentLabel("x", "1"),
+                                                     DocumentLabel("y", "2"))),)
+    with pytest.raises(InputError, match=r"2 layers .*layer"):
+        codings_from_exports([Export(two, "x.json", "t")])
+    assert codings_from_exports([Export(two, "x.json", "t")], layer="y").endswith("a,d,2\n")
+    many = (AnnotatedDocument("d", "a", "t", labels=(DocumentLabel("x", "1"),
+                                                      DocumentLabel("x", "2"))),
+            AnnotatedDocument("e", "a", "t"))
+    with pytest.raises(InputError, match="has 2 labels"):
+        codings_from_exports([Export(many, "x.json", "t")], sep="none")
+    with pytest.warns(UserWarning, match="without a label"):
+        assert codings_from_exports([Export(many, "x.json", "t")]).endswith("a,d,1;2\n")
