@@ -251,6 +251,41 @@ def test_coref_mentions_as_spans(cli) -> None:
     assert labels == {"mention"}  # chain ids are never categories
 
 
+def _corefud(path: Path, entities: list[str]) -> str:
+    """A CorefUD document of one sentence, one token per ``Entity=`` value given."""
+    lines = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = 1",
+             "# text = " + " ".join(f"w{i}" for i in range(len(entities)))]
+    for i, e in enumerate(entities, start=1):
+        misc = f"Entity={e}" if e else "_"
+        lines.append(f"{i}\tw{i}\tw\tX\t_\t_\t0\troot\t_\t{misc}")
+    path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    return str(path)
+
+
+def test_corefud_entity_types_are_the_labels(cli, tmp_path: Path) -> None:
+    """etype labels the mentions (chain ids never do): F1 per type counted by hand."""
+    a = _corefud(tmp_path / "a.conllu", ["(e1-person-1)", "(e2-place-1)", "(e1-person-1)", ""])
+    b = _corefud(tmp_path / "b.conllu", ["(e7-person-1)", "(e8-person-1)", "", "(e9--1)"])
+    code, out, err = cli("spans", a, b, "-f", "json", "--metrics", "f1", "--rules", "exact")
+    assert code == 0, err
+    rows = [r for r in json.loads(out)["results"] if r["kind"] == "span_match_mean"
+            or r["kind"] == "span_match"]
+    f1 = {r["label"]: r["f1"] for r in rows if r.get("label") and r.get("document") is None}
+    # person: a has w1, w3; b has w1, w2 -> one match: 2/(2+2); place: a w2, b none -> 0;
+    # an entity without a type is a "mention": b's w4 alone -> 0
+    assert f1["person"] == pytest.approx(0.5)
+    assert f1["place"] == 0 and f1["mention"] == 0
+    assert any("entity's type" in w["message"] for w in json.loads(out)["warnings"])
+
+
+def test_corefud_entity_typed_twice_keeps_the_first(tmp_path: Path) -> None:
+    from clusteragree.coref.corefud import read_corefud
+    path = _corefud(tmp_path / "a.conllu", ["(e1-person-1)", "(e1-place-1)"])
+    with pytest.warns(InputWarning, match="different types"):
+        doc = read_corefud(path).documents["d"]
+    assert doc.entity_types == (("e1", "person"),)
+
+
 def test_pyramid_contributors_as_spans(cli) -> None:
     a, b = (str(FIX / "passonneau2006" / f"fig1-A{k}.pyr") for k in (1, 2))
     code, out, err = cli("spans", a, b, "-f", "json", "--metrics", "f1")

@@ -43,6 +43,8 @@ _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
 _ID = re.compile(r"id\s*=\s*(?P<id>.*)")
+#: The note of an entity whose mentions give it different types (``etype``).
+ETYPES_DIFFER = "entities whose mentions give them different types (etype): the first kept"
 #: The repairs of lenient reading.
 UNOPENED = "closes of a mention that is not open ignored"
 UNCLOSED = "mentions not closed by the end of their document dropped"
@@ -62,6 +64,7 @@ class _Doc:
         self.expected: dict[str, int] = {}
         self.mentions: list[Mention] = []
         self.has_entities = False
+        self.etypes: dict[str, str] = {}  # entity -> its first etype
         self.first = 0  # its first token among the file's (the vectorised path)
 
 
@@ -166,7 +169,8 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     if not state.docs:
         raise state.fail("no token lines: not a CoNLL-U file", 1)
     state.tally.report()
-    repairs = {what: n for what, n in state.tally.counts().items() if what != CR_MIXED}
+    repairs = {what: n for what, n in state.tally.counts().items()
+               if what not in (CR_MIXED, ETYPES_DIFFER)}
     return CorefCorpus(state.docs, name, repairs, "corefud")
 
 
@@ -258,8 +262,10 @@ class _Reading:
                                    path=self.name, line=d.line)
         except InputError as err:
             raise refusal(self.tally, err) from None
-        self.docs[d.name] = CorefDocument(d.name, tuple(d.tokens), kept, self.name, d.line,
-                                          tuple(d.token_lines))
+        present = {m.entity for m in kept}
+        self.docs[d.name] = CorefDocument(
+            d.name, tuple(d.tokens), kept, self.name, d.line, tuple(d.token_lines),
+            entity_types=tuple((e, t) for e, t in d.etypes.items() if e in present))
 
     def entity(self, entity: str, token: int, number: int) -> None:
         """Read the value of ``Entity=`` of token ``token`` (of the current document)."""
@@ -278,6 +284,11 @@ class _Reading:
                 values = body.split("-")
                 info = dict(zip(doc.fields, values, strict=False))
                 eid = info.get("eid") or info.get("GRP") or values[0]
+                etype = info.get("etype")
+                if etype and etype != "_":
+                    base = eid.split("[")[0]
+                    if doc.etypes.setdefault(base, etype) != etype:
+                        self.tally.add("note", ETYPES_DIFFER, number)
                 head = info.get("head")
                 head_n = None
                 if head:

@@ -37,7 +37,7 @@ of a response into the key by span changes, splits, merges, removals and introdu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -298,9 +298,7 @@ def _without_singletons(doc: CorefDocument) -> CorefDocument:
     sizes: dict[str, int] = {}
     for m in doc.mentions:
         sizes[m.entity] = sizes.get(m.entity, 0) + 1
-    return CorefDocument(doc.name, doc.tokens, tuple(m for m in doc.mentions
-                                                     if sizes[m.entity] > 1),
-                         doc.path, doc.line, doc.token_lines, doc.words)
+    return replace(doc, mentions=tuple(m for m in doc.mentions if sizes[m.entity] > 1))
 
 
 def coref_differences(corpora: Sequence[CorefCorpus], *, coders: Sequence[Any] | None = None,

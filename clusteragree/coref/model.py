@@ -197,6 +197,10 @@ class CorefDocument:
     words : tuple of (int, int), default=()
         The word units as token spans ``(start, end)``, when they are not the tokens (BRAT: runs
         of non-space characters); empty means one word per token.
+    entity_types : tuple of (str, str), default=()
+        The type of each entity that has one, ``(entity, type)`` (CorefUD ``etype``); empty
+        when the format gives none. Types are the annotator's own categories: the span
+        measures use them as labels, the coreference metrics do not.
 
     References
     ----------
@@ -227,6 +231,7 @@ class CorefDocument:
     line: int | None = None
     token_lines: tuple[int, ...] = ()
     words: tuple[tuple[int, int], ...] = ()
+    entity_types: tuple[tuple[str, str], ...] = ()
 
     @property
     def word_spans(self) -> tuple[tuple[int, int], ...]:

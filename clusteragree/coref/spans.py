@@ -2,7 +2,9 @@
 alpha, gamma): where the annotators put mentions, whatever their chains.
 
 Chain ids are each annotator's own (entity ``3`` of one file has nothing to do with entity ``3``
-of another), so they are never a category: every mention has the label ``mention``. Chain
+of another), so they are never a category: a mention's label is its entity's type where the
+format gives one (CorefUD ``etype``, an annotator's own category such as ``person``), and
+``mention`` elsewhere (CoNLL-2011/2012, whose coreference column has no type, and BRAT). Chain
 identity is the coreference metrics' business (MUC, B-cubed, CEAF, BLANC, LEA, alpha over
 mentions). A discontinuous mention (CorefUD parts, BRAT fragments) is one span from its first
 token to its last by default (a ``note``), or one span per part (``fragments="parts"``).
@@ -51,8 +53,9 @@ def mention_spans(corpora: Sequence[CorefCorpus], *, coders: Sequence[Hashable] 
     -------
     SpanCorpus
         Offsets in tokens (BRAT: characters, as the coreference reader counts them), the
-        documents' lengths and tokens (BRAT: the text) known; every label ``mention``; ``id``
-        the mention's entity (its chain, as written) and ``line`` its line.
+        documents' lengths and tokens (BRAT: the text) known; each label the entity's type
+        (CorefUD ``etype``) or ``mention``; ``id`` the mention's entity (its chain, as written)
+        and ``line`` its line.
 
     Raises
     ------
@@ -84,20 +87,26 @@ def mention_spans(corpora: Sequence[CorefCorpus], *, coders: Sequence[Hashable] 
     names = list(coders) if coders else unique_labels([c.path for c in corpora])
     common, _ = match_documents(corpora, lenient=lenient)
     rows = []
-    split = 0
+    split = typed = 0
     for name, corpus in zip(names, corpora, strict=True):
         for doc in common:
             document = corpus.documents[doc]
+            types = dict(document.entity_types)
+            typed += bool(types)
             for m in document.mentions:
                 if len(m.spans) > 1:
                     split += 1
                 pieces = m.spans if fragments == "parts" else ((m.start, m.end),)
-                rows += [(name, doc, s, e, MENTION, m.entity, corpus.path, m.line)
+                label = types.get(m.entity, MENTION)
+                rows += [(name, doc, s, e, label, m.entity, corpus.path, m.line)
                          for s, e in pieces]
     if split and fragments == "extent":
         notify("note", "discontinuous mentions read as one span from their first token to "
                f"their last ({option('fragments', 'parts')} takes each part as a span)",
                count=split)
+    if typed:
+        notify("note", "mentions are labelled by their entity's type (CorefUD etype; "
+               f"'{MENTION}' where the entity has none)", count=typed)
     first = corpora[0]
     brat = first.format == "brat"
     texts = {d: ("".join(first.documents[d].tokens) if brat else first.documents[d].tokens)
