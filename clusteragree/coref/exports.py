@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from ..errors import InputError, Tally
+from ..errors import InputError, Tally, notify
 from ..exports.coreference import token_documents
 from ..exports.model import AnnotatedDocument, Chain, Export, Span
 from .model import CorefCorpus, CorefDocument, Mention
@@ -111,7 +111,8 @@ def export_from_corpus(corpus: CorefCorpus, annotator: str) -> Export:
     A document of a token format (CoNLL, CorefUD) becomes the text of its tokens, one space
     between the tokens of a sentence and a line end between sentences (a sentence ends where
     the token lines of the file skip a line: a blank line or a comment), with the tokens and
-    sentences given; a BRAT document keeps its characters (its tokens) and gives no tokens, so
+    sentences given (a token without a word, as in files of two columns, is ``_``); a BRAT
+    document keeps its characters (its tokens) and gives no tokens, so
     that a writer tokenises it. Every mention is a span of layer ``coreference`` (ids ``m1``,
     ``m2``, ... in document order; a discontinuous mention has its fragments), every entity a
     chain named by its id.
@@ -141,13 +142,17 @@ def export_from_corpus(corpus: CorefCorpus, annotator: str) -> Export:
     >>> doc.chains
     (Chain(id='1', layer='coreference', spans=('m1', 'm2'), label=None, line=2),)
     """
-    documents = [_document(doc, annotator, corpus.format == "brat")
+    documents = [_document(doc, annotator, corpus.format)
                  for doc in corpus.documents.values()]
+    if corpus.format != "brat":
+        notify("converted", "tokens without a word (the file has no word column) written _",
+               path=corpus.path, count=sum(not t for d in corpus.documents.values()
+                                           for t in d.tokens))
     return Export(tuple(documents), corpus.path, corpus.format)
 
 
-def _document(doc: CorefDocument, annotator: str, characters: bool) -> AnnotatedDocument:
-    if characters:
+def _document(doc: CorefDocument, annotator: str, tool: str) -> AnnotatedDocument:
+    if tool == "brat":
         text = "".join(doc.tokens)
         offsets = [(k, k + 1) for k in range(len(doc.tokens))]
         tokens: tuple[tuple[int, int], ...] = ()
@@ -157,7 +162,7 @@ def _document(doc: CorefDocument, annotator: str, characters: bool) -> Annotated
         pieces: list[str] = []
         offsets = []
         at = 0
-        for k, word in enumerate(doc.tokens):
+        for k, word in enumerate(t or "_" for t in doc.tokens):
             if k:
                 pieces.append("\n" if k in breaks else " ")
                 at += 1
@@ -181,7 +186,7 @@ def _document(doc: CorefDocument, annotator: str, characters: bool) -> Annotated
     chains = tuple(Chain(entity, "coreference", tuple(ids), line=lines[entity])
                    for entity, ids in members.items())
     return AnnotatedDocument(doc.name, annotator, text, tokens, sentences, tuple(spans), (),
-                             chains, (), doc.path, doc.line, "")
+                             chains, (), doc.path, doc.line, tool)
 
 
 def _sentence_starts(doc: CorefDocument) -> set[int]:

@@ -71,7 +71,8 @@ def write_conll2012(documents: Sequence[AnnotatedDocument], handle: IO[str], *,
                     tokens_from: Sequence[AnnotatedDocument] | None = None) -> Written:
     """Write one annotator's coreference as CoNLL-2012.
 
-    Each document is ``#begin document (NAME); part 000`` (a name already of that form is kept),
+    Each document is ``#begin document (NAME); part 000`` (a name already of that form, or of a
+    document read from CoNLL, is kept),
     a line per token with the twelve columns of the CoNLL-2012 data (document, part, word
     number, word, then ``-`` for POS, parse, lemma, frameset, sense and speaker, ``*`` for
     named entities) and the coreference column last, a blank line after each sentence, and
@@ -139,12 +140,7 @@ def write_conll2012(documents: Sequence[AnnotatedDocument], handle: IO[str], *,
                            tokens_from=tokens_from, tally=tally)
     tokens = mentions = chains = alone = 0
     for tdoc in docs:
-        name = _conll_name(tdoc.doc.name)
-        inner = name[1:name.rindex(");")]
-        column = re.sub(r"\s", "_", inner) or "-"
-        if column.startswith("#"):
-            column = "_" + column
-        part = int(name.rsplit(" ", 1)[1])
+        name, column, part = _conll_name(tdoc.doc)
         handle.write(f"#begin document {name}\n")
         cells = _cells(tdoc, len(tdoc.layout.words), lambda m, k: str(m.chain + 1), "|")
         for first, last in tdoc.layout.sentences:
@@ -165,9 +161,17 @@ def write_conll2012(documents: Sequence[AnnotatedDocument], handle: IO[str], *,
     return Written(len(docs), tokens, mentions, chains)
 
 
-def _conll_name(name: str) -> str:
-    name = " ".join(name.split())
-    return name if _PART.match(name) else f"({name}); part 000"
+def _conll_name(doc: AnnotatedDocument) -> tuple[str, str, int]:
+    """The name on the ``#begin document`` line, the document column and the part number: a
+    document read from CoNLL keeps its name; any other is named ``(NAME); part 000``."""
+    name = " ".join(doc.name.split())
+    if doc.tool != "conll" and not _PART.match(name):
+        name = f"({name}); part 000"
+    found = _PART.match(name)
+    inner = name[1:name.rindex(");")] if found else name.split(";")[0]
+    column = re.sub(r"\s", "_", inner) or "-"
+    part = int(name.rsplit(" ", 1)[1]) if found else 0
+    return name, "_" + column if column.startswith("#") else column, part
 
 
 def _sizes(tdoc: TokenDocument) -> list[int]:
@@ -255,11 +259,11 @@ def write_corefud(documents: Sequence[AnnotatedDocument], handle: IO[str], *,
     # newdoc id = d1
     # sent_id = d1-1
     # text = Mary saw her cat.
-    1 Mary _ _ _ _ _ _ _ _ Entity=(e1-PER)
-    2 saw _ _ _ _ _ _ _ _ _
-    3 her _ _ _ _ _ _ _ _ Entity=(e2-ANIMAL(e1-PER)
-    4 cat _ _ _ _ _ _ _ _ Entity=e2)|SpaceAfter=No
-    5 . _ _ _ _ _ _ _ _ _
+    1 Mary _ _ _ _ _ _ _ Entity=(e1-PER)
+    2 saw _ _ _ _ _ _ _ _
+    3 her _ _ _ _ _ _ _ Entity=(e2-ANIMAL(e1-PER)
+    4 cat _ _ _ _ _ _ _ Entity=e2)|SpaceAfter=No
+    5 . _ _ _ _ _ _ _ _
     <BLANKLINE>
     """
     tally = Tally(_name(handle))
@@ -297,7 +301,7 @@ def write_corefud(documents: Sequence[AnnotatedDocument], handle: IO[str], *,
                     misc.append(f"Entity={cells[k]}")
                 if glued[k - first] and k + 1 < last:
                     misc.append("SpaceAfter=No")
-                handle.write(f"{k - first + 1}\t{lay.words[k]}\t_\t_\t_\t_\t_\t_\t_\t_\t"
+                handle.write(f"{k - first + 1}\t{lay.words[k]}\t_\t_\t_\t_\t_\t_\t_\t"
                              f"{'|'.join(misc) or '_'}\n")
             handle.write("\n")
         offset += len(tdoc.labels)
