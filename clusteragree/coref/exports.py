@@ -63,6 +63,10 @@ def corpora_from_export(export: Export, *, layer: str | None = None,
     ParameterError
         An ambiguous or unknown ``layer`` or ``chain_layer``.
 
+    References
+    ----------
+    docs/formats.md, "Writing" (the tokens and the mentions, as the CoNLL writer makes them).
+
     Examples
     --------
     Two annotators of one text; ``a`` links "He" to "John", ``b`` to "Mary". The tokens are
@@ -129,6 +133,10 @@ def export_from_corpus(corpus: CorefCorpus, annotator: str) -> Export:
     -------
     Export
         Tool: the corpus's format.
+
+    References
+    ----------
+    docs/formats.md, "Writing" (what ``clusteragree convert`` keeps and loses per format).
 
     Examples
     --------

@@ -6,7 +6,8 @@ spans (Label Studio, doccano, Prodigy), whose connected components are the chain
 (:func:`~clusteragree.exports.model.connected_chains`). :func:`select` decides, for every
 document of an export at once:
 
-* **the chains**: the export's chains where it has any (its relations are then not chains;
+* **the chains**, for the documents of each tool (:attr:`AnnotatedDocument.tool`: one export
+  uses one way): the export's chains where it has any (its relations are then not chains;
   several chain layers are refused unless ``chain_layer`` names one); otherwise the connected
   components of its relations (several relation layers refused unless ``chain_layer`` names
   one). Two chains that share a span are one chain (``merged``);
@@ -38,8 +39,8 @@ from ..errors import ParameterError, Tally, option
 from .model import AnnotatedDocument, Chain, Span, connected_chains
 from .tokens import Layout, layout, token_span
 
-__all__ = ["Entities", "TokenDocument", "TokenMention", "chains_of", "select",
-           "token_documents"]
+__all__ = ["Entities", "Sources", "TokenDocument", "TokenMention", "chain_sources", "chains_of",
+           "select", "token_documents"]
 
 #: Values of the policies of :func:`token_documents`.
 DISCONTINUOUS = ("keep", "extent", "drop")
@@ -113,34 +114,52 @@ class _Union:
         return True
 
 
-def _chain_source(documents: Sequence[AnnotatedDocument], chain_layer: str | None
-                  ) -> tuple[str, str | None]:
-    """``("chains" | "relations" | "none", layer)``: where the chains of the export come from."""
-    chain_layers = list(dict.fromkeys(c.layer for d in documents for c in d.chains))
-    relation_layers = list(dict.fromkeys(r.layer for d in documents for r in d.relations))
-    if chain_layer is not None:
-        if chain_layer in chain_layers:
-            return "chains", chain_layer
-        if chain_layer in relation_layers:
-            return "relations", chain_layer
-        raise ParameterError(f"{option('chain_layer', chain_layer)}: no chain or relation "
-                             "layer of that name; the export has "
-                             f"{_listed(chain_layers + relation_layers)}",
-                             params=("chain_layer",))
-    if chain_layers:
-        if len(chain_layers) > 1:
+class Sources(dict):
+    """Where the chains of each tool's documents come from: ``tool -> (kind, layer)`` with
+    kind ``chains``, ``relations`` or ``none`` (:func:`chain_sources`)."""
+
+    def of(self, doc: AnnotatedDocument) -> tuple[str, str | None]:
+        return self.get(doc.tool, ("none", None))
+
+
+def chain_sources(documents: Sequence[AnnotatedDocument], chain_layer: str | None
+                  ) -> Sources:
+    """Where the chains come from, decided for the documents of each tool (one export, or one
+    coreference file, uses one way): the named ``chain_layer`` where a tool has it, else the
+    tool's one chain layer, else its one relation layer; several refused naming
+    ``chain_layer``; a ``chain_layer`` that no tool has refused."""
+    groups: dict[str, list[AnnotatedDocument]] = {}
+    for doc in documents:
+        groups.setdefault(doc.tool, []).append(doc)
+    out = Sources()
+    found = chain_layer is None
+    for tool, docs in groups.items():
+        chain_layers = list(dict.fromkeys(c.layer for d in docs for c in d.chains))
+        relation_layers = list(dict.fromkeys(r.layer for d in docs for r in d.relations))
+        if chain_layer is not None and chain_layer in chain_layers:
+            out[tool], found = ("chains", chain_layer), True
+        elif chain_layer is not None and chain_layer in relation_layers:
+            out[tool], found = ("relations", chain_layer), True
+        elif len(chain_layers) > 1:
             raise ParameterError(f"the export has several chain layers ({_listed(chain_layers)})"
                                  f": name one with {option('chain_layer')}",
                                  params=("chain_layer",))
-        return "chains", chain_layers[0]
-    if relation_layers:
-        if len(relation_layers) > 1:
+        elif chain_layers:
+            out[tool] = ("chains", chain_layers[0])
+        elif len(relation_layers) > 1:
             raise ParameterError("the export has no chains and several relation layers "
                                  f"({_listed(relation_layers)}): name the one whose relations "
                                  f"link coreferent spans with {option('chain_layer')}",
                                  params=("chain_layer",))
-        return "relations", relation_layers[0]
-    return "none", None
+        else:
+            out[tool] = ("relations", relation_layers[0]) if relation_layers else ("none", None)
+    if not found:
+        layers = dict.fromkeys([*(c.layer for d in documents for c in d.chains),
+                                *(r.layer for d in documents for r in d.relations)])
+        raise ParameterError(f"{option('chain_layer', chain_layer)}: no chain or relation "
+                             f"layer of that name; the export has {_listed(layers)}",
+                             params=("chain_layer",))
+    return out
 
 
 def _listed(names: Iterable[str]) -> str:
@@ -148,12 +167,12 @@ def _listed(names: Iterable[str]) -> str:
     return shown or "none"
 
 
-def chains_of(doc: AnnotatedDocument, source: tuple[str, str | None],
+def chains_of(doc: AnnotatedDocument, sources: Sources,
               tally: Tally) -> list[tuple[list[str], str | None]]:
     """The chains of ``doc`` as lists of span ids (of spans the document has), with the
-    chain's label; chains that share a span are joined (``merged``). ``source`` is
-    ``("chains" | "relations" | "none", layer)``, as decided for the whole export."""
-    kind, name = source
+    chain's label; chains that share a span are joined (``merged``). ``sources`` says where
+    they come from (:func:`chain_sources`)."""
+    kind, name = sources.of(doc)
     raw: Sequence[Chain]
     if kind == "chains":
         raw = [c for c in doc.chains if c.layer == name]
@@ -239,7 +258,7 @@ def select(documents: Sequence[AnnotatedDocument], *, layer: str | None = None,
     own = tally is None
     tally = tally if tally is not None else Tally(documents[0].path if documents else "")
     every = list(decided_from) if decided_from is not None else list(documents)
-    source = _chain_source(every, chain_layer)
+    source = chain_sources(every, chain_layer)
     chains = [chains_of(d, source, tally) for d in documents]
     layers = _mention_layers(every, source, layer) if decided_from is not None else \
         _mention_layers(documents, source, layer, chains)
@@ -278,7 +297,7 @@ def select(documents: Sequence[AnnotatedDocument], *, layer: str | None = None,
     return out
 
 
-def _mention_layers(documents: Sequence[AnnotatedDocument], source: tuple[str, str | None],
+def _mention_layers(documents: Sequence[AnnotatedDocument], source: Sources,
                     layer: str | None,
                     chains: list[list[tuple[list[str], str | None]]] | None = None
                     ) -> set[str]:

@@ -37,7 +37,14 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import InputError, ParameterError, Tally, option
-from .coreference import TokenDocument, TokenMention, _chain_source, chains_of, token_documents
+from .coreference import (
+    Sources,
+    TokenDocument,
+    TokenMention,
+    chain_sources,
+    chains_of,
+    token_documents,
+)
 from .model import AnnotatedDocument
 
 __all__ = ["Written", "safe_name", "write_brat", "write_codings_csv", "write_conll2012",
@@ -407,7 +414,7 @@ def write_brat(documents: Sequence[AnnotatedDocument], directory: str | os.PathL
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot make the directory: {err.strerror}", folder) from None
-    source = _chain_source(list(decided_from) if decided_from is not None else documents,
+    source = chain_sources(list(decided_from) if decided_from is not None else documents,
                            chain_layer)
     stems: dict[str, str] = {}
     written = spans_n = chains_n = 0
@@ -440,7 +447,7 @@ def _write_text(path: Path, text: str) -> None:
         raise InputError(f"cannot write: {err.strerror}", path) from None
 
 
-def _brat_lines(doc: AnnotatedDocument, source: tuple[str, str | None], tally: Tally
+def _brat_lines(doc: AnnotatedDocument, source: Sources, tally: Tally
                 ) -> tuple[list[str], int, int]:
     assert doc.text is not None
     text = doc.text
