@@ -25,9 +25,10 @@ INPUT_LAYER = ("errors", "inputs", "progress", "_version", "_lazy")
 ALLOWED: dict[str, set[str]] = {
     "input": set(),
     "core": {"input"},
-    **{domain: {"core", "input"} for domain in DOMAINS},
+    "exports": {"input"},  # what tools export: the domains adapt it to their models
+    **{domain: {"core", "input", "exports"} for domain in DOMAINS},
     "report": {"core", "input"},
-    "cli": {"core", "input", "report", *DOMAINS},
+    "cli": {"core", "input", "report", "exports", *DOMAINS},
     "root": {"core", "input"},
 }
 

@@ -49,6 +49,7 @@ EXAMPLES = {
     "trees": "clusteragree trees a.conllu b.conllu --distance all --metrics accuracy",
     "spans": "clusteragree spans annotator_a/ annotator_b/ --metrics f1,gamma",
     "formats": "clusteragree formats -f csv",
+    "convert": "clusteragree convert export.json -f conll2012 -o converted/",
     "report": "clusteragree report coref key.conll response.conll -o report.html",
 }
 
@@ -74,11 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
-    from . import coref, formats, pyramid, report, spans, table, trees  # when needed
+    from . import convert, coref, formats, pyramid, report, spans, table, trees  # when needed
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (table, pyramid, coref, trees, spans, report, formats):
+    for module in (table, pyramid, coref, trees, spans, convert, report, formats):
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)
@@ -195,7 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         pin_threads_for(args.jobs)
     ledger = Ledger(strict=getattr(args, "strict", False))
-    in_json = getattr(args, "format", "text") == "json"
+    in_json = (getattr(args, "format", "text") == "json"
+               or getattr(args, "summary", "text") == "json")  # convert: -f is what it writes
     code = 0
     options = option_spelling(sub)
     try:

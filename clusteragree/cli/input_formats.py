@@ -83,6 +83,11 @@ INPUTS: tuple[InputFormat, ...] = (
                 "a name ending in `.pan`", ("--fragments", "--names")),
     *(InputFormat("spans", f.name, f"{f.tool}: {f.holds}", "--input-format only (for now)",
                   ("--layer", "--types", "--fragments", "--names")) for f in EXPORT_FORMATS),
+    InputFormat("convert", "conll", "CoNLL-2011/2012 or SemEval-2010 coreference", "a file "
+                "whose first line is `#begin document`", ()),
+    InputFormat("convert", "corefud", "CorefUD CoNLL-U", "a name ending in `.conllu`", ()),
+    InputFormat("convert", "brat", "BRAT standoff: a directory of `.ann` files",
+                "a directory of `.ann` files", ("--text-dir", "--types", "--relations")),
     InputFormat("trees", "conll", "CoNLL-X / CoNLL-U dependencies", "any name but `.tree`",
                 ("--roots", "--cycles")),
     InputFormat("trees", "brackets", "bracketed trees, one after another",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         document_errors,
         error_counts,
     )
+    from .exports import corpora_from_export, export_from_corpus
     from .intervals import metric_intervals, reweighted
     from .metrics import BlancCounts, Counts, add, score
     from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, Mention, unique_mentions
@@ -45,6 +46,8 @@ _WHERE = {
     'coref_alpha': '.agreement',
     'coref_metrics': '.scoring',
     'coref_tables': '.agreement',
+    'corpora_from_export': '.exports',
+    'export_from_corpus': '.exports',
     'match_documents': '.scoring',
     'mention_units': '.unitizing',
     'mentions_u_alpha': '.unitizing',
@@ -75,8 +78,10 @@ __all__ = [
     'coref_differences',
     'coref_metrics',
     'coref_tables',
+    'corpora_from_export',
     'document_errors',
     'error_counts',
+    'export_from_corpus',
     'match_documents',
     'mention_units',
     'mentions_u_alpha',
