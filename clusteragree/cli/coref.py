@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from ..coref.model import CONLL_AVERAGE, METRICS
-from ..errors import Ledger, Notice, UsageError
+from ..errors import InputError, Ledger, Notice, UsageError
 from ._common import (
     Deprecated,
     add_common,
@@ -20,7 +20,7 @@ from ._common import (
     interval_options,
     print_json,
 )
-from .input_formats import detect, input_formats
+from .input_formats import EXPORTS, detect, input_formats
 
 
 def register(sub: Any) -> None:
@@ -58,6 +58,12 @@ def register(sub: Any) -> None:
     coref.add_argument("--types", type=_names, default=None,
                        help="BRAT: comma-separated entity types read as mentions (default: "
                        "every type; the others are counted in the warnings)")
+    coref.add_argument("--layer", default=None,
+                       help="annotation tools' exports: the span layer of the mentions when "
+                       "an export has several (default: the layers of its chains)")
+    coref.add_argument("--chain-layer", dest="chain_layer", default=None,
+                       help="annotation tools' exports: the chain layer, or the relation "
+                       "layer whose relations link coreferent spans (default: the only one)")
     coref.add_argument("--relations", type=_names, default=(),
                        help="BRAT: comma-separated relation types whose two arguments corefer "
                        "(joined to the * chains; other relations are counted)")
@@ -109,7 +115,6 @@ def _metric_list(text: str) -> list[str]:
 
 def _run_coref(args: argparse.Namespace) -> int:
     from ..core.frames import pooled_rows
-    from ..core.model import unique_labels
     from ..coref.agreement import coref_alpha, coref_metrics
     from ..coref.errors import coref_differences
     from ..coref.intervals import metric_intervals
@@ -119,8 +124,10 @@ def _run_coref(args: argparse.Namespace) -> int:
     from ..report.schema import alpha_records, diagnostic_records, envelope, records
     from ..report.tables import alpha_text
     from ..report.text import alpha_headline, diagnostic_sections, text_report
-    if len(args.files) < 2:
-        raise UsageError("give the annotations of at least two annotators")
+    if len(args.files) < 2 and args.input_format not in EXPORTS \
+            and not (args.input_format == "auto" and detect("coref", args.files[0]) in EXPORTS):
+        raise UsageError("give the annotations of at least two annotators (or an export of "
+                         "an annotation tool holding them)")
     if args.format in INPUT_FORMATS:  # the old spelling of --input-format
         Ledger.current().add(Notice(  # type: ignore[union-attr]
             "deprecated", f"--format {args.format} names the input format: use "
@@ -132,9 +139,12 @@ def _run_coref(args: argparse.Namespace) -> int:
     # warnings), and --strict refuses it, with the reader's own message at the line concerned.
     args.lenient = not args.strict
     method = interval_method(args)
-    corpora = [_read_coref(f, args) for f in args.files]
+    corpora, read_names = _read_all(args)
     args.coref_corpora = corpora  # the report draws the documents without reading again
-    names = check_names(args.names, len(args.files)) or unique_labels(args.files)
+    if len(corpora) < 2:
+        raise InputError(f"{args.files[0]} holds the annotation of {len(corpora)} annotator: "
+                         "give the annotations of at least two annotators")
+    names = check_names(args.names, len(corpora)) or read_names
     metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha", *SPAN_METRICS)]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
@@ -313,6 +323,31 @@ def _difference_sections(counts: Any, found: Any, worst: int) -> list[tuple[str,
                              listed[["document", "kind", "mentions", "key_entity",
                                      "response_entity"]]))
     return sections
+
+
+def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
+    """Every annotator's corpus, and their names: one per coreference file; those of an
+    export by the annotators it names."""
+    from ..core.model import unique_labels
+    corpora: list[Any] = []
+    names: list[str] = []
+    plain = unique_labels(args.files)
+    for path, name in zip(args.files, plain, strict=True):
+        kind = args.input_format if args.input_format != "auto" else detect("coref", path)
+        if kind in EXPORTS:
+            from ..coref.exports import corpora_from_export
+            from ..exports.reading import read_export
+            found = corpora_from_export(read_export(path, kind, encoding=args.encoding),
+                                        layer=args.layer, chain_layer=args.chain_layer)
+            corpora += found.values()
+            names += [str(a) for a in found]
+        else:
+            corpora.append(_read_coref(path, args))
+            names.append(str(name))
+    if len(set(names)) < len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise InputError(f"two annotations are named {twice!r}: name them with --names")
+    return corpora, names
 
 
 def _read_coref(path: str, args: argparse.Namespace) -> Any:

@@ -65,6 +65,9 @@ INPUTS: tuple[InputFormat, ...] = (
                 ("--word-policy",)),
     InputFormat("coref", "brat", "BRAT standoff: a directory of `.ann` files", "a directory",
                 ("--text-dir", "--types", "--relations")),
+    *(InputFormat("coref", f.name, f"{f.tool}: {f.holds}; its chains",
+                  "--input-format only (for now)", ("--layer", "--chain-layer", "--names"))
+      for f in EXPORT_FORMATS),
     InputFormat("spans", "spans-csv", "span table (CSV, or TSV for `.tsv`): header with "
                 "`document,start,end` and `annotator`, `label`, attributes", "a header naming "
                 "`document`, `start` and `end`", ("--names", "--lengths", "--text-dir")),
