@@ -153,3 +153,30 @@ def test_json_and_zip_and_missing_type_system(typesystem: Path, tmp_path: Path) 
     (tmp_path / "bad.xmi").write_bytes(b"<xmi:XMI xmlns:xmi='http://www.omg.org/XMI'><oops")
     with pytest.raises(InputError, match="not a readable UIMA CAS"):
         read_cas_xmi(tmp_path / "bad.xmi", typesystem=typesystem)
+
+
+def test_project_export_with_xmi_members(typesystem: Path, tmp_path: Path) -> None:
+    """INCEpTION's project export in the XMI format: annotation/DOC/USER.zip, each a ZIP of
+    the XMI and its type system."""
+    import io
+    import zipfile
+
+    from clusteragree.exports.inception import read_inception_project
+
+    def user_zip(case: str) -> bytes:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.write(SUITE / case / "reference.xmi", "doc.xmi")
+            z.write(typesystem, "TypeSystem.xml")
+        return buf.getvalue()
+
+    path = tmp_path / "project.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("exportedproject1.json", '{"name": "p"}')
+        z.writestr("annotation/doc.txt/ann1.zip", user_zip("testSimpleChain"))
+        z.writestr("annotation/doc.txt/ann2.zip", user_zip("testMultiTokenChain"))
+    export = read_inception_project(path)
+    assert export.annotators == ("ann1", "ann2")
+    sizes = [[len(c.spans) for c in d.chains] for d in export]
+    assert sizes == [[3], [2]]
+    assert export.documents[0].path.endswith("project.zip!annotation/doc.txt/ann1.zip!doc.xmi")

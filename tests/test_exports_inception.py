@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clusteragree.errors import InputError, Ledger, ParameterTypeError, strict
+from clusteragree.errors import InputError, Ledger, ParameterTypeError
 from clusteragree.exports.inception import read_inception_project, sniff_inception_project
 from clusteragree.exports.webanno import sniff_webanno_tsv
 
@@ -124,7 +124,7 @@ def test_formats_without_annotation_are_refused_with_the_setting_to_choose(tmp_p
 
 
 def test_strict_reading_refuses_what_was_left_out(project_zip: Path) -> None:
-    with strict(), pytest.raises(InputError, match="IGNORE"):
+    with Ledger(strict=True), pytest.raises(InputError, match="IGNORE"):
         read_inception_project(project_zip)
 
 
@@ -184,3 +184,14 @@ def test_real_export_with_a_tsv_annotator(tmp_path: Path) -> None:
     assert [docs["admin"].covered(s) for s in docs["admin"].spans] == ["is"]
     assert {s.layer for s in docs["admin"].spans} == {"Chunk"}
 
+
+
+def test_cas_members_without_cassis_say_how_to_install(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cassis", None)  # import cassis raises ImportError
+    path = zipped(PROJECT, tmp_path / "x.zip", drop=("annotation/d2.txt/alice.tsv",),
+                  add={"annotation/d2.txt/alice.json": b'{"%TYPES": {}}'})
+    with pytest.raises(InputError, match=r"pip install 'clusteragree\[cas\]'"):
+        read_inception_project(path)

@@ -279,9 +279,8 @@ def read_cas_zip_bytes(raw: bytes, *, path: str, document: str, annotator: str,
             xmi, ts = z.read(xmis[0]), z.read(tss[0])
     except InputError:
         raise
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError,
-            RuntimeError) as err:
-        raise InputError(f"not a readable ZIP ({err})", path) from None
+    except Exception as err:  # zipfile and its decompressors raise many kinds
+        raise InputError(f"not a readable ZIP ({type(err).__name__}: {err})", path) from None
     return read_cas_xmi_bytes(xmi, ts, path=f"{path}!{xmis[0]}", document=document,
                               annotator=annotator, tool=tool)
 

@@ -74,10 +74,11 @@ class _Source:
             return
         try:
             self.zip = zipfile.ZipFile(path)
-            self.names = [i.filename for i in self.zip.infolist() if not i.is_dir()]
+            self.names = [i.filename for i in self.zip.infolist()
+                          if i.filename and not i.filename.endswith("/")]
         except FileNotFoundError:
             raise InputError("no such file", path) from None
-        except (zipfile.BadZipFile, OSError, ValueError) as err:
+        except (zipfile.BadZipFile, OSError, ValueError, IndexError, EOFError) as err:
             raise InputError(f"not a readable ZIP file ({err}); give INCEpTION's project "
                              "export as downloaded", path) from None
 
@@ -103,9 +104,9 @@ class _Source:
             return data
         except InputError:
             raise
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError,
-                RuntimeError) as err:
-            raise InputError(f"cannot read this member: {err}", self.where(name)) from None
+        except Exception as err:  # zipfile and its decompressors raise many kinds
+            raise InputError(f"cannot read this member ({type(err).__name__}: {err}); "
+                             "download the export again", self.where(name)) from None
 
     def close(self) -> None:
         if self.zip is not None:
