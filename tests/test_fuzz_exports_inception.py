@@ -72,3 +72,20 @@ def test_mutated_zip_bytes_are_read_or_refused(raw: bytes) -> None:
     with files({"p.zip": raw}) as root:
         read_or_refuse(lambda: read_inception_project(root / "p.zip"))
         sniff_inception_project(root / "p.zip", raw[:65536])
+
+
+DIAGNOSIS = (b"Type,Collection,Document,Layer,Feature,Position,Flags,alice,bob\r\n"
+             b"SpanPosition,p,d.txt,x.NamedEntity,value,0-3 [Joe],\"COMPLETE, USED\",PER,"
+             b"<no annotation>\r\nSpanPosition,p,d.txt,x.NamedEntity,value,\"4-9 [a\nb]\","
+             b"USED,LOC,ORG\r\n")
+SPANS = b"doc,user,begin,end,text,label\r\nd,alice,0,3,Joe,PER\r\nd,bob,0,3,Joe,\"a,b\"\r\n"
+
+
+@FUZZ
+@given(st.one_of(mutated(DIAGNOSIS), mutated(SPANS)))
+def test_agreement_csv_is_read_or_refused(data: bytes) -> None:
+    from clusteragree.exports.agreement_csv import read_agreement_csv, sniff_agreement_csv
+
+    with files({"x.csv": data}) as root:
+        read_or_refuse(lambda: read_agreement_csv(root / "x.csv"))
+        sniff_agreement_csv(root / "x.csv", data[:65536])
