@@ -44,6 +44,7 @@ from typing import Any
 
 from ..errors import InputError, ParameterTypeError, Tally, notify, option
 from ..inputs import decode, load_json
+from . import cas
 from .model import AnnotatedDocument, Export
 from .webanno import read_webanno_tsv_bytes
 
@@ -160,8 +161,6 @@ def _read_member(source: _Source, name: str, document: str, user: str, ext: str,
         return read_webanno_tsv_bytes(source.read(name), path=where, document=document,
                                       annotator=user, encoding=encoding, tool=TOOL)
     if ext in _CAS_EXTS:
-        from . import cas
-
         if ext == "json":
             return cas.read_cas_json_bytes(source.read(name), path=where, document=document,
                                            annotator=user, tool=TOOL)
