@@ -93,6 +93,9 @@ class Relation:
         The relation's value.
     line : int or None, default=None
         Where it is written.
+    features : tuple of (str, str), default=()
+        Its other feature values, by feature name (WebAnno relation layers with several
+        features).
     """
 
     source: str
@@ -100,6 +103,7 @@ class Relation:
     layer: str
     label: str | None
     line: int | None = None
+    features: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
