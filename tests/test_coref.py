@@ -518,3 +518,27 @@ def test_cr_line_ends_are_line_ends(tmp_path: Path) -> None:
         assert got.documents["(d1); part 000"].tokens == want.documents["(d1); part 000"].tokens
         with strict(), pytest.raises(InputError, match=r"mixed.*:1: carriage returns"):
             read_conll(mixed, fast=fast)
+
+
+def test_documents_named_after_their_users_pair_by_order(cli, tmp_path) -> None:
+    """INCEpTION's CoNLL-2012 export names its document after the user: the files share no
+    name, which is refused naming --pair-documents order; with it, the one document of each
+    file is compared (the MUC counts by hand: key chains {Mary, she} and {John}; the response
+    links Mary and she too: recall 1/1, precision 1/1)."""
+    rows = [("Mary", "(1)", "(7)"), ("met", "-", "-"), ("John", "(2)", "(8)"),
+            ("and", "-", "-"), ("she", "(1)", "(7)"), ("smiled", "-", "-")]
+    paths = []
+    for user, column in (("alice", 1), ("bob", 2)):
+        lines = [f"#begin document ({user}); part 000"]
+        lines += [f"{user}\t0\t{i}\t{r[0]}\t{r[column]}" for i, r in enumerate(rows)]
+        path = tmp_path / f"{user}.conll"
+        path.write_text("\n".join([*lines, "#end document"]) + "\n")
+        paths.append(str(path))
+    code, _, err = cli("coref", *paths, "--metrics", "muc")
+    assert code == 1 and "--pair-documents order" in err
+    code, out, err = cli("coref", *paths, "--metrics", "muc", "--pair-documents", "order",
+                         "-f", "json")
+    assert code == 0, err
+    muc = [r for r in json.loads(out)["results"] if r.get("metric") == "muc"]
+    assert muc and all(r["recall"] == 1 and r["precision"] == 1 for r in muc)
+    assert any("paired in file order" in w["message"] for w in json.loads(out)["warnings"])

@@ -64,6 +64,12 @@ def register(sub: Any) -> None:
     coref.add_argument("--chain-layer", dest="chain_layer", default=None,
                        help="annotation tools' exports: the chain layer, or the relation "
                        "layer whose relations link coreferent spans (default: the only one)")
+    coref.add_argument("--pair-documents", dest="pair_documents", choices=("name", "order"),
+                       default="name",
+                       help="how the documents of the annotators are paired: by name, or the "
+                       "k-th of every file together, named as the first file's (for files "
+                       "that name one document differently, as INCEpTION's CoNLL-2012 export "
+                       "does) (default: %(default)s)")
     coref.add_argument("--relations", type=_names, default=(),
                        help="BRAT: comma-separated relation types whose two arguments corefer "
                        "(joined to the * chains; other relations are counted)")
@@ -140,6 +146,9 @@ def _run_coref(args: argparse.Namespace) -> int:
     args.lenient = not args.strict
     method = interval_method(args)
     corpora, read_names = _read_all(args)
+    if args.pair_documents == "order":
+        from ..coref.scoring import paired_by_order
+        corpora = paired_by_order(corpora)
     args.coref_corpora = corpora  # the report draws the documents without reading again
     if len(corpora) < 2:
         raise InputError(f"{args.files[0]} holds the annotation of {len(corpora)} annotator: "

@@ -16,13 +16,13 @@ import pandas as pd
 
 from ..core.model import unique_labels
 from ..core.text import first_difference
-from ..errors import InputError, ParameterError, ParameterTypeError, notify
+from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import objects_in_bulk
 from .metrics import add, count_arrays, score_documents, swapped, totals
 from .metrics import per_document as by_document
 from .model import CONLL_AVERAGE, METRICS, CorefCorpus, CorefDocument, LazyDocuments
 
-__all__ = ["check_corpora", "coref_metrics", "match_documents"]
+__all__ = ["check_corpora", "coref_metrics", "match_documents", "paired_by_order"]
 
 
 def check_corpora(corpora: object) -> None:
@@ -119,11 +119,15 @@ def match_documents(corpora: Sequence[CorefCorpus], *, lenient: bool = False
                path=next(c.path for c in corpora if skipped[0] in c.documents),
                count=len(skipped), once=("skipped", *map(id, corpora)))
     if not common:
+        single = all(len(c.documents) == 1 for c in corpora)
         raise InputError(
             "nothing to compare: the annotators share no document (document names: "
             + "; ".join(f"{c.path}: {', '.join(list(c.documents)[:3]) or 'none'}"
                         for c in corpora[:3])
-            + "); give annotations of the same documents, named alike")
+            + "); give annotations of the same documents, named alike"
+            + (f", or pair the documents in file order with {option('pair_documents', 'order')}"
+               " (INCEpTION names the document of a CoNLL-2012 export after its user)"
+               if single else ""))
     if _same_tokens(corpora, common):
         return common, skipped
     for n in common:
@@ -395,4 +399,46 @@ def _arrays_mentions(given: Sequence[Any], documents: int, singletons: str
         rank[np.argsort(first, kind="stable")] = np.arange(len(ids))
         entity_id = d * max(len(ids), 1) + rank[inverse.ravel()]
         out.append(_kept(d, mention, entity_id, singletons))
+    return out
+
+
+def paired_by_order(corpora: Sequence[CorefCorpus]) -> list[CorefCorpus]:
+    """The corpora with their documents named after the first corpus's, in file order: the
+    k-th document of every file is one document (``pair_documents="order"``).
+
+    For files whose documents are the same but named differently (INCEpTION writes the user's
+    name as the document name of its CoNLL-2012 export). Every corpus must hold as many
+    documents as the first; the renaming is said once (a ``note``).
+
+    Examples
+    --------
+    >>> from clusteragree.coref import parse_conll
+    >>> a = parse_conll(["#begin document (alice); part 000", "x 0 0 Mary (1)",
+    ...                  "#end document"], "alice.conll")
+    >>> b = parse_conll(["#begin document (bob); part 000", "x 0 0 Mary -",
+    ...                  "#end document"], "bob.conll")
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     [list(c.documents) for c in paired_by_order([a, b])]
+    [['(alice); part 000'], ['(alice); part 000']]
+    """
+    from dataclasses import replace
+    check_corpora(corpora)
+    names = list(corpora[0].documents)
+    out = [corpora[0]]
+    renamed = 0
+    for c in corpora[1:]:
+        if len(c.documents) != len(names):
+            raise InputError(f"{option('pair_documents', 'order')} pairs the documents of the "
+                             f"files in order, but {c.path} holds {len(c.documents)} and "
+                             f"{corpora[0].path} {len(names)}", c.path)
+        docs = {}
+        for new, (old, doc) in zip(names, c.documents.items(), strict=True):
+            docs[new] = doc if new == old else replace(doc, name=new)
+            renamed += new != old
+        out.append(replace(c, documents=docs))
+    if renamed:
+        notify("note", f"documents paired in file order ({option('pair_documents', 'order')}): "
+               f"{renamed} document(s) take the names of {corpora[0].path}'s",
+               path=corpora[0].path, count=renamed)
     return out
