@@ -1,0 +1,65 @@
+"""The options of annotation tools' exports, the same in every command that reads them
+(``coref``, ``spans``, ``table``, ``convert``), and the reading of the inputs with them.
+
+Each option belongs to the readers of some export formats (:data:`EXPORT_OPTIONS`); given
+with another format it does nothing and says so (``unused``, :mod:`clusteragree.cli.unused`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["EXPORT_OPTIONS", "add_export_options", "export_kwargs", "read_exports"]
+
+#: Option dest -> (the export formats whose reader takes it, its keyword there).
+EXPORT_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "curation": (frozenset({"inception"}), "curation"),
+    "typesystem": (frozenset({"uima-xmi"}), "typesystem"),
+    "duplicates": (frozenset({"label-studio"}), "duplicates"),
+    "text_key": (frozenset({"label-studio"}), "text_key"),
+    "annotator_key": (frozenset({"label-studio"}), "annotator_key"),
+    "answers": (frozenset({"prodigy"}), "answers"),
+}
+
+
+def add_export_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of the export readers, in a group of their own."""
+    group = parser.add_argument_group("annotation tools' exports")
+    group.add_argument("--curation", action="store_true", default=None,
+                       help="INCEpTION project: read the curated documents too, as the "
+                       "annotator 'curation' (default: left out, with a note)")
+    group.add_argument("--typesystem", metavar="FILE", default=None,
+                       help="UIMA CAS XMI: the type system (default: TypeSystem.xml beside the "
+                       "file, or the one in INCEpTION's ZIP)")
+    group.add_argument("--duplicates", choices=("refuse", "first", "last"), default=None,
+                       help="Label Studio: two annotations of one task by one user are refused "
+                       "(default), or the first or the last is read")
+    group.add_argument("--text-key", dest="text_key", metavar="NAME", default=None,
+                       help="Label Studio: the field of the tasks' data that holds the text "
+                       "(default: the one string field, or the one the regions are found in)")
+    group.add_argument("--annotator-key", dest="annotator_key", choices=("email", "id"),
+                       default=None,
+                       help="Label Studio: name annotators by e-mail address (default) or id")
+    group.add_argument("--answers", choices=("accept", "accept,reject"), default=None,
+                       help="Prodigy: the answers read in manual recipes (default: accept; "
+                       "rejected examples left out, with a count)")
+
+
+def export_kwargs(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
+    """The reader keywords of the export options given, for the format ``fmt``."""
+    out: dict[str, Any] = {}
+    for dest, (formats, keyword) in EXPORT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        if value is not None and fmt in formats:
+            out[keyword] = value
+    return out
+
+
+def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> list[Any]:
+    """Read every input of one export format with the options given."""
+    from ..exports.reading import read_export
+    kwargs = export_kwargs(args, fmt)
+    return [read_export(p, fmt, encoding=getattr(args, "encoding", None), **kwargs)
+            for p in paths]
