@@ -179,10 +179,9 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
     if name.is_dir():
         raise InputError("is a directory; give the JSONL file of prodigy db-out", name)
     reader = _Reader(name, wanted)
-    with objects_in_bulk():
-        with _open(name) as handle:
-            for line, record in iter_jsonl(handle, name, encoding=encoding):
-                reader.record(record, line)
+    with objects_in_bulk(), _open(name) as handle:
+        for line, record in iter_jsonl(handle, name, encoding=encoding):
+            reader.record(record, line)
     reader.tally.report()
     docs = reader.documents()
     if not docs:
