@@ -168,7 +168,9 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
     if common:
         unit = common[0]
     elif checked:
-        i = next(k for k, c in enumerate(checks) if c.covered is not None and fits[k])
+        # the span that fits the fewest units, and one that does not fit the first of them
+        i = min((k for k, c in enumerate(checks) if c.covered is not None and fits[k]),
+                key=lambda k: len(fits[k]))
         j = next(k for k, c in enumerate(checks)
                  if c.covered is not None and fits[k] and fits[i][0] not in fits[k])
         raise InputError(

@@ -242,6 +242,9 @@ class _Reader:
         if answer == "reject" and not binary and "reject" not in self.answers:
             self.tally.add("skipped", REJECTED, line)
             return
+        if not (manual or choice or binary) and record.get("spans"):
+            self.tally.add("ignored", BINARY_SPANS, line)
+            return
         doc = self._doc(label_text(annotator), input_hash, record, text, what, line)
         if binary:
             label = label_text(record["label"])
@@ -251,9 +254,6 @@ class _Reader:
         if choice:
             self._labels(doc, CHOICE, task_hash, self._choices(record, what, line), line)
         if manual or not choice:
-            if not manual and record.get("spans"):
-                self.tally.add("ignored", BINARY_SPANS, line)
-                return
             if doc.manual is not None:
                 self.tally.add("skipped", "second manual annotations of one input by one "
                                "annotator (one _input_hash) left out: the last is read", line)
