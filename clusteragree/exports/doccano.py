@@ -326,7 +326,7 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
         raise InputError("a doccano 1.x JSONL export ('annotations' with label ids): it names "
                          "labels by their ids only; export from doccano 1.6 or later (JSONL), "
                          "one file per user", shown, line)
-    key = "text" if "text" in record else "data"
+    key = "data" if "data" in record and "text" not in record else "text"
     text = field(record, key, str, what=what, path=shown, line=line)
     name = text_field(record, "id", what=what, path=shown, line=line, required=False)
     if name is None:
