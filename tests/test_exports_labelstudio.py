@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from clusteragree.errors import InputError, Ledger, ParameterError
-from clusteragree.exports.reading import detect_export, read_export
 from clusteragree.exports.doccano import sniff_doccano
 from clusteragree.exports.labelstudio import read_label_studio, sniff_label_studio
 from clusteragree.exports.prodigy import sniff_prodigy
+from clusteragree.exports.reading import detect_export, read_export
 
 FIX = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "exports"
 LS = FIX / "labelstudio"

@@ -310,7 +310,8 @@ class _Reader:
                    new: tuple[str, int, AnnotatedDocument]) -> AnnotatedDocument:
         if self.duplicates == "refuse":
             raise InputError(
-                f"task {task}: the user {annotator!r} made two annotations (ids {old[0]} and {new[0]}); "
+                f"task {task}: the user {annotator!r} made two annotations (ids {old[0]} and "
+                f"{new[0]}); "
                 f"read one with {option('duplicates', 'first')} or "
                 f"{option('duplicates', 'last')}", self.path, new[1])
         self.tally.add("skipped", "second annotations by one user on one task left out "
