@@ -243,3 +243,36 @@ def test_only_its_recogniser_accepts_a_label_studio_fixture(path: Path) -> None:
                          ids=lambda p: p.name)
 def test_the_recogniser_refuses_the_other_formats(path: Path) -> None:
     assert not sniff_label_studio(path, _head(path))
+
+
+def test_the_array_read_a_window_at_a_time_is_the_array_read_whole(monkeypatch) -> None:
+    """Random arrays (non-ASCII, emoji, several layouts) and corrupted copies: the windowed
+    reading gives the elements and lines, or the refusal and its line, that reading the text
+    whole gives, whatever the window's size."""
+    import random
+
+    from clusteragree.exports import _records
+
+    rnd = random.Random(24)
+    for _ in range(300):
+        items = [{"id": k, "t": "é\N{GRINNING FACE}x" * rnd.randint(0, 20), "n": [1, 2.5, None]}
+                 for k in range(rnd.randint(0, 8))]
+        sep = rnd.choice([",", ",\n", " ,\r\n  "])
+        text = ("[" + rnd.choice(["", "\n"]) + sep.join(
+            json.dumps(i, ensure_ascii=rnd.random() < 0.5, indent=rnd.choice([None, 1]))
+            for i in items) + rnd.choice(["", "\n"]) + "]" + rnd.choice(["", "\n"]))
+        if items and rnd.random() < 0.5:
+            k = rnd.randrange(len(text))
+            text = text[:k] + rnd.choice(["", "}", "x", ",", "]", "["]) + text[k + 1:]
+        monkeypatch.setattr(_records, "WINDOW", rnd.choice([1, 3, 8, 64, 1000]))
+        whole = windowed = None
+        try:
+            whole = [(n, v) for n, _, _, v in _records.iter_json_array(text, "x")]
+        except InputError as err:
+            whole = err.line
+        try:
+            windowed = [(n, v) for n, _, _, _, v in
+                        _records.iter_json_array_bytes(text.encode(), "x")]
+        except InputError as err:
+            windowed = err.line
+        assert whole == windowed

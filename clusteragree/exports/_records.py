@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from ..errors import InputError
-from ..inputs import MAX_INT_DIGITS, decode
+from ..inputs import check_encoding, decode
 
 __all__ = ["field", "integer", "iter_json_array", "iter_jsonl", "json_line", "label_text",
            "line_at", "text_field"]
@@ -42,13 +42,6 @@ class _BadNumber(Exception):
         self.token, self.why = token, why
 
 
-def _as_int(token: str) -> int:
-    if len(token.lstrip("-")) > MAX_INT_DIGITS:
-        raise _BadNumber(token[:24] + ("..." if len(token) > 24 else ""),
-                         f"is too large ({len(token.lstrip('-'))} digits)")
-    return int(token)
-
-
 def _as_float(token: str) -> float:
     value = float(token)
     if not math.isfinite(value):
@@ -60,7 +53,11 @@ def _constant(token: str) -> float:
     raise _BadNumber(token, "is not a number JSON allows (NaN, Infinity); write null")
 
 
-_DECODER = json.JSONDecoder(parse_int=_as_int, parse_float=_as_float, parse_constant=_constant)
+# Integers are parsed by the C scanner itself (a Python hook per integer would triple the time
+# of a large export); an integer too long for Python is refused by it (a ValueError), and the
+# readers check every offset against the text, so a long id or offset does no harm.
+_DECODER = json.JSONDecoder(parse_float=_as_float, parse_constant=_constant)
+_TOO_LONG = "a whole number too long to read (over 4,300 digits)"
 
 
 def json_line(text: str, path: PathLike, line: int) -> Any:
@@ -85,6 +82,8 @@ def json_line(text: str, path: PathLike, line: int) -> Any:
                          err.colno) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", path, line) from None
+    except ValueError:
+        raise InputError(_TOO_LONG, path, line) from None
 
 
 def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
@@ -100,14 +99,20 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
     >>> list(iter_jsonl(io.BytesIO(b'{"a": 1}\\r\\n\\n{"a": 2}'), "x.jsonl"))
     [(1, {'a': 1}), (3, {'a': 2})]
     """
+    codec = check_encoding(encoding) or "utf-8"
     for number, raw in enumerate(stream, 1):
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         if raw.endswith(b"\r"):
             raw = raw[:-1]
+        if number == 1 and codec == "utf-8":
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
         if not raw.strip():
             continue
-        text = _decode_line(raw, path, number, encoding)
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError:
+            text = _decode_line(raw, path, number, encoding)
         yield number, json_line(text, path, number)
 
 
@@ -269,3 +274,149 @@ def label_text(value: str) -> str:
             _INTERNED.clear()
         found = _INTERNED[value] = sys.intern(value)
     return found
+
+
+#: Bytes of a JSON array decoded at a time by :func:`iter_json_array_bytes`.
+WINDOW = 1 << 20
+
+
+def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = None,
+                          what: str = "element") -> Iterator[tuple[int, str, int, int, Any]]:
+    """``(line, window, start, end, value)`` for each element of the JSON array in the bytes
+    ``raw``: :func:`iter_json_array` without decoding the whole file at once.
+
+    A UTF-8 file is decoded a window of about a megabyte at a time (the window grows for an
+    element larger than it), so that a file of characters outside the Basic Multilingual Plane
+    (which Python stores in four bytes each) is never held as one string; ``start`` and
+    ``end`` are the element's range in ``window``. Another encoding is decoded whole.
+
+    Examples
+    --------
+    >>> [(line, value) for line, _, _, _, value in
+    ...  iter_json_array_bytes(b'[\\n {"a": 1},\\n 2\\n]', "x")]
+    [(2, {'a': 1}), (3, 2)]
+    """
+    codec = check_encoding(encoding)
+    if codec not in (None, "utf-8"):
+        text = decode(raw, path, encoding=encoding)
+        for line, start, end, value in iter_json_array(text, path, what=what):
+            yield line, text, start, end, value
+        return
+    size = len(raw)
+    pos = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    line = 1
+
+    def skip(p: int) -> int:
+        while p < size and raw[p] in b" \t\r\n":
+            p += 1
+        return p
+
+    start = skip(pos)
+    line += raw.count(b"\n", pos, start)
+    if start >= size or raw[start] != 0x5B:  # "["
+        head = raw[start:start + 200].decode("utf-8", "replace")
+        found = "nothing" if start >= size else repr(head[:1])
+        raise InputError(f"not a JSON array (a list of {what}s): it starts with {found}", path,
+                         line if start < size else None)
+    pos, first, window_size, delimiter = start + 1, True, WINDOW, False
+    while True:
+        at = skip(pos)
+        line += raw.count(b"\n", pos, at)
+        pos = at
+        if pos >= size:
+            raise InputError("the JSON array is not closed (the file is cut short?)", path,
+                             line)
+        if delimiter:  # a window ended between an element and its comma
+            delimiter = False
+            if raw[pos] == 0x5D:
+                pos += 1
+                break
+            if raw[pos] != 0x2C:
+                raise InputError(f"expected ',' or ']' after a {what}, found "
+                                 f"{chr(raw[pos])!r}", path, line)
+            at = skip(pos + 1)
+            line += raw.count(b"\n", pos, at)
+            pos = at
+            if pos < size and raw[pos] == 0x5D:
+                raise InputError("a comma before the end of the JSON array", path, line)
+            continue
+        if raw[pos] == 0x5D and first:  # "]": an empty array
+            pos += 1
+            break
+        stop = min(size, pos + window_size)
+        while stop < size and raw[stop] & 0xC0 == 0x80:  # not inside a character
+            stop -= 1
+        try:
+            window = raw[pos:stop].decode("utf-8")
+        except UnicodeDecodeError:
+            decode(raw, path)  # raises with the line and column of the byte
+            raise
+        at_end = stop >= size
+        i, counted, base_line, grow = 0, 0, line, False
+        while True:
+            base_line += window.count("\n", counted, i)
+            counted = i
+            try:
+                value, end = _DECODER.raw_decode(window, i)
+            except _BadNumber as bad:
+                found_at = window.find(bad.token, i)
+                raise InputError(f"the number {bad.token} {bad.why}", path, base_line + (
+                    window.count("\n", i, found_at) if found_at >= 0 else 0)) from None
+            except RecursionError:
+                raise InputError(f"JSON nested too deeply (the {what} at line {base_line})",
+                                 path, base_line) from None
+            except (json.JSONDecodeError, ValueError) as err:
+                if not at_end:
+                    grow = True
+                    break
+                if isinstance(err, json.JSONDecodeError):
+                    raise InputError(f"not JSON: {err.msg}", path,
+                                     line + window.count("\n", 0, err.pos),
+                                     err.colno if err.lineno > 1 else None) from None
+                raise InputError(_TOO_LONG, path, base_line) from None
+            if end >= len(window) and not at_end:
+                grow = True  # the element may go on past the window
+                break
+            yield base_line, window, i, end, value
+            first = False
+            j = end
+            while j < len(window) and window[j] in _WHITESPACE:
+                j += 1
+            if j >= len(window):
+                if at_end:
+                    raise InputError(f"the JSON array is not closed after the {what} at line "
+                                     f"{base_line}", path, base_line + window.count(
+                                         "\n", i, j))
+                i, grow, delimiter = end, False, True
+                break
+            if window[j] == "]":
+                base_line += window.count("\n", i, j)
+                rest = raw[pos + len(window[:j + 1].encode("utf-8")):]
+                if rest.strip(b" \t\r\n"):
+                    extra = len(rest) - len(rest.lstrip(b" \t\r\n"))
+                    raise InputError("text after the end of the JSON array", path,
+                                     base_line + rest.count(b"\n", 0, extra))
+                return
+            if window[j] != ",":
+                raise InputError(f"expected ',' or ']' after the {what} at line {base_line}, "
+                                 f"found {window[j]!r}", path,
+                                 base_line + window.count("\n", i, j))
+            k = j + 1
+            while k < len(window) and window[k] in _WHITESPACE:
+                k += 1
+            if k < len(window) and window[k] == "]":
+                raise InputError("a comma before the end of the JSON array", path,
+                                 base_line + window.count("\n", i, k))
+            i = k
+            if i >= len(window):
+                break
+        # go on from character i of the window: its byte offset, and the lines before it
+        line = base_line + window.count("\n", counted, i)
+        pos += len(window[:i].encode("utf-8"))
+        window_size = window_size * 2 if grow and i == 0 else WINDOW
+        if grow and i == 0 and at_end:  # cannot happen: at the end nothing grows
+            raise InputError(f"cannot read the {what} at line {line}", path, line)
+    rest = raw[pos:]
+    if rest.strip(b" \t\r\n"):
+        raise InputError("text after the end of the JSON array", path,
+                         line + rest.count(b"\n", 0, len(rest) - len(rest.lstrip(b" \t\r\n"))))

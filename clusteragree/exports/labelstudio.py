@@ -55,8 +55,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, ParameterError, Tally, option
-from ..inputs import check_encoding, decode, objects_in_bulk, read_bytes
-from ._records import field, iter_json_array, label_text, text_field
+from ..inputs import check_encoding, objects_in_bulk, read_bytes
+from ._records import field, iter_json_array_bytes, label_text, text_field
 from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
 from .offsets import OffsetCheck, resolve_offsets
 
@@ -176,12 +176,14 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str | None = No
     name = Path(path)
     if name.is_dir():
         raise InputError("is a directory; give the JSON file Label Studio exported", name)
-    text = decode(read_bytes(name), name, encoding=encoding)
-    _refuse_flat(text, name)
-    reader = _Reader(name, text, duplicates, text_key, annotator_key)
+    raw = read_bytes(name)
+    _refuse_flat(raw[:65536].decode(check_encoding(encoding) or "utf-8", "replace"), name)
+    reader = _Reader(name, duplicates, text_key, annotator_key)
     with objects_in_bulk():
-        for line, start, end, task in iter_json_array(text, name, what="task"):
-            reader.task(task, line, start, end)
+        for line, window, start, end, task in iter_json_array_bytes(raw, name,
+                                                                    encoding=encoding,
+                                                                    what="task"):
+            reader.task(task, line, window, start, end)
     reader.tally.report()
     return Export(reader.documents(), os.fspath(name), TOOL)
 
@@ -216,9 +218,9 @@ class _Cursor:
 
 
 class _Reader:
-    def __init__(self, path: Path, text: str, duplicates: str, text_key: str | None,
+    def __init__(self, path: Path, duplicates: str, text_key: str | None,
                  annotator_key: str) -> None:
-        self.path, self.text = path, text
+        self.path = path
         self.duplicates, self.text_key, self.annotator_key = duplicates, text_key, annotator_key
         self.tally = Tally(path)
         self.docs: list[AnnotatedDocument] = []
@@ -228,7 +230,7 @@ class _Reader:
 
     # --- a task
 
-    def task(self, task: Any, line: int, start: int, end: int) -> None:
+    def task(self, task: Any, line: int, window: str, start: int, end: int) -> None:
         if not isinstance(task, dict):
             raise InputError(f"the task at line {line} is not a JSON object", self.path, line)
         if not self.checked_first:
@@ -247,7 +249,7 @@ class _Reader:
         if not annotations:
             return
         data = field(task, "data", dict, what=what, path=self.path, line=line)
-        cursor = _Cursor(self.text, start, end, line)
+        cursor = _Cursor(window, start, end, line)
         read: dict[str, tuple[str, int, AnnotatedDocument]] = {}
         for k, ann in enumerate(annotations, 1):
             if not isinstance(ann, dict):

@@ -158,13 +158,20 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
         units: Sequence[str] = UNITS[:1]
     else:
         units = UNITS
+    covered = [c for c in checks if c.covered is not None]
+    # the first unit every span with a covered text fits (the same as the first unit of the
+    # full reckoning below whenever one exists; the others are not computed then)
+    first = next((u for u in units if all(_matches(positions, c, u) is not None
+                                          for c in covered)), None)
     fits: list[tuple[str, ...]] = []
-    for check in checks:
-        fits.append(tuple(u for u in units if _matches(positions, check, u) is not None
-                          and check.covered is not None))
+    if first is None:
+        for check in checks:
+            fits.append(tuple(u for u in units if _matches(positions, check, u) is not None
+                              and check.covered is not None))
     # the units every checked span fits; else the file mixes units or some spans fit none
-    checked = [f for f, c in zip(fits, checks, strict=True) if c.covered is not None and f]
-    common = [u for u in units if all(u in f for f in checked)]
+    checked = [f for f, c in zip(fits, checks, strict=False) if c.covered is not None and f]
+    common = [first] if first is not None else \
+        [u for u in units if all(u in f for f in checked)]
     if common:
         unit = common[0]
     elif checked:
