@@ -276,3 +276,29 @@ def test_the_array_read_a_window_at_a_time_is_the_array_read_whole(monkeypatch) 
         except InputError as err:
             windowed = err.line
         assert whole == windowed
+
+
+def test_utf16_offsets_and_the_grapheme_shortcut_against_brute_force() -> None:
+    """Every UTF-16 offset of random texts (emoji, combining marks, Hangul, flags, CR LF)
+    read as code points as the definition says (the code point where that many UTF-16 units
+    end, none inside a surrogate pair); and a text is checked for graphemes exactly when its
+    grapheme clusters are not its code points."""
+    import random
+
+    import regex
+
+    from clusteragree.exports.offsets import UNITS, _needs_check, _positions, convert_offsets
+
+    rnd = random.Random(7)
+    pool = ["a", "é", "e\u0301", "\N{GRINNING FACE}", "\u1100\u1161", "\U0001F1EB\U0001F1F7",
+            "\r\n", "\u200d", "\u0915\u094d", "Ł", " "]
+    for _ in range(400):
+        text = "".join(rnd.choice(pool) for _ in range(rnd.randrange(0, 12)))
+        units = len(text.encode("utf-16-le")) // 2
+        ends = {len(text[:c].encode("utf-16-le")) // 2: c for c in range(len(text) + 1)}
+        got = [_positions(text).to_code_points(u, UNITS[1]) for u in range(units + 2)]
+        assert got == [ends.get(u) for u in range(units + 2)]
+        assert convert_offsets(text, [(0, units)], UNITS[1]) == [(0, len(text))]
+        clusters = len(regex.findall(r"\X", text))
+        differs = clusters != len(text) or units != len(text)
+        assert _needs_check(text) == differs

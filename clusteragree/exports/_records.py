@@ -231,11 +231,13 @@ def field(record: dict[str, Any], key: str, kind: type | tuple[type, ...], *, wh
     clusteragree.errors.InputError: x.jsonl:2: span 1: "start" must be a whole number, \
 not a string
     """
-    if key not in record or record[key] is None:
+    value = record.get(key)
+    if type(value) is kind:  # the common case, at once
+        return value
+    if value is None:
         if required:
             raise InputError(f'{what}: "{key}" is missing', path, line)
         return default
-    value = record[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
         wanted = " or ".join(_TYPES.get(k, k.__name__) for k in kinds)
@@ -247,7 +249,10 @@ not a string
 def integer(record: dict[str, Any], key: str, *, what: str, path: PathLike,
             line: int | None, lo: int = 0) -> int:
     """A whole-number field at least ``lo`` (an offset, an index)."""
-    value: int = field(record, key, int, what=what, path=path, line=line)
+    value = record.get(key)
+    if type(value) is int and value >= lo:
+        return value
+    value = field(record, key, int, what=what, path=path, line=line)
     if value < lo:
         raise InputError(f'{what}: "{key}" is {value}, below {lo}', path, line)
     return value
@@ -256,6 +261,9 @@ def integer(record: dict[str, Any], key: str, *, what: str, path: PathLike,
 def text_field(record: dict[str, Any], key: str, *, what: str, path: PathLike,
                line: int | None, required: bool = True) -> str | None:
     """A string field (an id given as a number is read as its decimal text)."""
+    value = record.get(key)
+    if type(value) is str:
+        return value
     value = field(record, key, (str, int), what=what, path=path, line=line, required=required)
     return None if value is None else str(value)
 

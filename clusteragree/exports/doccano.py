@@ -404,6 +404,11 @@ def _tuple_span(value: list[Any], index: int, text: str, item: str, shown: str, 
 
 def _object_span(value: dict[str, Any], text: str, item: str, shown: str, line: int,
                  tally: Tally) -> Span | None:
+    sid, start, end = value.get("id"), value.get("start_offset"), value.get("end_offset")
+    label = value.get("label")
+    if type(start) is int and type(end) is int and type(label) is str and \
+            type(sid) in (int, str) and 0 <= start < end <= len(text):  # the common case
+        return Span(str(sid), start, end, LAYER, label_text(label), line=line)
     sid = text_field(value, "id", what=item, path=shown, line=line)
     start = field(value, "start_offset", int, what=item, path=shown, line=line)
     end = field(value, "end_offset", int, what=item, path=shown, line=line)

@@ -203,6 +203,7 @@ class _Reader:
         self.tally = Tally(path)
         self.docs: dict[tuple[str, object], _Doc] = {}
         self.names: dict[str, object] = {}
+        self.tokens: dict[str, tuple[tuple[int, int], ...]] = {}
 
     def record(self, record: Any, line: int) -> None:
         if not isinstance(record, dict):
@@ -343,21 +344,31 @@ class _Reader:
         raw = field(record, "tokens", list, what=what, path=self.path, line=line,
                     required=False, default=[])
         out: list[tuple[int, int]] = []
+        size, wrong = len(text), 0
         for k, tok in enumerate(raw):
-            item = f"{what}, token {k}"
-            if not isinstance(tok, dict):
-                raise InputError(f"{item} is not a JSON object", self.path, line)
-            start = integer(tok, "start", what=item, path=self.path, line=line)
-            end = integer(tok, "end", what=item, path=self.path, line=line)
-            if end < start or end > len(text):
+            start = tok.get("start") if type(tok) is dict else None
+            end = tok.get("end") if type(tok) is dict else None
+            if type(start) is not int or type(end) is not int or not 0 <= start <= end <= size:
+                item = f"{what}, token {k}"
+                if not isinstance(tok, dict):
+                    raise InputError(f"{item} is not a JSON object", self.path, line)
+                start = integer(tok, "start", what=item, path=self.path, line=line)
+                end = integer(tok, "end", what=item, path=self.path, line=line)
                 raise InputError(f"{item}: {start}-{end} is not within the text "
-                                 f"({len(text)} characters)", self.path, line)
+                                 f"({size} characters)", self.path, line)
             written = tok.get("text")
-            if isinstance(written, str) and written != text[start:end]:
-                self.tally.add("mismatch", "tokens whose text is not the text at their "
-                               "offsets", line)
+            if written is not None and written != text[start:end]:
+                wrong += 1
             out.append((start, end))
-        return tuple(out)
+        self.tally.add("mismatch", "tokens whose text is not the text at their offsets", line,
+                       wrong)
+        tokens = tuple(out)
+        # the annotators of one text share its tokens: one tuple for all of them
+        shared = self.tokens.get(text)
+        if shared == tokens:
+            return shared
+        self.tokens[text] = tokens
+        return tokens
 
     def _spans(self, raw: list[Any], tokens: tuple[tuple[int, int], ...], text: str,
                name: str, what: str, line: int) -> list[Span]:
