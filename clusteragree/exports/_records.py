@@ -2,14 +2,17 @@
 
 * :func:`iter_jsonl`: JSON Lines (doccano, Prodigy) one line at a time from a binary stream, so
   a large export is never held whole; each line's errors name that line (and the column).
-* :func:`iter_json_array`: the elements of a top-level JSON array (Label Studio) one at a time,
-  each with its first line; the parsed objects of one element only are alive at once.
+* :func:`iter_json_array_bytes` (and :func:`iter_json_array` on a string): the elements of a
+  top-level JSON array (Label Studio) one at a time, each with its first line, the file decoded
+  a window at a time; the parsed objects of one element only are alive at once.
 * :func:`field`, :func:`integer`, :func:`text_field`: a field of a record checked for its type,
   or an :class:`~clusteragree.errors.InputError` naming the field, the record and the line.
 
-Numbers are checked as :func:`clusteragree.inputs.load_json` checks them: ``NaN`` and
-``Infinity`` are refused, as are numbers out of the float range and integers of more than 18
-digits. A record nested too deeply is refused, never a ``RecursionError``.
+Numbers are checked as :func:`clusteragree.inputs.load_json` checks them, but for the length
+of integers: ``NaN`` and ``Infinity`` are refused, as are numbers out of the float range and
+integers too long for Python (over 4,300 digits); integers are left to the C scanner (a hook per
+integer triples the time of a large export), and every offset is checked against its text. A
+record nested too deeply is refused, never a ``RecursionError``.
 
 References
 ----------
@@ -29,8 +32,8 @@ from typing import IO, Any
 from ..errors import InputError
 from ..inputs import check_encoding, decode
 
-__all__ = ["field", "integer", "iter_json_array", "iter_jsonl", "json_line", "label_text",
-           "line_at", "text_field"]
+__all__ = ["field", "integer", "iter_json_array", "iter_json_array_bytes", "iter_jsonl",
+           "json_line", "label_text", "line_at", "text_field"]
 
 PathLike = str | os.PathLike[str]
 _WHITESPACE = " \t\n\r"
