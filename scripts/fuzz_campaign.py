@@ -186,6 +186,27 @@ READERS: dict[str, Reader] = {
         lambda: [{"a.tree": BRACKETS, "b.tree": BRACKETS_B}], ("a.tree",), "bracket",
         (("trees", "a.tree", "b.tree", "--acc"), ("trees", "a.tree", "b.tree", "--words"),
          ("trees", "a.tree", "b.tree", "--distance", "all", "-f", "json", "--strict"))),
+    # the readers of annotation tools' exports, called through read_export ("@export FORMAT
+    # PATH [--strict] [OPTION=VALUE]": a pseudo-command, until the command line reads them)
+    "export-label-studio": Reader(
+        lambda: [{"x.json": _read("exports", "labelstudio", n)} for n in
+                 ("project-utf16.json", "project-codepoints.json", "duplicates.json")],
+        ("x.json",), "json",
+        (("@export", "label-studio", "x.json"),
+         ("@export", "label-studio", "x.json", "--strict"),
+         ("@export", "label-studio", "x.json", "duplicates=last", "annotator_key=id"))),
+    "export-doccano": Reader(
+        lambda: [{f"d/{u}.jsonl": _read("exports", "doccano", folder, f"{u}.jsonl")
+                  for u in ("alice", "bob", "chen")}
+                 for folder in ("sequence-labelling", "text-classification")],
+        ("d/alice.jsonl",), "json",
+        (("@export", "doccano", "d"), ("@export", "doccano", "d/alice.jsonl", "--strict"))),
+    "export-prodigy": Reader(
+        lambda: [{"x.jsonl": _read("exports", "prodigy", n)} for n in
+                 ("coref-manual.jsonl", "textcat-binary.jsonl", "textcat-choice.jsonl")],
+        ("x.jsonl",), "json",
+        (("@export", "prodigy", "x.jsonl"), ("@export", "prodigy", "x.jsonl", "--strict"),
+         ("@export", "prodigy", "x.jsonl", "answers=accept,reject"))),
     "trees-dirs": Reader(
         lambda: [{"A/doc1-x.conllu": CONLLU_TREES, "B/doc1-y.conllu": CONLLU_TREES_B,
                   "A/doc2-x.conllu": CONLLU_TREES, "B/doc2-y.conllu": CONLLU_TREES}],
@@ -449,7 +470,7 @@ def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
 
         cli._error = error
         try:
-            code = cli.main(argv)
+            code = _read_export(argv) if argv[0] == "@export" else cli.main(argv)
         except BaseException as exc:  # the command must not let one escape
             Path(".traceback").write_text(traceback.format_exc())
             print(f"uncaught: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -461,6 +482,29 @@ def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
         with contextlib.suppress(BaseException):
             parallel.shutdown()
         os._exit(code if isinstance(code, int) and 0 <= code < 256 else 99)
+
+
+def _read_export(argv: list[str]) -> int:
+    """``@export FORMAT PATH [--strict] [OPTION=VALUE...]``: read an export as the command line
+    would (exit 0, 1 for bad input, 2 for a bad option); any other exception escapes."""
+    from clusteragree.errors import ClusterAgreeError, Ledger, ParameterError
+    from clusteragree.exports.reading import read_export
+
+    fmt, path, *rest = argv[1:]
+    options = dict(r.split("=", 1) for r in rest if "=" in r)
+    try:
+        with Ledger(strict="--strict" in rest):
+            read_export(path, fmt, **options)
+    except ParameterError as err:
+        print(f"usage: {err}", file=sys.stderr)
+        return 2
+    except ClusterAgreeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"error: {OUT_OF_MEMORY}", file=sys.stderr)
+        return 1
+    return 0
 
 
 # --------------------------------------------------------------------------- classification

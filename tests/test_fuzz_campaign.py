@@ -40,7 +40,8 @@ def fc() -> ModuleType:
 #: reader at collection (loading the script then would set its one-thread environment for the
 #: whole session); test_the_small_campaign_covers_every_reader checks the list.
 READERS = ["table-csv", "table-ml-csv", "table-ml-json", "pyramid", "pan", "coref-conll",
-           "coref-corefud", "coref-brat", "trees-conllu", "trees-bracket", "trees-dirs"]
+           "coref-corefud", "coref-brat", "trees-conllu", "trees-bracket",
+           "export-label-studio", "export-doccano", "export-prodigy", "trees-dirs"]
 
 
 def _table_case(fc: ModuleType, argv: tuple[str, ...] = ("table", "x.csv")):

@@ -26,8 +26,10 @@ Unicode Standard Annex #29, Unicode Text Segmentation (extended grapheme cluster
 
 from __future__ import annotations
 
+import functools
 import os
-from bisect import bisect_left
+import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,18 +58,14 @@ class _Positions:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._utf16: list[int] | None = None
+        self._pairs: list[int] | None = None
         self._graphemes: list[int] | None = None
 
-    def utf16(self) -> list[int]:
-        """Code-point index at each UTF-16 boundary (a position inside a surrogate pair has
-        none)."""
-        if self._utf16 is None:
-            bounds = [0]
-            for ch in self.text:
-                bounds.append(bounds[-1] + (2 if ord(ch) > 0xFFFF else 1))
-            self._utf16 = bounds
-        return self._utf16
+    def pairs(self) -> list[int]:
+        """The UTF-16 offset where each character outside the BMP (a surrogate pair) ends."""
+        if self._pairs is None:
+            self._pairs = [m.start() + j + 2 for j, m in enumerate(_NON_BMP.finditer(self.text))]
+        return self._pairs
 
     def graphemes(self) -> list[int]:
         """Code-point index of each grapheme cluster boundary."""
@@ -84,21 +82,42 @@ class _Positions:
         if unit == UNITS[0]:
             return offset if offset <= len(self.text) else None
         if unit == UNITS[1]:
-            bounds = self.utf16()
-            i = bisect_left(bounds, offset)
-            return i if i < len(bounds) and bounds[i] == offset else None
+            # before it, k pairs end: each counts one unit more than one code point
+            ends = self.pairs()
+            k = bisect_right(ends, offset)
+            if k < len(ends) and offset == ends[k] - 1:
+                return None  # between the two halves of a surrogate pair
+            return offset - k if offset - k <= len(self.text) else None
         bounds = self.graphemes()
         return bounds[offset] if offset < len(bounds) else None
 
 
+#: A character outside the Basic Multilingual Plane (two UTF-16 code units).
+_NON_BMP = re.compile("[\U00010000-\U0010FFFF]")
+#: The characters that can join a grapheme cluster with a neighbour (UAX #29 rules GB3, GB6
+#: to GB9b, GB11 to GB13: CR before LF, Hangul jamo and syllables, Extend, SpacingMark, ZWJ,
+#: Prepend, regional indicators): a text without any has one cluster per code point.
+_JOINERS = (r"[\r\p{GCB=Extend}\p{GCB=SpacingMark}\p{GCB=ZWJ}\p{GCB=Prepend}\p{GCB=L}"
+            r"\p{GCB=V}\p{GCB=T}\p{GCB=LV}\p{GCB=LVT}\p{GCB=Regional_Indicator}]")
+
+
+@functools.lru_cache(maxsize=16)
+def _positions(text: str) -> _Positions:
+    """One text's positions, kept for the next calls on it (the annotators of one document)."""
+    return _Positions(text)
+
+
+@functools.lru_cache(maxsize=16)
 def _needs_check(text: str) -> bool:
     """Whether the three units can differ on this text (a character outside the BMP, or one
     that joins a grapheme cluster with the one before it)."""
     if text.isascii():
-        return False
-    if any(ord(c) > 0xFFFF for c in text):
+        return "\r\n" in text  # CR LF is one grapheme cluster
+    if _NON_BMP.search(text):
         return True
     import regex
+    if not regex.search(_JOINERS, text):
+        return False
     return sum(1 for _ in regex.finditer(r"\X", text)) != len(text)
 
 
@@ -153,22 +172,31 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
     ('code points', [(6, 8)])
     """
     where = f" of document {document!r}" if document else ""
-    positions = _Positions(text)
+    positions = _positions(text)
     if not _needs_check(text):
         units: Sequence[str] = UNITS[:1]
     else:
         units = UNITS
+    covered = [c for c in checks if c.covered is not None]
+    # the first unit every span with a covered text fits (the same as the first unit of the
+    # full reckoning below whenever one exists; the others are not computed then)
+    first = next((u for u in units if all(_matches(positions, c, u) is not None
+                                          for c in covered)), None)
     fits: list[tuple[str, ...]] = []
-    for check in checks:
-        fits.append(tuple(u for u in units if _matches(positions, check, u) is not None
-                          and check.covered is not None))
+    if first is None:
+        for check in checks:
+            fits.append(tuple(u for u in units if _matches(positions, check, u) is not None
+                              and check.covered is not None))
     # the units every checked span fits; else the file mixes units or some spans fit none
-    checked = [f for f, c in zip(fits, checks, strict=True) if c.covered is not None and f]
-    common = [u for u in units if all(u in f for f in checked)]
+    checked = [f for f, c in zip(fits, checks, strict=False) if c.covered is not None and f]
+    common = [first] if first is not None else \
+        [u for u in units if all(u in f for f in checked)]
     if common:
         unit = common[0]
     elif checked:
-        i = next(k for k, c in enumerate(checks) if c.covered is not None and fits[k])
+        # the span that fits the fewest units, and one that does not fit the first of them
+        i = min((k for k, c in enumerate(checks) if c.covered is not None and fits[k]),
+                key=lambda k: len(fits[k]))
         j = next(k for k, c in enumerate(checks)
                  if c.covered is not None and fits[k] and fits[i][0] not in fits[k])
         raise InputError(
@@ -209,7 +237,7 @@ def convert_offsets(text: str, offsets: Sequence[tuple[int, int]], unit: str
     >>> convert_offsets("\\N{GRINNING FACE} ok", [(3, 5)], "UTF-16 code units")
     [(2, 4)]
     """
-    positions = _Positions(text)
+    positions = _positions(text)
     out: list[tuple[int, int] | None] = []
     for s, e in offsets:
         a, b = positions.to_code_points(s, unit), positions.to_code_points(e, unit)

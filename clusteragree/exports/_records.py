@@ -1,0 +1,433 @@
+"""JSON records of the tools' exports, read with their place in the file.
+
+* :func:`iter_jsonl`: JSON Lines (doccano, Prodigy) one line at a time from a binary stream, so
+  a large export is never held whole; each line's errors name that line (and the column).
+* :func:`iter_json_array_bytes` (and :func:`iter_json_array` on a string): the elements of a
+  top-level JSON array (Label Studio) one at a time, each with its first line, the file decoded
+  a window at a time; the parsed objects of one element only are alive at once.
+* :func:`field`, :func:`integer`, :func:`text_field`: a field of a record checked for its type,
+  or an :class:`~clusteragree.errors.InputError` naming the field, the record and the line.
+
+Numbers are checked as :func:`clusteragree.inputs.load_json` checks them, but for the length
+of integers: ``NaN`` and ``Infinity`` are refused, as are numbers out of the float range and
+integers too long for Python (over 4,300 digits); integers are left to the C scanner (a hook per
+integer triples the time of a large export), and every offset is checked against its text. A
+record nested too deeply is refused, never a ``RecursionError``.
+
+References
+----------
+JSON Lines (jsonlines.org): one JSON value per line, UTF-8, lines ended by ``\\n``.
+RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from ..errors import InputError
+from ..inputs import check_encoding, decode
+
+__all__ = ["field", "integer", "iter_json_array", "iter_json_array_bytes", "iter_jsonl",
+           "json_line", "label_text", "line_at", "text_field"]
+
+PathLike = str | os.PathLike[str]
+_WHITESPACE = " \t\n\r"
+
+
+class _BadNumber(Exception):
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(token, why)
+        self.token, self.why = token, why
+
+
+def _as_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _BadNumber(token, "is out of the range of numbers")
+    return value
+
+
+def _constant(token: str) -> float:
+    raise _BadNumber(token, "is not a number JSON allows (NaN, Infinity); write null")
+
+
+# Integers are parsed by the C scanner itself (a Python hook per integer would triple the time
+# of a large export); an integer too long for Python is refused by it (a ValueError), and the
+# readers check every offset against the text, so a long id or offset does no harm.
+_DECODER = json.JSONDecoder(parse_float=_as_float, parse_constant=_constant)
+_TOO_LONG = "a whole number too long to read (over 4,300 digits)"
+
+
+def json_line(text: str, path: PathLike, line: int) -> Any:
+    """One JSON value written on line ``line`` of ``path``.
+
+    Examples
+    --------
+    >>> json_line('{"a": [1, 2]}', "x.jsonl", 3)
+    {'a': [1, 2]}
+    >>> json_line('{"a": NaN}', "x.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: x.jsonl:3: the number NaN is not a number JSON allows \
+(NaN, Infinity); write null
+    """
+    try:
+        return _DECODER.decode(text)
+    except _BadNumber as bad:
+        raise InputError(f"the number {bad.token} {bad.why}", path, line) from None
+    except json.JSONDecodeError as err:
+        raise InputError(f"not JSON: {err.msg}", path, line + err.lineno - 1,
+                         err.colno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", path, line) from None
+    except ValueError:
+        raise InputError(_TOO_LONG, path, line) from None
+
+
+def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
+               encoding: str | None = None) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each non-blank line of a JSON Lines stream.
+
+    Lines are split at ``\\n`` only (a final ``\\r`` is dropped); a byte-order mark on the first
+    line is dropped; each line is decoded on its own (``encoding``, default UTF-8).
+
+    Examples
+    --------
+    >>> import io
+    >>> list(iter_jsonl(io.BytesIO(b'{"a": 1}\\r\\n\\n{"a": 2}'), "x.jsonl"))
+    [(1, {'a': 1}), (3, {'a': 2})]
+    """
+    codec = check_encoding(encoding) or "utf-8"
+    for number, raw in enumerate(stream, 1):
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if number == 1 and codec == "utf-8":
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError:
+            text = _decode_line(raw, path, number, encoding)
+        yield number, json_line(text, path, number)
+
+
+def _decode_line(raw: bytes, path: PathLike, number: int, encoding: str | None) -> str:
+    try:
+        return decode(raw, path, encoding=encoding)
+    except InputError as err:  # the line within the file, not within the one line decoded
+        raise InputError(err.message, path, number, err.col) from None
+
+
+def line_at(text: str, index: int) -> int:
+    """The 1-based line of character ``index`` of ``text``."""
+    return text.count("\n", 0, index) + 1
+
+
+def _skip(text: str, i: int) -> int:
+    size = len(text)
+    while i < size and text[i] in _WHITESPACE:
+        i += 1
+    return i
+
+
+def iter_json_array(text: str, path: PathLike, *, what: str = "element"
+                    ) -> Iterator[tuple[int, int, int, Any]]:
+    """``(line, start, end, value)`` for each element of the JSON array that is ``text``.
+
+    ``start`` and ``end`` are the element's character range in ``text`` (for finding places
+    inside it), ``line`` the line where it starts.
+
+    Raises
+    ------
+    InputError
+        When ``text`` is not a JSON array, with the line and column of the fault.
+
+    Examples
+    --------
+    >>> [(line, value) for line, _, _, value in iter_json_array('[\\n {"a": 1},\\n 2\\n]', "x")]
+    [(2, {'a': 1}), (3, 2)]
+    """
+    i = _skip(text, 0)
+    if i >= len(text) or text[i] != "[":
+        found = "nothing" if i >= len(text) else repr(text[i])
+        raise InputError(f"not a JSON array (a list of {what}s): it starts with {found}", path,
+                         line_at(text, i) if i < len(text) else None)
+    i = _skip(text, i + 1)
+    line, counted = 1, 0
+    first = True
+    while True:
+        if i >= len(text):
+            raise InputError("the JSON array is not closed (the file is cut short?)", path,
+                             line_at(text, len(text)))
+        if text[i] == "]" and first:
+            i += 1
+            break
+        line += text.count("\n", counted, i)
+        counted = i
+        try:
+            value, end = _DECODER.raw_decode(text, i)
+        except _BadNumber as bad:
+            at = text.find(bad.token, i)
+            raise InputError(f"the number {bad.token} {bad.why}", path,
+                             line_at(text, at if at >= 0 else i)) from None
+        except json.JSONDecodeError as err:
+            raise InputError(f"not JSON: {err.msg}", path, err.lineno, err.colno) from None
+        except RecursionError:
+            raise InputError(f"JSON nested too deeply (the {what} at line {line})", path,
+                             line) from None
+        yield line, i, end, value
+        i = _skip(text, end)
+        if i < len(text) and text[i] == ",":
+            i = _skip(text, i + 1)
+            first = False
+            if i < len(text) and text[i] == "]":
+                raise InputError("a comma before the end of the JSON array", path,
+                                 line_at(text, i))
+            continue
+        if i < len(text) and text[i] == "]":
+            i += 1
+            break
+        where = "the end of the file" if i >= len(text) else repr(text[i])
+        raise InputError(f"expected ',' or ']' after the {what} at line {line}, found {where}",
+                         path, line_at(text, min(i, len(text))))
+    rest = _skip(text, i)
+    if rest < len(text):
+        raise InputError("text after the end of the JSON array", path, line_at(text, rest))
+
+
+_TYPES = {str: "a string", int: "a whole number", list: "a list", dict: "an object",
+          bool: "true or false"}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    for kind, words in _TYPES.items():
+        if isinstance(value, kind):
+            return words
+    return "a number" if isinstance(value, float) else type(value).__name__
+
+
+def field(record: dict[str, Any], key: str, kind: type | tuple[type, ...], *, what: str,
+          path: PathLike, line: int | None, required: bool = True, default: Any = None
+          ) -> Any:
+    """``record[key]`` checked to be of ``kind`` (a bool is never an int here), or an
+    :class:`InputError` naming the field, ``what`` holds it and the line.
+
+    Examples
+    --------
+    >>> field({"start": 3}, "start", int, what="span 1", path="x.jsonl", line=2)
+    3
+    >>> field({"start": "3"}, "start", int, what="span 1", path="x.jsonl", line=2)
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: x.jsonl:2: span 1: "start" must be a whole number, \
+not a string
+    """
+    value = record.get(key)
+    if type(value) is kind:  # the common case, at once
+        return value
+    if value is None:
+        if required:
+            raise InputError(f'{what}: "{key}" is missing', path, line)
+        return default
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        wanted = " or ".join(_TYPES.get(k, k.__name__) for k in kinds)
+        raise InputError(f'{what}: "{key}" must be {wanted}, not {_describe(value)}', path,
+                         line)
+    return value
+
+
+def integer(record: dict[str, Any], key: str, *, what: str, path: PathLike,
+            line: int | None, lo: int = 0) -> int:
+    """A whole-number field at least ``lo`` (an offset, an index)."""
+    value = record.get(key)
+    if type(value) is int and value >= lo:
+        return value
+    value = field(record, key, int, what=what, path=path, line=line)
+    if value < lo:
+        raise InputError(f'{what}: "{key}" is {value}, below {lo}', path, line)
+    return value
+
+
+def text_field(record: dict[str, Any], key: str, *, what: str, path: PathLike,
+               line: int | None, required: bool = True) -> str | None:
+    """A string field (an id given as a number is read as its decimal text)."""
+    value = record.get(key)
+    if type(value) is str:
+        return value
+    value = field(record, key, (str, int), what=what, path=path, line=line, required=required)
+    return None if value is None else str(value)
+
+
+_INTERNED: dict[str, str] = {}
+
+
+def label_text(value: str) -> str:
+    """One object per distinct label, tag or layer name (a large export repeats a few names
+    hundreds of thousands of times)."""
+    if len(value) > 200:
+        return value
+    found = _INTERNED.get(value)
+    if found is None:
+        if len(_INTERNED) > 100_000:
+            _INTERNED.clear()
+        found = _INTERNED[value] = sys.intern(value)
+    return found
+
+
+#: Bytes of a JSON array decoded at a time by :func:`iter_json_array_bytes`.
+WINDOW = 1 << 20
+
+
+def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = None,
+                          what: str = "element") -> Iterator[tuple[int, str, int, int, Any]]:
+    """``(line, window, start, end, value)`` for each element of the JSON array in the bytes
+    ``raw``: :func:`iter_json_array` without decoding the whole file at once.
+
+    A UTF-8 file is decoded a window of about a megabyte at a time (the window grows for an
+    element larger than it), so that a file of characters outside the Basic Multilingual Plane
+    (which Python stores in four bytes each) is never held as one string; ``start`` and
+    ``end`` are the element's range in ``window``. Another encoding is decoded whole.
+
+    Examples
+    --------
+    >>> [(line, value) for line, _, _, _, value in
+    ...  iter_json_array_bytes(b'[\\n {"a": 1},\\n 2\\n]', "x")]
+    [(2, {'a': 1}), (3, 2)]
+    """
+    codec = check_encoding(encoding)
+    if codec not in (None, "utf-8"):
+        text = decode(raw, path, encoding=encoding)
+        for line, start, end, value in iter_json_array(text, path, what=what):
+            yield line, text, start, end, value
+        return
+    size = len(raw)
+    pos = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    line = 1
+
+    def skip(p: int) -> int:
+        while p < size and raw[p] in b" \t\r\n":
+            p += 1
+        return p
+
+    start = skip(pos)
+    line += raw.count(b"\n", pos, start)
+    if start >= size or raw[start] != 0x5B:  # "["
+        head = raw[start:start + 200].decode("utf-8", "replace")
+        found = "nothing" if start >= size else repr(head[:1])
+        raise InputError(f"not a JSON array (a list of {what}s): it starts with {found}", path,
+                         line if start < size else None)
+    pos, first, window_size, delimiter = start + 1, True, WINDOW, False
+    while True:
+        at = skip(pos)
+        line += raw.count(b"\n", pos, at)
+        pos = at
+        if pos >= size:
+            raise InputError("the JSON array is not closed (the file is cut short?)", path,
+                             line)
+        if delimiter:  # a window ended between an element and its comma
+            delimiter = False
+            if raw[pos] == 0x5D:
+                pos += 1
+                break
+            if raw[pos] != 0x2C:
+                raise InputError(f"expected ',' or ']' after a {what}, found "
+                                 f"{chr(raw[pos])!r}", path, line)
+            at = skip(pos + 1)
+            line += raw.count(b"\n", pos, at)
+            pos = at
+            if pos < size and raw[pos] == 0x5D:
+                raise InputError("a comma before the end of the JSON array", path, line)
+            continue
+        if raw[pos] == 0x5D and first:  # "]": an empty array
+            pos += 1
+            break
+        stop = min(size, pos + window_size)
+        while stop < size and raw[stop] & 0xC0 == 0x80:  # not inside a character
+            stop -= 1
+        try:
+            window = raw[pos:stop].decode("utf-8")
+        except UnicodeDecodeError:
+            decode(raw, path)  # raises with the line and column of the byte
+            raise
+        at_end = stop >= size
+        i, counted, base_line, grow = 0, 0, line, False
+        while True:
+            base_line += window.count("\n", counted, i)
+            counted = i
+            try:
+                value, end = _DECODER.raw_decode(window, i)
+            except _BadNumber as bad:
+                found_at = window.find(bad.token, i)
+                raise InputError(f"the number {bad.token} {bad.why}", path, base_line + (
+                    window.count("\n", i, found_at) if found_at >= 0 else 0)) from None
+            except RecursionError:
+                raise InputError(f"JSON nested too deeply (the {what} at line {base_line})",
+                                 path, base_line) from None
+            except (json.JSONDecodeError, ValueError) as err:
+                if not at_end:
+                    grow = True
+                    break
+                if isinstance(err, json.JSONDecodeError):
+                    raise InputError(f"not JSON: {err.msg}", path,
+                                     line + window.count("\n", 0, err.pos),
+                                     err.colno if err.lineno > 1 else None) from None
+                raise InputError(_TOO_LONG, path, base_line) from None
+            if end >= len(window) and not at_end:
+                grow = True  # the element may go on past the window
+                break
+            yield base_line, window, i, end, value
+            first = False
+            j = end
+            while j < len(window) and window[j] in _WHITESPACE:
+                j += 1
+            if j >= len(window):
+                if at_end:
+                    raise InputError(f"the JSON array is not closed after the {what} at line "
+                                     f"{base_line}", path, base_line + window.count(
+                                         "\n", i, j))
+                i, grow, delimiter = end, False, True
+                break
+            if window[j] == "]":
+                base_line += window.count("\n", i, j)
+                rest = raw[pos + len(window[:j + 1].encode("utf-8")):]
+                if rest.strip(b" \t\r\n"):
+                    extra = len(rest) - len(rest.lstrip(b" \t\r\n"))
+                    raise InputError("text after the end of the JSON array", path,
+                                     base_line + rest.count(b"\n", 0, extra))
+                return
+            if window[j] != ",":
+                raise InputError(f"expected ',' or ']' after the {what} at line {base_line}, "
+                                 f"found {window[j]!r}", path,
+                                 base_line + window.count("\n", i, j))
+            k = j + 1
+            while k < len(window) and window[k] in _WHITESPACE:
+                k += 1
+            if k < len(window) and window[k] == "]":
+                raise InputError("a comma before the end of the JSON array", path,
+                                 base_line + window.count("\n", i, k))
+            i = k
+            if i >= len(window):
+                break
+        # go on from character i of the window: its byte offset, and the lines before it
+        line = base_line + window.count("\n", counted, i)
+        pos += len(window[:i].encode("utf-8"))
+        window_size = window_size * 2 if grow and i == 0 else WINDOW
+        if grow and i == 0 and at_end:  # cannot happen: at the end nothing grows
+            raise InputError(f"cannot read the {what} at line {line}", path, line)
+    rest = raw[pos:]
+    if rest.strip(b" \t\r\n"):
+        raise InputError("text after the end of the JSON array", path,
+                         line + rest.count(b"\n", 0, len(rest) - len(rest.lstrip(b" \t\r\n"))))
