@@ -428,7 +428,8 @@ def test_convert_summary_json_follows_the_schema(tmp_path: Path, cli) -> None:
 def test_convert_csv_is_read_by_table(tmp_path: Path, cli, monkeypatch) -> None:
     import clusteragree.cli.convert as convert
     export = _export()
-    monkeypatch.setattr(convert, "_read", lambda path, args: ("test", export))
+    monkeypatch.setattr(convert, "input_kind", lambda path, chosen: "test")
+    monkeypatch.setattr(convert, "read_exports", lambda paths, kind, args: [export] * len(paths))
     code, _, err = cli("convert", "built.json", "-f", "csv", "-o", str(tmp_path),
                        "--unlabelled", "empty")
     assert code == 0, err

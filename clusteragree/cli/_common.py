@@ -92,7 +92,7 @@ def check_names(names: list[str] | None, count: int) -> list[str] | None:
 _NOT_OPTIONS = {"run", "parser", "command", "files", "file", "dirs", "output", "format",
                 "deprecations", "names", "encoding", "jobs", "interval_noted",
                 "coref_corpora", "tree_annotations", "tree_cache", "pyramids",
-                "directory", "force", "summary"}
+                "directory", "force", "summary", "read_exports", "export", "span_results"}
 # coref_corpora ... pyramids: what a command read or computed, handed to the report;
 # directory, force, summary: where and how convert writes (its -f is kept as "written")
 

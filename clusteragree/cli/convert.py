@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import InputError, Ledger, Notice, ParameterError, option
 from ._common import _encoding, command_signature, name_list, print_json
+from .exports import EXPORT_OPTIONS, add_export_options, read_exports
 from .input_formats import auto_rule, input_formats
 from .unused import given
 
@@ -95,6 +96,7 @@ def register(sub: Any) -> None:
     convert.add_argument("--encoding", type=_encoding, default=None,
                          help="encoding of the input files (default: UTF-8, with or without a "
                          "byte-order mark)")
+    add_export_options(convert)
     convert.set_defaults(run=_run_convert)
 
 
@@ -159,7 +161,6 @@ def _read(path: str, args: argparse.Namespace) -> Any:
     from ..coref.conll import read_conll
     from ..coref.corefud import read_corefud
     from ..coref.exports import export_from_corpus
-    from ..exports.reading import read_export
     kind = input_kind(path, args.input_format)
     lenient = not args.strict
     if kind in ("conll", "corefud", "brat"):
@@ -174,7 +175,7 @@ def _read(path: str, args: argparse.Namespace) -> Any:
         if kind != "brat":
             stem = Path(stem).stem
         return kind, export_from_corpus(corpus, stem or path)
-    return kind, read_export(path, kind, encoding=args.encoding)
+    return kind, args.read_exports[path]  # read together (_run_convert)
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -190,12 +191,22 @@ def _run_convert(args: argparse.Namespace) -> int:
     from ..report.schema import envelope
     from ..report.text import text_report
     ledger = Ledger.current()
+    input_kinds = [input_kind(path, args.input_format) for path in args.files]
+    for kind in dict.fromkeys(k for k in input_kinds if k not in ("conll", "corefud", "brat")):
+        paths = [p for p, k in zip(args.files, input_kinds, strict=True) if k == kind]
+        args.read_exports = dict(getattr(args, "read_exports", {}),
+                                 **dict(zip(paths, read_exports(paths, kind, args),
+                                            strict=True)))
     read = [_read(path, args) for path in args.files]
     kinds = {kind for kind, _ in read}
     for dest, formats in _WRITTEN_OPTIONS.items():
         if given(args, args.parser, [dest]) and args.format not in formats:
             _unused(ledger, f"{_flag(dest)} acts on {' and '.join(sorted(formats))} output; "
                     f"this run writes {args.format}")
+    for dest, (readers, _) in EXPORT_OPTIONS.items():
+        if getattr(args, dest, None) is not None and not readers & kinds:
+            _unused(ledger, f"{_flag(dest)} acts on {' and '.join(sorted(readers))} input; "
+                    f"these inputs are {' and '.join(sorted(kinds))}")
     for dest in _BRAT_INPUT:
         if given(args, args.parser, [dest]) and "brat" not in kinds:
             _unused(ledger, f"{_flag(dest)} acts on brat input; these inputs are "

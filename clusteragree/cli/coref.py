@@ -20,6 +20,7 @@ from ._common import (
     interval_options,
     print_json,
 )
+from .exports import add_export_options, read_exports
 from .input_formats import EXPORTS, detect, input_formats
 
 
@@ -90,6 +91,7 @@ def register(sub: Any) -> None:
     coref.add_argument("--table", choices=("alpha", "metrics", "differences"), default=None,
                        help="-f csv/latex: the table to write (default: alpha when it is "
                        "computed, else metrics)")
+    add_export_options(coref)
     add_common(coref, names=True, pairwise=True, interval=True, legacy_formats=INPUT_FORMATS)
     coref.set_defaults(run=_run_coref)
 
@@ -341,13 +343,17 @@ def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     corpora: list[Any] = []
     names: list[str] = []
     plain = unique_labels(args.files)
-    for path, name in zip(args.files, plain, strict=True):
-        kind = args.input_format if args.input_format != "auto" else detect("coref", path)
+    kinds = [args.input_format if args.input_format != "auto" else detect("coref", path)
+             for path in args.files]
+    exports: dict[str, Any] = {}  # the inputs of one export format are read together
+    for kind in dict.fromkeys(k for k in kinds if k in EXPORTS):
+        paths = [p for p, k in zip(args.files, kinds, strict=True) if k == kind]
+        exports.update(zip(paths, read_exports(paths, kind, args), strict=True))
+    for path, name, kind in zip(args.files, plain, kinds, strict=True):
         if kind in EXPORTS:
             from ..coref.exports import corpora_from_export
-            from ..exports.reading import read_export
-            found = corpora_from_export(read_export(path, kind, encoding=args.encoding),
-                                        layer=args.layer, chain_layer=args.chain_layer)
+            found = corpora_from_export(exports[path], layer=args.layer,
+                                        chain_layer=args.chain_layer)
             corpora += found.values()
             names += [str(a) for a in found]
         else:

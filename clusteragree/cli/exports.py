@@ -57,9 +57,27 @@ def export_kwargs(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
     return out
 
 
+#: Formats whose file is one annotator's annotation of one document, and names neither.
+ONE_DOCUMENT = frozenset({"webanno-tsv", "uima-xmi", "uima-json"})
+
+
 def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> list[Any]:
-    """Read every input of one export format with the options given."""
+    """Read every input of one export format with the options given.
+
+    A file of :data:`ONE_DOCUMENT` formats holds one annotator's annotation of one document
+    and names neither: the inputs are taken as the annotations of one document (named after
+    the first file) by as many annotators (named after the files, as coreference files are);
+    a project export holds several documents and names its annotators.
+    """
+    from pathlib import Path
+
+    from ..core.model import unique_labels
     from ..exports.reading import read_export
     kwargs = export_kwargs(args, fmt)
-    return [read_export(p, fmt, encoding=getattr(args, "encoding", None), **kwargs)
-            for p in paths]
+    encoding = getattr(args, "encoding", None)
+    if fmt in ONE_DOCUMENT:
+        document = Path(paths[0]).stem
+        return [read_export(p, fmt, encoding=encoding, annotator=str(name), document=document,
+                            **kwargs)
+                for p, name in zip(paths, unique_labels(list(paths)), strict=True)]
+    return [read_export(p, fmt, encoding=encoding, **kwargs) for p in paths]

@@ -20,9 +20,37 @@ __all__ = ["EXPORTS", "INPUTS", "InputFormat", "auto_rule", "detect", "export_fo
 EXPORTS: tuple[str, ...] = tuple(f.name for f in EXPORT_FORMATS)
 
 
+#: How ``--input-format auto`` recognises each export (its recogniser, in words).
+RECOGNISED = {
+    "inception": "a ZIP (or its folder) with `exportedproject*.json` and `annotation/`",
+    "webanno-tsv": "a first line `#FORMAT=WebAnno TSV ...`",
+    "uima-xmi": "an `xmi:XMI` document of the UIMA CAS namespace",
+    "uima-json": "a JSON object starting with `%TYPES` or `%FEATURE_STRUCTURES`",
+    "label-studio": "a JSON list whose first task has `annotations`",
+    "doccano": "`.jsonl` (a file, a folder or a ZIP of them) with a text and `label`, "
+               "`entities` or `cats`",
+    "prodigy": "JSONL whose first line has `_input_hash` and `answer`",
+}
+
+
+def _reader_options(fmt: str) -> tuple[str, ...]:
+    """The command-line options of the reader of the export format ``fmt``."""
+    from .exports import EXPORT_OPTIONS
+    return tuple("--" + dest.replace("_", "-") for dest, (formats, _) in EXPORT_OPTIONS.items()
+                 if fmt in formats)
+
+
 def export_formats() -> tuple[str, ...]:
     """The ``--input-format`` names of annotation tools' exports."""
     return EXPORTS
+
+
+def _export(path: str) -> str | None:
+    """The export format that recognises ``path``, None when none does (several: refused)."""
+    if path == "-":
+        return None
+    from ..exports.reading import detect_export
+    return detect_export(path)
 
 
 class InputFormat(NamedTuple):
@@ -53,7 +81,8 @@ INPUTS: tuple[InputFormat, ...] = (
                 "`annotator`, `label`, `rank`", "a name ending in `.json`",
                 ("--sep", "--metrics", "--p", "--categories")),
     *(InputFormat("table", f.name, f"{f.tool}: {f.holds}; its document labels",
-                  "--input-format only (for now)", ("--layer", "--sep", "--scalar", "--names"))
+                  RECOGNISED[f.name],
+                  ("--layer", "--sep", "--scalar", "--names", *_reader_options(f.name)))
       for f in EXPORT_FORMATS),
     InputFormat("pyramid", None, "DUCView 1.4/1.5 `.pyr` (or the pyramid of a `.pan`)",
                 "always", ("--units", "--tokenizer", "--overlap", "--unmarked")),
@@ -65,8 +94,8 @@ INPUTS: tuple[InputFormat, ...] = (
                 ("--word-policy",)),
     InputFormat("coref", "brat", "BRAT standoff: a directory of `.ann` files", "a directory",
                 ("--text-dir", "--types", "--relations")),
-    *(InputFormat("coref", f.name, f"{f.tool}: {f.holds}; its chains",
-                  "--input-format only (for now)", ("--layer", "--chain-layer", "--names"))
+    *(InputFormat("coref", f.name, f"{f.tool}: {f.holds}; its chains", RECOGNISED[f.name],
+                  ("--layer", "--chain-layer", "--names", *_reader_options(f.name)))
       for f in EXPORT_FORMATS),
     InputFormat("spans", "spans-csv", "span table (CSV, or TSV for `.tsv`): header with "
                 "`document,start,end` and `annotator`, `label`, attributes", "a header naming "
@@ -84,8 +113,9 @@ INPUTS: tuple[InputFormat, ...] = (
                 "a name ending in `.pyr`", ("--fragments",)),
     InputFormat("spans", "pan", "DUCView `.pan`: contributors in the peer summaries",
                 "a name ending in `.pan`", ("--fragments", "--names")),
-    *(InputFormat("spans", f.name, f"{f.tool}: {f.holds}", "--input-format only (for now)",
-                  ("--layer", "--types", "--fragments", "--names")) for f in EXPORT_FORMATS),
+    *(InputFormat("spans", f.name, f"{f.tool}: {f.holds}", RECOGNISED[f.name],
+                  ("--layer", "--types", "--fragments", "--names", *_reader_options(f.name)))
+      for f in EXPORT_FORMATS),
     InputFormat("convert", "conll", "CoNLL-2011/2012 or SemEval-2010 coreference", "a file "
                 "whose first line is `#begin document`", ()),
     InputFormat("convert", "corefud", "CorefUD CoNLL-U", "a name ending in `.conllu`", ()),
@@ -108,7 +138,7 @@ def input_formats(command: str) -> tuple[str, ...]:
 def auto_rule(command: str) -> str:
     """How ``--input-format auto`` chooses, in words (for the option's help)."""
     return "; ".join(f"{f.chosen}: {f.name}" for f in INPUTS
-                     if f.command == command and f.name is not None)
+                     if f.command == command and f.name is not None).replace("%", "%%")
 
 
 def detect(command: str, path: str, encoding: str | None = None) -> str:
@@ -120,6 +150,10 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
     >>> detect("coref", "a.conllu"), detect("trees", "a.tree"), detect("table", "x.json")
     ('corefud', 'brackets', 'multilabel-json')
     """
+    if command in ("coref", "spans", "table"):
+        found = _export(path)
+        if found is not None:
+            return found
     if command == "coref":
         return ("brat" if os.path.isdir(path)
                 else "corefud" if path.endswith(".conllu") else "conll")

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ._common import add_common, check_names, command_signature, interval_method, print_json
+from .exports import add_export_options, read_exports
 from .input_formats import detect, export_formats
 
 #: The measures of ``--metrics`` (``all``: every one).
@@ -90,6 +91,7 @@ def register(sub: Any) -> None:
     spans.add_argument("--table", choices=TABLES, default=None,
                        help="-f csv/latex: the table to write (default: f1 when computed, "
                        "else the first computed)")
+    add_export_options(spans)
     add_common(spans, names=True, interval=True, documents=False, diagnose=False)
     spans.set_defaults(run=_run_spans)
 
@@ -173,9 +175,8 @@ def _read(args: argparse.Namespace) -> Any:
         kind = found.pop()
     lenient = not args.strict
     if kind in export_formats():
-        from ..exports.reading import read_export
         from ..spans.exports import spans_from_exports
-        exports = [read_export(f, kind, encoding=args.encoding) for f in args.files]
+        exports = read_exports(args.files, kind, args)
         return spans_from_exports(exports, layer=args.layer, types=args.types,
                                   fragments=args.fragments, names=args.names)
     if kind in SPAN_FORMATS:

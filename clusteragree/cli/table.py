@@ -22,6 +22,7 @@ from ._common import (
     name_list,
     print_json,
 )
+from .exports import add_export_options, read_exports
 from .input_formats import detect, export_formats
 from .unused import given
 
@@ -87,6 +88,7 @@ def register(sub: Any) -> None:
         "(tcp://host:8786) or, without one, a local cluster of --jobs processes (default: one "
         "per core); alpha per document and pooled, and fleiss, gwet, brennan_prediger "
         "(identity weights)")
+    add_export_options(table)
     add_common(table, pairwise=True, interval=True)
     table.set_defaults(run=_run_table)
 
@@ -283,9 +285,8 @@ def _run_table(args: argparse.Namespace) -> int:
     if args.input_format in export_formats():  # document labels, written as codings
         import io
 
-        from ..exports.reading import read_export
         from ..labels.exports import codings_from_exports
-        export = read_export(args.file, args.input_format, encoding=args.encoding)
+        export = read_exports([args.file], args.input_format, args)[0]
         args.export = io.StringIO(codings_from_exports(
             [export], layer=args.layer, sep=";" if args.sep is None else args.sep,
             names=args.names))

@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import Ledger, Notice
+from .exports import EXPORT_OPTIONS
 from .input_formats import EXPORTS, detect
 
 __all__ = ["check_unused", "given", "unused_options"]
@@ -86,6 +87,11 @@ FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
               "types": {"brat", *EXPORTS}, "layer": set(EXPORTS),
               "fragments": {"brat", "conll", "corefud", "pyramid", "pan", *EXPORTS}},
 }
+
+
+for _command in ("coref", "spans", "table"):  # the options of the export readers
+    FORMAT_OPTIONS[_command].update({dest: set(formats)
+                                     for dest, (formats, _) in EXPORT_OPTIONS.items()})
 
 
 def _metrics(args: argparse.Namespace) -> set[str]:
