@@ -77,3 +77,34 @@ def test_refusals_and_sniffer(tmp_path: Path) -> None:
     assert sniff_agreement_csv(good, good.read_bytes())
     assert not sniff_agreement_csv(other, other.read_bytes())
     assert not sniff_webanno_tsv(good, good.read_bytes())
+
+
+def test_table_reads_the_diagnosis_and_gives_krippendorffs_alpha(tmp_path: Path, capsys) -> None:
+    """`table` recognises the Diagnosis download; <no annotation> is missing; nominal alpha
+    equals the krippendorff package's on the same grid."""
+    krippendorff = pytest.importorskip("krippendorff")
+    import json
+
+    import numpy as np
+
+    from clusteragree.cli import main
+
+    rng = np.random.default_rng(5)
+    cats = ["PER", "LOC", "ORG"]
+    grid = rng.integers(0, 3, (3, 25)).astype(float)
+    grid[rng.random(grid.shape) < 0.2] = np.nan
+    rows = [["Type", "Collection", "Document", "Layer", "Feature", "Position", "Flags",
+             "alice", "bob", "carol"]]
+    for u in range(25):
+        cells = ["<no annotation>" if np.isnan(grid[c, u]) else cats[int(grid[c, u])]
+                 for c in range(3)]
+        rows.append(["SpanPosition", "proj", "d1.txt", NER, "value", f"{u * 5}-{u * 5 + 3}",
+                     "COMPLETE", *cells])
+    path = write(tmp_path, rows, "proj-diff.csv")
+    code = main(["table", str(path), "-f", "json", "--distance", "nominal"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    ours = next(r["alpha"] for r in out["results"] if r.get("distance") == "nominal")
+    expected = krippendorff.alpha(reliability_data=grid, level_of_measurement="nominal")
+    assert ours == pytest.approx(expected, rel=1e-12)
+    assert any("<no annotation>" in w["message"] for w in out["warnings"])

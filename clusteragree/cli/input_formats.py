@@ -80,6 +80,9 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("table", "multilabel-json", "multi-label JSON list of objects `item`, "
                 "`annotator`, `label`, `rank`", "a name ending in `.json`",
                 ("--sep", "--metrics", "--p", "--categories")),
+    InputFormat("table", "inception-agreement", "INCEpTION's agreement page: its Diagnosis "
+                "(`...-diff.csv`) or CSV download", "a header of one of those tables",
+                ("--sep", "--scalar", "--names")),
     *(InputFormat("table", f.name, f"{f.tool}: {f.holds}; its document labels",
                   RECOGNISED[f.name],
                   ("--layer", "--sep", "--scalar", "--names", *_reader_options(f.name)))
@@ -165,6 +168,8 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
             return "brackets" if names and all(n.endswith(".tree") for n in names) else "conll"
         return "brackets" if path.endswith(".tree") else "conll"
     if command == "table":
+        if path != "-" and _is_agreement(path):
+            return "inception-agreement"
         if path != "-" and _is_parquet(path):
             return "parquet"
         if path.endswith(".json"):
@@ -195,6 +200,19 @@ def _span_format(path: str, encoding: str | None) -> str:
                          f"pygamma-agreement's CSV; choose it with --input-format ({choices})",
                          path, 1)
     return found
+
+
+def _is_agreement(path: str) -> bool:
+    """A table downloaded from INCEpTION's agreement page (its header)."""
+    from pathlib import Path
+
+    from ..exports.agreement_csv import sniff_agreement_csv
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return sniff_agreement_csv(Path(path), head)
 
 
 def _is_parquet(path: str) -> bool:

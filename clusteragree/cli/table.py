@@ -292,6 +292,15 @@ def _run_table(args: argparse.Namespace) -> int:
             names=args.names))
         args.names = None  # renamed in the codings
         args.input_format = "codings"
+    elif args.input_format == "inception-agreement":
+        import io
+
+        from ..exports.agreement_csv import read_agreement_csv
+        from ..labels.exports import codings_from_agreement
+        args.export = io.StringIO(codings_from_agreement(
+            read_agreement_csv(args.file, encoding=args.encoding),
+            sep=";" if args.sep is None else args.sep, path=args.file))
+        args.input_format = "codings"
     if args.input_format not in ("codings", "parquet"):
         return _run_multilabel(args, given)
     wanted = [m.strip().lower() for m in (args.metrics or "alpha").split(",") if m.strip()]

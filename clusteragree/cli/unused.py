@@ -74,10 +74,10 @@ def _formats(args: argparse.Namespace) -> set[str]:
 
 #: Options that act on some input formats only: command -> dest -> formats.
 FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
-    "table": {"sep": {"codings", "parquet", *EXPORTS},
-              "scalar": {"codings", "parquet", *EXPORTS},
-              "engine": {"codings", "parquet", *EXPORTS},
-              "weights": {"codings", "parquet", *EXPORTS},
+    "table": {"sep": {"codings", "parquet", "inception-agreement", *EXPORTS},
+              "scalar": {"codings", "parquet", "inception-agreement", *EXPORTS},
+              "engine": {"codings", "parquet", "inception-agreement", *EXPORTS},
+              "weights": {"codings", "parquet", "inception-agreement", *EXPORTS},
               "p": {"multilabel-csv", "multilabel-json"},
               "categories": {"multilabel-csv", "multilabel-json"}, "layer": set(EXPORTS)},
     "coref": {"text_dir": {"brat"}, "types": {"brat"}, "relations": {"brat"},

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from ..errors import InputError, ParameterError, notify, option
 from ..exports.model import Export
 
-__all__ = ["codings_from_exports", "label_layers"]
+__all__ = ["codings_from_agreement", "codings_from_exports", "label_layers"]
 
 
 def label_layers(exports: Sequence[Export]) -> tuple[str, ...]:
@@ -111,4 +111,39 @@ def codings_from_exports(exports: Sequence[Export], *, layer: str | None = None,
     if unlabelled:
         notify("note", f"documents annotated without a label of the layer {layer!r} are "
                "missing for their annotator (not coded)", path=where, count=unlabelled)
+    return out.getvalue()
+
+
+def codings_from_agreement(rows: Sequence[tuple[str, str, str | None]], *, sep: str = ";",
+                           path: str | None = None) -> str:
+    """The long CSV of codings of a table of INCEpTION's agreement page
+    (:func:`clusteragree.exports.agreement_csv.read_agreement_csv`).
+
+    A position where the page says ``<no annotation>`` (label None) is missing for that
+    annotator (no row; a ``note`` counts them): the page lists every position some annotator
+    annotated, so this is where the others made no annotation, which alpha over codings
+    treats as not coded.
+
+    Examples
+    --------
+    >>> print(codings_from_agreement([("a", "d 0-3", "PER"), ("b", "d 0-3", None)]), end="")
+    coder,unit,labels
+    a,d 0-3,PER
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["coder", "unit", "labels"])
+    missing = 0
+    for coder, unit, label in rows:
+        if label is None:
+            missing += 1
+            continue
+        if sep != "none" and sep in label:
+            raise InputError(f"the label {label!r} of {unit!r} holds the separator {sep!r}: "
+                             f"give {option('sep')} none (one label per field) or another "
+                             "separator", path)
+        writer.writerow([coder, unit, label])
+    if missing:
+        notify("note", "positions an annotator made no annotation at (<no annotation>) are "
+               "missing for that annotator", path=path, count=missing)
     return out.getvalue()
