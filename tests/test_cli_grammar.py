@@ -154,7 +154,7 @@ def test_input_format_choices_are_the_readers_formats() -> None:
     from clusteragree.cli.input_formats import EXPORTS
     assert input_formats("table") == ("auto", "codings", "parquet",
                                       *(f"multilabel-{f}" for f in MULTILABEL_FORMATS[1:]),
-                                      *EXPORTS)
+                                      "inception-agreement", *EXPORTS)
     assert input_formats("coref") == ("auto", "conll", "corefud", "brat", *EXPORTS)
     for entry in INPUTS:  # every option a format names is an option of its command
         assert set(entry.options) <= _visible_flags(subs[entry.command]), entry
