@@ -155,7 +155,7 @@ def _starts_conll(path: Path) -> bool:
     return False
 
 
-def _read(path: str, args: argparse.Namespace) -> Any:
+def _read(path: str, args: argparse.Namespace, index: int) -> Any:
     """An export of the annotation of ``path``."""
     from ..coref.brat import read_brat_dir
     from ..coref.conll import read_conll
@@ -175,7 +175,7 @@ def _read(path: str, args: argparse.Namespace) -> Any:
         if kind != "brat":
             stem = Path(stem).stem
         return kind, export_from_corpus(corpus, stem or path)
-    return kind, args.read_exports[path]  # read together (_run_convert)
+    return kind, args.read_exports[index]  # read together (_run_convert)
 
 
 def _run_convert(args: argparse.Namespace) -> int:
@@ -192,12 +192,12 @@ def _run_convert(args: argparse.Namespace) -> int:
     from ..report.text import text_report
     ledger = Ledger.current()
     input_kinds = [input_kind(path, args.input_format) for path in args.files]
+    args.read_exports = {}  # the inputs of one export format are read together
     for kind in dict.fromkeys(k for k in input_kinds if k not in ("conll", "corefud", "brat")):
-        paths = [p for p, k in zip(args.files, input_kinds, strict=True) if k == kind]
-        args.read_exports = dict(getattr(args, "read_exports", {}),
-                                 **dict(zip(paths, read_exports(paths, kind, args),
-                                            strict=True)))
-    read = [_read(path, args) for path in args.files]
+        at = [i for i, k in enumerate(input_kinds) if k == kind]
+        args.read_exports.update(zip(at, read_exports([args.files[i] for i in at], kind, args),
+                                     strict=True))
+    read = [_read(path, args, i) for i, path in enumerate(args.files)]
     kinds = {kind for kind, _ in read}
     for dest, formats in _WRITTEN_OPTIONS.items():
         if given(args, args.parser, [dest]) and args.format not in formats:

@@ -345,14 +345,15 @@ def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     plain = unique_labels(args.files)
     kinds = [args.input_format if args.input_format != "auto" else detect("coref", path)
              for path in args.files]
-    exports: dict[str, Any] = {}  # the inputs of one export format are read together
+    exports: dict[int, Any] = {}  # the inputs of one export format are read together
     for kind in dict.fromkeys(k for k in kinds if k in EXPORTS):
-        paths = [p for p, k in zip(args.files, kinds, strict=True) if k == kind]
-        exports.update(zip(paths, read_exports(paths, kind, args), strict=True))
-    for path, name, kind in zip(args.files, plain, kinds, strict=True):
+        at = [i for i, k in enumerate(kinds) if k == kind]
+        exports.update(zip(at, read_exports([args.files[i] for i in at], kind, args),
+                           strict=True))
+    for i, (path, name, kind) in enumerate(zip(args.files, plain, kinds, strict=True)):
         if kind in EXPORTS:
             from ..coref.exports import corpora_from_export
-            found = corpora_from_export(exports[path], layer=args.layer,
+            found = corpora_from_export(exports[i], layer=args.layer,
                                         chain_layer=args.chain_layer)
             corpora += found.values()
             names += [str(a) for a in found]
