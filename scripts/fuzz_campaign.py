@@ -186,27 +186,28 @@ READERS: dict[str, Reader] = {
         lambda: [{"a.tree": BRACKETS, "b.tree": BRACKETS_B}], ("a.tree",), "bracket",
         (("trees", "a.tree", "b.tree", "--acc"), ("trees", "a.tree", "b.tree", "--words"),
          ("trees", "a.tree", "b.tree", "--distance", "all", "-f", "json", "--strict"))),
-    # the readers of annotation tools' exports, called through read_export ("@export FORMAT
-    # PATH [--strict] [OPTION=VALUE]": a pseudo-command, until the command line reads them)
+    # the readers of annotation tools' exports, through every command that reads them
     "export-label-studio": Reader(
         lambda: [{"x.json": _read("exports", "labelstudio", n)} for n in
                  ("project-utf16.json", "project-codepoints.json", "duplicates.json")],
         ("x.json",), "json",
-        (("@export", "label-studio", "x.json"),
-         ("@export", "label-studio", "x.json", "--strict"),
-         ("@export", "label-studio", "x.json", "duplicates=last", "annotator_key=id"))),
+        (("spans", "x.json", "--metrics", "f1,tokens", "--duplicates", "last"),
+         ("coref", "x.json", "--metrics", "muc,lea", "--strict"),
+         ("table", "x.json", "--annotator-key", "id", "--duplicates", "first"))),
     "export-doccano": Reader(
         lambda: [{f"d/{u}.jsonl": _read("exports", "doccano", folder, f"{u}.jsonl")
                   for u in ("alice", "bob", "chen")}
                  for folder in ("sequence-labelling", "text-classification")],
         ("d/alice.jsonl",), "json",
-        (("@export", "doccano", "d"), ("@export", "doccano", "d/alice.jsonl", "--strict"))),
+        (("spans", "d/alice.jsonl", "d/bob.jsonl", "d/chen.jsonl", "--metrics", "f1"),
+         ("table", "d", "--strict"),
+         ("coref", "d/alice.jsonl", "d/bob.jsonl", "--metrics", "muc"))),
     "export-prodigy": Reader(
         lambda: [{"x.jsonl": _read("exports", "prodigy", n)} for n in
                  ("coref-manual.jsonl", "textcat-binary.jsonl", "textcat-choice.jsonl")],
         ("x.jsonl",), "json",
-        (("@export", "prodigy", "x.jsonl"), ("@export", "prodigy", "x.jsonl", "--strict"),
-         ("@export", "prodigy", "x.jsonl", "answers=accept,reject"))),
+        (("coref", "x.jsonl", "--metrics", "muc,bcub"), ("spans", "x.jsonl", "--strict"),
+         ("table", "x.jsonl", "--answers", "accept,reject"))),
     "trees-dirs": Reader(
         lambda: [{"A/doc1-x.conllu": CONLLU_TREES, "B/doc1-y.conllu": CONLLU_TREES_B,
                   "A/doc2-x.conllu": CONLLU_TREES, "B/doc2-y.conllu": CONLLU_TREES}],
@@ -470,7 +471,7 @@ def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
 
         cli._error = error
         try:
-            code = _read_export(argv) if argv[0] == "@export" else cli.main(argv)
+            code = cli.main(argv)
         except BaseException as exc:  # the command must not let one escape
             Path(".traceback").write_text(traceback.format_exc())
             print(f"uncaught: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -484,37 +485,12 @@ def _child(argv: list[str], workdir: Path, mem_mb: int, timeout: float) -> None:
         os._exit(code if isinstance(code, int) and 0 <= code < 256 else 99)
 
 
-def _read_export(argv: list[str]) -> int:
-    """``@export FORMAT PATH [--strict] [OPTION=VALUE...]``: read an export as the command line
-    would (exit 0, 1 for bad input, 2 for a bad option); any other exception escapes."""
-    from clusteragree.errors import ClusterAgreeError, Ledger, ParameterError
-    from clusteragree.exports.reading import read_export
-
-    fmt, path, *rest = argv[1:]
-    options = dict(r.split("=", 1) for r in rest if "=" in r)
-    try:
-        with Ledger(strict="--strict" in rest):
-            read_export(path, fmt, **options)
-    except ParameterError as err:
-        print(f"usage: {err}", file=sys.stderr)
-        return 2
-    except ClusterAgreeError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    except MemoryError:
-        print(f"error: {OUT_OF_MEMORY}", file=sys.stderr)
-        return 1
-    return 0
-
-
-# --------------------------------------------------------------------------- classification
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in | in )(\S+)')
 _DUMP = re.compile(r"(?:Current thread 0x\w+|Thread 0x\w+|Stack) \(most recent call first\):"
                    r"\n((?:[ \t]+.*\n?)*)")
 _EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration"
                        r"|Fault))(?::\s?(.*))?$")
-
 
 def _where(text: str) -> tuple[str, str]:
     """(file:function, file:line) of the innermost frame in the package, or of any frame.

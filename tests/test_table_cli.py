@@ -202,7 +202,9 @@ REFUSED_ELSEWHERE = [
      (0, "unused: --p acts on multilabel-csv and multilabel-json input; these inputs are")),
     (("--categories", "PER,ORG,LOC,MISC"), {"multilabel-csv", "multilabel-json"},
      (0, "unused: --categories acts on multilabel-csv")),
-    (("--scalar",), {"codings"}, (0, "unused: --scalar acts on codings and parquet input")),
+    (("--scalar",), {"codings"},
+     (0, "unused: --scalar acts on codings and inception-agreement and parquet and tools' "
+         "exports input")),
     (("--dask",), set(), (2, "--dask reads Parquet")),
 ]
 
@@ -228,7 +230,8 @@ def test_an_option_of_another_format_is_refused(cli, tmp_path, fmt, option, appl
 def test_weights_on_a_multilabel_file_are_said(cli, tmp_path) -> None:
     path = _inputs(tmp_path)["multilabel-json"]
     code, _, err = cli("table", str(path), "--weights", "linear")
-    assert code == 0 and "unused: --weights acts on codings and parquet input" in err, err
+    assert code == 0 and ("unused: --weights acts on codings and inception-agreement and "
+                          "parquet and tools' exports input") in err, err
 
 
 NOTED = [

@@ -94,6 +94,18 @@ for _command in ("coref", "spans", "table"):  # the options of the export reader
                                      for dest, (formats, _) in EXPORT_OPTIONS.items()})
 
 
+def _named(formats: set[str]) -> str:
+    """Formats in words: every export format of the tools at once as "tools' exports".
+
+    Examples
+    --------
+    >>> _named({"codings", "parquet", *EXPORTS})
+    "codings and parquet and tools' exports"
+    """
+    names = sorted(formats - set(EXPORTS)) if set(EXPORTS) <= formats else sorted(formats)
+    return " and ".join([*names, *(["tools' exports"] if set(EXPORTS) <= formats else [])])
+
+
 def _metrics(args: argparse.Namespace) -> set[str]:
     value = getattr(args, "metrics", None)
     if value is None:
@@ -147,7 +159,7 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
         found = _formats(args)
         for dest, formats in bound.items():
             if found and not found & formats:
-                yield (f"{flag(dest)} acts on {' and '.join(sorted(formats))} input; "
+                yield (f"{flag(dest)} acts on {_named(formats)} input; "
                        f"these inputs are {' and '.join(sorted(found))}")
     if command == "spans":
         chosen = set(metrics or {"f1", "tokens", "ualpha", "ualpha2016", "gamma"})
