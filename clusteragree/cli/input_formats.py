@@ -47,7 +47,7 @@ def export_formats() -> tuple[str, ...]:
 
 def _export(path: str) -> str | None:
     """The export format that recognises ``path``, None when none does (several: refused)."""
-    if path == "-":
+    if path == "-" or not os.path.exists(path):  # the reader says what is missing
         return None
     from ..exports.reading import detect_export
     return detect_export(path)
