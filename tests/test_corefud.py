@@ -165,3 +165,20 @@ def test_cr_and_crlf_line_ends_read_as_lf(tmp_path: Path, end: str) -> None:
     assert got.documents["d1"].tokens == want.documents["d1"].tokens
     assert got.documents["d1"].mentions == want.documents["d1"].mentions
     assert got.documents["d1"].token_lines == want.documents["d1"].token_lines
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_two_discontinuous_mentions_of_one_entity(tmp_path, fast) -> None:
+    """Parts are matched in order (as Udapi does): e1 has two discontinuous mentions of two
+    parts each, tokens 1 and 3, then 4 and 6 (1-based), and a third part-less mention."""
+    misc = ["Entity=(e1[1/2])", "_", "Entity=(e1[2/2])", "Entity=(e1[1/2])", "_",
+            "Entity=(e1[2/2])", "Entity=(e1)"]
+    lines = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = 1",
+             "# text = " + " ".join(f"w{i}" for i in range(1, 8))]
+    lines += [f"{i}\tw{i}\tw\tX\t_\t_\t0\troot\t_\t{m}" for i, m in enumerate(misc, start=1)]
+    path = tmp_path / "d.conllu"
+    path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    doc = read_corefud(path, fast=fast).documents["d"]
+    assert sorted(m.spans for m in doc.mentions) == [((0, 1), (2, 3)), ((3, 4), (5, 6)),
+                                                     ((6, 7),)]
+    assert {m.entity for m in doc.mentions} == {"e1"}

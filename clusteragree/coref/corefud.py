@@ -60,7 +60,9 @@ class _Doc:
         self.open: dict[str, list[tuple[int, int, int | None, int]]] = {}
         self.order: dict[int, int] = {}  # id of a Mention object -> order of its opening
         self.counter = 0
-        self.parts: dict[str, list[tuple[tuple[int, int], int, int | None]]] = {}
+        # entity[n] -> the discontinuous mentions of n parts being read, in order: each a
+        # dict part number -> (span, line, head)
+        self.parts: dict[str, list[dict[int, tuple[tuple[int, int], int, int | None]]]] = {}
         self.expected: dict[str, int] = {}
         self.mentions: list[Mention] = []
         self.has_entities = False
@@ -248,14 +250,17 @@ class _Reading:
         if still:
             self.repair(UNCLOSED, still[0][0], f"document {d.name}: mention of {still[0][1]} "
                         f"opened at line {still[0][0]} is not closed", line, len(still))
-        for eid, parts in d.parts.items():
-            if len(parts) != d.expected[eid]:
-                self.repair(PARTS, parts[0][1], f"document {d.name}: discontinuous mention "
-                            f"{eid} has {len(parts)} of {d.expected[eid]} parts", parts[0][1])
-                continue
-            spans = tuple(sorted(p[0] for p in parts))
-            head = next((h for _, _, h in parts if h is not None), None)
-            d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
+        for eid, groups in d.parts.items():
+            for group in groups:
+                parts = [group[k] for k in sorted(group)]
+                if len(parts) != d.expected[eid]:
+                    self.repair(PARTS, parts[0][1], f"document {d.name}: discontinuous "
+                                f"mention {eid} has {len(parts)} of {d.expected[eid]} parts",
+                                parts[0][1])
+                    continue
+                spans = tuple(sorted(p[0] for p in parts))
+                head = next((h for _, _, h in parts if h is not None), None)
+                d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
         try:
             kept = unique_mentions(d.name, ordered, lenient=self.repairing, repairs=self.tally,
@@ -389,6 +394,15 @@ def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: 
         doc.order[id(mention)] = order
         doc.mentions.append(mention)
         return
-    doc.parts.setdefault(eid.split("[")[0] + f"[{m.group('n')}]", []).append(
-        ((start, token + 1), line, head_token))
-    doc.expected[eid.split("[")[0] + f"[{m.group('n')}]"] = int(m.group("n"))
+    # Parts are matched in order, as Udapi does: part k joins the first mention of this
+    # entity and part count that lacks a part k (several discontinuous mentions of one
+    # entity in a document are several mentions).
+    key = eid.split("[")[0] + f"[{m.group('n')}]"
+    k = int(m.group("k"))
+    groups = doc.parts.setdefault(key, [])
+    group = next((g for g in groups if k not in g), None)
+    if group is None:
+        group = {}
+        groups.append(group)
+    group[k] = ((start, token + 1), line, head_token)
+    doc.expected[key] = int(m.group("n"))
