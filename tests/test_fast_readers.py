@@ -72,7 +72,10 @@ def render(docs: list[tuple[int, list[str]]], style: str, blank_every: int, end:
     """CoNLL text; ``end`` is the line end (True: CRLF, False: LF, or the string itself)."""
     lines = ["# a comment before the first document"]
     for d, (n, cells) in enumerate(docs):
-        lines.append(f"#begin document (doc{d}); part 00{d}")
+        # SemEval-2010 names a document without CoNLL-2012's "(NAME); part N", under which
+        # no line is SemEval's (the reader decides the layout by the name)
+        lines.append(f"#begin document doc{d}" if style == "semeval"
+                     else f"#begin document (doc{d}); part 00{d}")
         for t in range(n):
             word = ["Mary", "saw", "ÿé", "x-y", "12", "a(b", "\u00e9t\u00e9"][t % 7]
             if style == "tab":
@@ -512,3 +515,22 @@ def test_a_span_marked_twice_is_refused_as_before() -> None:
                for ms, name in ((twice, "a"), (once, "b"))]
     with pytest.raises(ParameterError, match="in two key entities"):
         coref_metrics(corpora)
+
+
+def test_a_digit_document_column_under_a_conll2012_name_is_not_semeval(tmp_path: Path) -> None:
+    """INCEpTION writes the user name in the document column (user ``42``): under a
+    ``(NAME); part N`` name such lines keep their words (fourth column); both readers agree
+    (the same words and mentions)."""
+    lines = ["#begin document (42); part 000", "42 0 0 Mary - - - - - * (1)",
+             "42 0 1 smiled - - - - - * -", "42 0 2 she - - - - - * (1)", "#end document"]
+    text = "\n".join(lines) + "\n"
+    fast = fast_conll(text, "x.conll")
+    assert fast is not None and fast.documents["(42); part 000"].tokens == (
+        "Mary", "smiled", "she")
+    slow = parse_conll(lines, "x.conll").documents["(42); part 000"]
+    assert slow.tokens == ("Mary", "smiled", "she")
+    path = tmp_path / "x.conll"
+    path.write_text(text, encoding="utf-8")
+    read = read_conll(path).documents["(42); part 000"]
+    assert read.tokens == ("Mary", "smiled", "she")
+    assert [m.spans for m in read.mentions] == [((0, 1),), ((2, 3),)]

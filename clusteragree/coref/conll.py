@@ -39,7 +39,7 @@ from ..inputs import (
     objects_in_bulk,
     read_bytes,
 )
-from .conll_fast import fast_conll
+from .conll_fast import PART_HEADER, fast_conll
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 from .reading import refusal
 
@@ -68,6 +68,7 @@ class _Doc:
         self.open: dict[str, list[tuple[int, int, int]]] = {}  # entity -> [(start, line, order)]
         self.order: list[int] = []
         self.counter = 0
+        self.parts = bool(PART_HEADER.match(name))  # a CoNLL-2011/2012 name: no SemEval line
 
 
 def parse_conll(
@@ -251,8 +252,8 @@ def _parse(lines: Iterable[str], path: str, lenient: bool, tally: Tally) -> Core
             continue
         fields = _fields(line)
         cell = fields[-1].strip() if fields else ""
-        if _ID.fullmatch(fields[0]) and len(fields) >= 3:  # SemEval-2010: ID TOKEN LEMMA ...
-            word = fields[1]
+        if _ID.fullmatch(fields[0]) and len(fields) >= 3 and not doc.parts:
+            word = fields[1]  # SemEval-2010: ID TOKEN LEMMA ...
         else:  # CoNLL-2012: DOC PART NUMBER WORD ...
             word = fields[3] if len(fields) >= 5 else (fields[1] if len(fields) >= 3 else "")
         token = len(doc.tokens)

@@ -25,6 +25,9 @@ from .model import CorefCorpus, CorefDocument, LazyDocuments, Mention
 __all__ = ["ConllArrays", "fast_conll"]
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(.*?)\s*$")
+#: A CoNLL-2011/2012 document name, ``(NAME); part NNN``: its lines are never SemEval's, even
+#: where the document column is all digits (INCEpTION writes a user name there, as ``42``).
+PART_HEADER = re.compile(r"^\(.*\);\s*part\s+[0-9]+$")
 _END = re.compile(r"^#\s*end document")
 _TAB, _SPACE, _LF, _HASH = 9, 32, 10, 35
 _OPEN, _CLOSE, _BAR = 40, 41, 124
@@ -34,12 +37,13 @@ _BLOCK = 1 << 16  # lines (or ranges) handled at once
 Ints = npt.NDArray[np.int64]
 
 
-def _token_columns(buf: npt.NDArray[np.uint8], raw: bytes, s: Ints, e: Ints
-                   ) -> tuple[Ints, Ints, Ints, Ints]:
+def _token_columns(buf: npt.NDArray[np.uint8], raw: bytes, s: Ints, e: Ints,
+                   semeval: bool = True) -> tuple[Ints, Ints, Ints, Ints]:
     """Byte ranges of the word and of the coreference cell of each token line ``[s, e)``,
-    a block of lines at a time. The word: SemEval (first field all digits, 3 fields or more)
-    takes the second field, CoNLL-2012 the fourth (5 fields or more) or the second (3 or 4
-    fields), else none; the cell is the last field without its spaces."""
+    a block of lines at a time. The word: SemEval (first field all digits, 3 fields or more;
+    never when ``semeval`` is False) takes the second field, CoNLL-2012 the fourth (5 fields
+    or more) or the second (3 or 4 fields), else none; the cell is the last field without its
+    spaces."""
     out = [np.zeros(len(s), dtype=np.int64) for _ in range(4)]
     for a in range(0, len(s), _BLOCK):
         bs, be = s[a:a + _BLOCK], e[a:a + _BLOCK]
@@ -49,7 +53,7 @@ def _token_columns(buf: npt.NDArray[np.uint8], raw: bytes, s: Ints, e: Ints
         nf, f0s, f0e, f1s, f1e, f3s, f3e, ls, le = _fields(
             buf, bs, be, tab_end > tab_first, tabs, tab_first, tab_end - tab_first, lo, hi)
         cs, ce = _strip(ls, le, raw)
-        second = (nf >= 3) & (_all_digits(buf, f0s, f0e) | (nf < 5))
+        second = (nf >= 3) & ((semeval & _all_digits(buf, f0s, f0e)) | (nf < 5))
         fourth = (nf >= 5) & ~second
         block = slice(a, a + len(bs))
         out[0][block] = np.where(second, f1s, np.where(fourth, f3s, 0))
@@ -178,6 +182,11 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     if inside or not names or len(set(names)) != len(names):
         return None
     token_rows = np.flatnonzero(~blank & ~hashed)
+    # Under CoNLL-2011/2012 names no line is SemEval's; a file mixing such names with others
+    # is read line by line, which decides document by document.
+    conll2012 = [bool(PART_HEADER.match(n)) for n in names]
+    if any(conll2012) and not all(conll2012):
+        return None
     edges = np.array(bounds, dtype=np.int64)
     slot = np.searchsorted(edges, token_rows)  # odd: between a #begin and its #end
     if (slot % 2 == 0).any():
@@ -185,7 +194,7 @@ def fast_conll(text: str | bytes, path: str) -> CorefCorpus | None:
     tok_doc = slot // 2
     s, e = starts[token_rows], ends[token_rows]
     del starts, ends, lead, blank, hashed, slot  # the arrays per line, once used
-    ws, we, last_s, last_e = _token_columns(buf, raw, s, e)
+    ws, we, last_s, last_e = _token_columns(buf, raw, s, e, semeval=not conll2012[0])
     del s, e
     words = gather_ranges(buf, ws, we)
     del ws, we
