@@ -507,7 +507,8 @@ def write_codings_csv(documents: Iterable[AnnotatedDocument], handle: IO[str], *
     handle : text file
         Where to write (open it with ``newline=""``).
     sep : str, default=";"
-        The separator of a set of labels (``table --sep``).
+        The separator of a set of labels (``table --sep``); ``"none"``: one label per field
+        (a document with several labels of a layer is refused).
     unlabelled : {"missing", "empty"}, default="missing"
         A document an annotator gave no label of a layer: no row (missing, counted in a
         ``note``), or a row with the empty set (an empty ``labels`` field).
@@ -567,7 +568,7 @@ def write_codings_csv(documents: Iterable[AnnotatedDocument], handle: IO[str], *
             for lab in doc.labels:
                 if lab.layer != layer:
                     continue
-                if sep in lab.label:
+                if sep != "none" and sep in lab.label:
                     raise InputError(f"the label {lab.label!r} holds the separator {sep!r}; "
                                      f"choose another with {option('sep')}",
                                      doc.path or None, lab.line)
@@ -580,11 +581,17 @@ def write_codings_csv(documents: Iterable[AnnotatedDocument], handle: IO[str], *
             if not values and unlabelled == "missing":
                 missing += 1
                 continue
-            row = [key[0], key[1], sep.join(sorted(set(values)))]
+            values = sorted(set(values))
+            if sep == "none" and len(values) > 1:
+                raise InputError(f"document {doc.name!r} has {len(values)} labels of the layer "
+                                 f"{layer!r} by {doc.annotator!r} ({', '.join(values)}): a "
+                                 f"field read whole holds one; give a separator with "
+                                 f"{option('sep')}", doc.path or None, doc.line)
+            row = [key[0], key[1], values[0] if sep == "none" and values else sep.join(values)]
             writer.writerow(row + ([layer] if len(layers) > 1 else []))
             rows += 1
-    tally.add("note", "documents without a label of a layer written as missing (no row; "
-              f"{option('unlabelled', 'empty')} writes the empty set)", count=missing)
+    tally.add("note", "documents without a label of a layer written as missing (no row)",
+              count=missing)
     tally.add("converted", "names or labels with spaces at their ends written without them "
               "(table reads them so)", count=stripped)
     tally.report()

@@ -22,9 +22,11 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import InputError, ParameterError, notify, option
 from ..exports.model import Export
+from ..exports.writers import write_codings_csv
 
 __all__ = ["codings_from_agreement", "codings_from_exports", "label_layers"]
 
@@ -65,7 +67,7 @@ def codings_from_exports(exports: Sequence[Export], *, layer: str | None = None,
     >>> print(codings_from_exports([Export(docs, "x.json", "t")]), end="")
     coder,unit,labels
     a,d1,sport
-    b,d1,sport;news
+    b,d1,news;sport
     """
     found = label_layers(exports)
     where = exports[0].path if exports else None
@@ -86,31 +88,11 @@ def codings_from_exports(exports: Sequence[Export], *, layer: str | None = None,
         raise ParameterError(f"{option('names')} gives {len(names)} names for {len(who)} "
                              f"annotators ({', '.join(who)})", params=("names",))
     renamed = dict(zip(who, names, strict=True)) if names is not None else {w: w for w in who}
+    docs = [replace(d, annotator=renamed[d.annotator],
+                    labels=tuple(lab for lab in d.labels if lab.layer == layer))
+            for e in exports for d in e.documents]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["coder", "unit", "labels"])
-    unlabelled = 0
-    for e in exports:
-        for d in e.documents:
-            values = list(dict.fromkeys(lab.label for lab in d.labels if lab.layer == layer))
-            if not values:
-                unlabelled += 1
-                continue
-            if sep == "none" and len(values) > 1:
-                raise InputError(f"document {d.name!r} has {len(values)} labels of the layer "
-                                 f"{layer!r} by {d.annotator!r} ({', '.join(values)}): a field "
-                                 f"read whole holds one; give a separator with "
-                                 f"{option('sep')}", d.path, d.line)
-            bad = next((v for v in values if sep != "none" and sep in v), None)
-            if bad is not None:
-                raise InputError(f"the label {bad!r} of document {d.name!r} holds the "
-                                 f"separator {sep!r}: choose another with {option('sep')}",
-                                 d.path, d.line)
-            writer.writerow([renamed[d.annotator], d.name,
-                             values[0] if sep == "none" else sep.join(values)])
-    if unlabelled:
-        notify("note", f"documents annotated without a label of the layer {layer!r} are "
-               "missing for their annotator (not coded)", path=where, count=unlabelled)
+    write_codings_csv(docs, out, sep=sep)
     return out.getvalue()
 
 
