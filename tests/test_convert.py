@@ -429,7 +429,8 @@ def test_convert_csv_is_read_by_table(tmp_path: Path, cli, monkeypatch) -> None:
     import clusteragree.cli.convert as convert
     export = _export()
     monkeypatch.setattr(convert, "input_kind", lambda path, chosen: "test")
-    monkeypatch.setattr(convert, "read_exports", lambda paths, kind, args: [export] * len(paths))
+    monkeypatch.setattr(convert, "read_export_inputs",
+                        lambda paths, kinds, args: dict.fromkeys(range(len(paths)), export))
     code, _, err = cli("convert", "built.json", "-f", "csv", "-o", str(tmp_path),
                        "--unlabelled", "empty")
     assert code == 0, err

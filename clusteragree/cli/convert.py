@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InputError, Ledger, Notice, ParameterError, option
 from ._common import _encoding, command_signature, name_list, print_json
-from .exports import EXPORT_OPTIONS, add_export_options, read_exports
+from .exports import EXPORT_OPTIONS, add_export_options, read_export_inputs
 from .input_formats import auto_rule, input_formats
 from .unused import given
 
@@ -192,11 +192,7 @@ def _run_convert(args: argparse.Namespace) -> int:
     from ..report.text import text_report
     ledger = Ledger.current()
     input_kinds = [input_kind(path, args.input_format) for path in args.files]
-    args.read_exports = {}  # the inputs of one export format are read together
-    for kind in dict.fromkeys(k for k in input_kinds if k not in ("conll", "corefud", "brat")):
-        at = [i for i, k in enumerate(input_kinds) if k == kind]
-        args.read_exports.update(zip(at, read_exports([args.files[i] for i in at], kind, args),
-                                     strict=True))
+    args.read_exports = read_export_inputs(args.files, input_kinds, args)
     read = [_read(path, args, i) for i, path in enumerate(args.files)]
     kinds = {kind for kind, _ in read}
     for dest, formats in _WRITTEN_OPTIONS.items():

@@ -20,7 +20,7 @@ from ._common import (
     interval_options,
     print_json,
 )
-from .exports import add_export_options, read_exports
+from .exports import add_export_options, read_export_inputs
 from .input_formats import EXPORTS, detect, input_formats
 
 
@@ -345,11 +345,7 @@ def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     plain = unique_labels(args.files)
     kinds = [args.input_format if args.input_format != "auto" else detect("coref", path)
              for path in args.files]
-    exports: dict[int, Any] = {}  # the inputs of one export format are read together
-    for kind in dict.fromkeys(k for k in kinds if k in EXPORTS):
-        at = [i for i, k in enumerate(kinds) if k == kind]
-        exports.update(zip(at, read_exports([args.files[i] for i in at], kind, args),
-                           strict=True))
+    exports = read_export_inputs(args.files, kinds, args)
     for i, (path, name, kind) in enumerate(zip(args.files, plain, kinds, strict=True)):
         if kind in EXPORTS:
             from ..coref.exports import corpora_from_export

@@ -11,7 +11,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["EXPORT_OPTIONS", "add_export_options", "export_kwargs", "read_exports"]
+__all__ = ["EXPORT_OPTIONS", "add_export_options", "export_kwargs", "read_export_inputs",
+           "read_exports"]
 
 #: Option dest -> (the export formats whose reader takes it, its keyword there).
 EXPORT_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
@@ -81,3 +82,17 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
                             **kwargs)
                 for p, name in zip(paths, unique_labels(list(paths)), strict=True)]
     return [read_export(p, fmt, encoding=encoding, **kwargs) for p in paths]
+
+
+def read_export_inputs(paths: Sequence[str], kinds: Sequence[str], args: argparse.Namespace
+                       ) -> dict[int, Any]:
+    """The exports among the inputs, by position: the inputs of one export format are read
+    together (:func:`read_exports`: one-document files are one document); the inputs of other
+    formats (``kinds`` not an export format) are left to the command."""
+    from ..exports.reading import EXPORT_FORMATS
+    names = {f.name for f in EXPORT_FORMATS}
+    out: dict[int, Any] = {}
+    for kind in dict.fromkeys(k for k in kinds if k in names):
+        at = [i for i, k in enumerate(kinds) if k == kind]
+        out.update(zip(at, read_exports([paths[i] for i in at], kind, args), strict=True))
+    return out
