@@ -50,6 +50,7 @@ EXAMPLES = {
     "spans": "clusteragree spans annotator_a/ annotator_b/ --metrics f1,gamma",
     "formats": "clusteragree formats -f csv",
     "convert": "clusteragree convert export.json -f conll2012 -o converted/",
+    "validate": "clusteragree validate annotator_a.conllu annotator_b.conllu --level 3",
     "report": "clusteragree report coref key.conll response.conll -o report.html",
 }
 
@@ -75,11 +76,21 @@ def build_parser() -> argparse.ArgumentParser:
         "\"warnings\" list of JSON output.",
     )
     parser.add_argument("--version", action="version", version=f"clusteragree {__version__}")
-    from . import convert, coref, formats, pyramid, report, spans, table, trees  # when needed
+    from . import (  # when needed
+        convert,
+        coref,
+        formats,
+        pyramid,
+        report,
+        spans,
+        table,
+        trees,
+        validate,
+    )
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for module in (table, pyramid, coref, trees, spans, convert, report, formats):
+    for module in (table, pyramid, coref, trees, spans, validate, convert, report, formats):
         module.register(sub)
     for name, subparser in sub.choices.items():
         subparser.set_defaults(parser=subparser, command=name)

@@ -128,6 +128,35 @@ INPUTS: tuple[InputFormat, ...] = (
                 ("--roots", "--cycles")),
     InputFormat("trees", "brackets", "bracketed trees, one after another",
                 "a name ending in `.tree`", ("--words",)),
+    InputFormat("validate", "conll", "CoNLL-2011/2012 or SemEval-2010 coreference",
+                "a first line `#begin document`", ()),
+    InputFormat("validate", "corefud", "CorefUD CoNLL-U (coreference in MISC `Entity`)",
+                "a name ending in `.conllu` whose first 64 KiB hold `Entity=`", ()),
+    InputFormat("validate", "brat", "BRAT standoff: a directory of `.ann` files",
+                "a directory of `.ann` files", ("--text-dir",)),
+    InputFormat("validate", "conllu", "CoNLL-X / CoNLL-U dependency trees", "any other "
+                "file of tab-separated lines, or a directory of them", ()),
+    InputFormat("validate", "brackets", "bracketed trees", "a name ending in `.tree`, or a "
+                "directory of them", ()),
+    InputFormat("validate", "pyramid", "DUCView `.pyr`", "a name ending in `.pyr`", ()),
+    InputFormat("validate", "pan", "DUCView `.pan`", "a name ending in `.pan`", ()),
+    InputFormat("validate", "codings", "long CSV `coder,unit,labels`", "a name ending in "
+                "`.csv` or `.tsv`, or `-`", ("--sep", "--vocabulary")),
+    InputFormat("validate", "multilabel-csv", "multi-label CSV `item,annotator,label[,rank]`",
+                "a header starting `item,annotator,label`", ("--sep", "--vocabulary")),
+    InputFormat("validate", "parquet", "Parquet with the columns of `codings`", "a name "
+                "ending in `.parquet`, or a directory of them", ("--vocabulary",)),
+    InputFormat("validate", "multilabel-json", "multi-label JSON", "a name ending in `.json` "
+                "that is no tool's export", ("--vocabulary",)),
+    InputFormat("validate", "inception-agreement", "INCEpTION's agreement page tables",
+                "a header of one of those tables", ("--vocabulary",)),
+    InputFormat("validate", "spans-csv", "span table with `document,start,end`",
+                "a header naming `document`, `start` and `end`", ("--vocabulary",)),
+    InputFormat("validate", "pygamma", "pygamma-agreement CSV", "a first line of four fields "
+                "ending in two numbers", ("--vocabulary",)),
+    *(InputFormat("validate", f.name, f"{f.tool}: {f.holds}", RECOGNISED[f.name],
+                  ("--vocabulary",))
+      for f in EXPORT_FORMATS),
 )
 
 
@@ -153,6 +182,8 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
     >>> detect("coref", "a.conllu"), detect("trees", "a.tree"), detect("table", "x.json")
     ('corefud', 'brackets', 'multilabel-json')
     """
+    if command == "validate":
+        return _validate_format(path, encoding)
     if command in ("coref", "spans", "table"):
         found = _export(path)
         if found is not None:
@@ -177,6 +208,58 @@ def detect(command: str, path: str, encoding: str | None = None) -> str:
         return ("multilabel-csv" if path != "-" and _has_multilabel_header(path, encoding)
                 else "codings")
     return ""
+
+
+def _head_text(path: str, size: int = 65536) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError:
+        return ""
+
+
+def _validate_format(path: str, encoding: str | None) -> str:
+    """The format ``validate`` reads ``path`` as (the rules of :data:`INPUTS`)."""
+    if path != "-" and os.path.isdir(path):
+        names = sorted(os.listdir(path))
+        if _is_parquet(path):
+            return "parquet"
+        if any(n.endswith(".ann") for n in names):
+            return "brat"
+        if names and all(n.endswith(".tree") for n in names):
+            return "brackets"
+        found = _export(path)
+        return found if found is not None else "conllu"
+    if path == "-":
+        return "codings"
+    for suffix, name in ((".pyr", "pyramid"), (".pan", "pan"), (".tree", "brackets")):
+        if path.endswith(suffix):
+            return name
+    found = _export(path)
+    if found is not None:
+        return found
+    head = _head_text(path)
+    first = next((line for line in head.splitlines() if line.strip()), "")
+    if first.startswith("#begin document"):
+        return "conll"
+    if path.endswith(".conllu"):
+        return "corefud" if "Entity=" in head else "conllu"
+    if path.endswith(".json"):
+        return "multilabel-json"
+    if _is_agreement(path):
+        return "inception-agreement"
+    if _is_parquet(path):
+        return "parquet"
+    if _has_multilabel_header(path, encoding):
+        return "multilabel-csv"
+    if path.endswith((".csv", ".tsv")):
+        from ..spans.readers import sniff_table
+        span = sniff_table(path, encoding)
+        if span in ("spans-csv", "pygamma"):
+            return span
+    if "\t" in first or first.startswith("#"):
+        return "conllu"
+    return "codings"
 
 
 def _span_format(path: str, encoding: str | None) -> str:

@@ -427,7 +427,8 @@ class _Reader:
         else:
             checks = [OffsetCheck(s, e, c, at, f"region {rid!r}")
                       for rid, _, s, e, c, _, at in regions]
-            _, offsets = resolve_offsets(text, checks, path=self.path, document=task)
+            _, offsets = resolve_offsets(text, checks, path=self.path, document=task,
+                                         tally=self.tally)
         features: dict[str, list[tuple[str, str]]] = {}
         for rid, layer, values in choices:
             if rid is not None:

@@ -33,7 +33,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import InputError, notify
+from ..errors import InputError, Tally, notify
 
 __all__ = ["UNITS", "OffsetCheck", "convert_offsets", "resolve_offsets"]
 
@@ -132,7 +132,8 @@ def _matches(positions: _Positions, check: OffsetCheck, unit: str) -> tuple[int,
 
 
 def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.PathLike[str],
-                    document: str = "") -> tuple[str, list[tuple[int, int] | None]]:
+                    document: str = "", tally: Tally | None = None
+                    ) -> tuple[str, list[tuple[int, int] | None]]:
     """The unit of a document's offsets, and every span's offsets in code points.
 
     Parameters
@@ -145,6 +146,10 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
         The export (for notices and errors).
     document : str, default=""
         The document's name (for messages).
+    tally : Tally, optional
+        The file's tally: the unit, when it is not code points, is counted there (one line per
+        file and unit in the ledger, with the number of documents) instead of said for this
+        document alone.
 
     Returns
     -------
@@ -206,7 +211,11 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
             "from the tool, or correct the offsets", path, checks[i].line)
     else:
         unit = UNITS[0]
-    if unit != UNITS[0]:
+    if unit != UNITS[0] and tally is not None:
+        tally.add("note", f"documents whose offsets are read as {unit} (the covered texts "
+                  "match in that unit, not in code points)",
+                  next((c.line for c in checks if c.line is not None), None))
+    elif unit != UNITS[0]:
         notify("note", f"offsets{where} are read as {unit} (the covered texts match in that "
                "unit, not in code points)", path=path, once=("offset unit", os.fspath(path),
                                                               document, unit))

@@ -389,7 +389,8 @@ class _Reader:
             return []
         if any(c is not None for *_, c in found):
             checks = [OffsetCheck(s, e, c, line, f"span {sid}") for sid, s, e, _, c in found]
-            _, offsets = resolve_offsets(text, checks, path=self.path, document=name)
+            _, offsets = resolve_offsets(text, checks, path=self.path, document=name,
+                                         tally=self.tally)
         else:
             offsets = [(s, e) if 0 <= s <= e <= len(text) else None
                        for _, s, e, _, _ in found]
