@@ -74,7 +74,7 @@ def _run_report(args: argparse.Namespace) -> int:
     if code:
         return code
     envelope = json.loads(captured.getvalue())
-    page = html_report(envelope, _views(inner, envelope))
+    page = html_report(envelope, _views(inner, envelope), validation=_validation(inner))
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -82,6 +82,35 @@ def _run_report(args: argparse.Namespace) -> int:
         raise InputError(f"cannot write the report: {err.strerror}", path=path) from None
     print(f"clusteragree report: {path} ({len(page) // 1024:,} KB)", file=sys.stdout)
     return 0
+
+
+#: ``validate``'s name of each command's input format (the others have the same name).
+VALIDATE_FORMAT = {("trees", "conll"): "conllu", ("pyramid", ""): "pyramid", ("pan", ""): "pan"}
+
+
+def _validation(inner: argparse.Namespace) -> list[dict[str, Any]]:
+    """``validate``'s records on the command's inputs (level 3, 20 incidents per test at most),
+    for the page's validation section; none when validate cannot take these inputs (it says
+    why in the warnings)."""
+    from ..errors import ClusterAgreeError, notify
+    from ..incidents import Validation
+    from .input_formats import input_formats
+    from .validate import validate_paths
+    files = [str(f) for f in getattr(inner, "files", None) or []]
+    if not files or "-" in files:
+        return []
+    given = getattr(inner, "input_format", "auto") or "auto"
+    fmt = VALIDATE_FORMAT.get((inner.command, given if given != "auto" else ""), given)
+    if fmt not in input_formats("validate"):
+        fmt = "auto"
+    found = Validation(level=3, max_err=20)
+    try:
+        found.extend(validate_paths(files, fmt, encoding=getattr(inner, "encoding", None),
+                                    names=getattr(inner, "names", None)))
+    except ClusterAgreeError as err:
+        notify("note", f"the page has no validation section: {err}")
+        return []
+    return [i.as_dict() for i in found.shown()] + found.summary_records()
 
 
 def _views(inner: argparse.Namespace, envelope: dict[str, Any]) -> list[dict[str, Any]]:

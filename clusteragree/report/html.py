@@ -26,7 +26,7 @@ from .charts import Dot, bar_chart, dot_chart, heat_table
 from .headline import explanations, figures, inputs_summary
 from .spans import span_alignments, span_chart, span_documents
 
-__all__ = ["TABLES", "html_report"]
+__all__ = ["TABLES", "html_report", "validation_section"]
 
 #: Record kinds shown as tables, with their titles (the others are charts or the headline).
 TABLES = {
@@ -425,8 +425,72 @@ def _json_script(data: Any) -> str:
     return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+def validation_section(records: Sequence[Mapping[str, Any]], inputs: Sequence[str]) -> str:
+    """The validation of the inputs as HTML (``validate``'s ``incident`` and ``test`` records):
+    per input, its counts by class and its incidents; empty when there is nothing to say.
+
+    Examples
+    --------
+    >>> rec = {"kind": "incident", "test": "coref-crossing-mentions", "level": 2,
+    ...        "class": "warning", "domain": "coref", "file": "a.conll", "line": 3,
+    ...        "sentence": "d1", "node": None, "annotator": None, "count": 1,
+    ...        "message": "mentions 1-3 and 2-4 cross"}
+    >>> out = validation_section([rec], ["a.conll", "b.conll"])
+    >>> "1 warning" in out, "cross" in out, "b.conll</code>: nothing to report" in out
+    (True, True, True)
+    >>> validation_section([], ["a.conll"])
+    ''
+    """
+    incidents = [r for r in records if r.get("kind") == "incident"]
+    tests = [r for r in records if r.get("kind") == "test"]
+    if not incidents:
+        return ""
+    parts = []
+    named = [str(p) for p in inputs]
+    by_file: dict[str, list[Mapping[str, Any]]] = {}
+    for r in incidents:
+        key = str(r.get("file")) if r.get("file") in named else "across the inputs"
+        by_file.setdefault(key, []).append(r)
+    for key in [*named, "across the inputs"]:
+        found = by_file.get(key, [])
+        if not found:
+            if key != "across the inputs":
+                parts.append(f"<p class='meta'><code>{html.escape(key)}</code>: nothing to "
+                             "report</p>")
+            continue
+        counts = {c: sum(int(r.get("count", 1)) for r in found if r.get("class") == c)
+                  for c in ("error", "warning", "information")}
+        said = ", ".join(f"{n} {c}{'s' if n != 1 and c != 'information' else ''}"
+                         for c, n in counts.items() if n)
+        rows = "".join(
+            f"<tr class='{html.escape(str(r.get('class')))}'><td>{html.escape(str(r.get('class')))}"
+            f"</td><td>L{r.get('level')}</td><td><code>{html.escape(str(r.get('test')))}</code>"
+            f"</td><td>{html.escape(_place(r))}</td><td>{html.escape(str(r.get('message')))}"
+            f"{'' if int(r.get('count', 1)) == 1 else ' (' + str(r.get('count')) + ' times)'}"
+            "</td></tr>" for r in found)
+        parts.append(f"<details{' open' if counts['error'] else ''}><summary><code>"
+                     f"{html.escape(key)}</code>: {said}</summary><table class='incidents'>"
+                     "<thead><tr><th>class</th><th>level</th><th>test</th><th>place</th>"
+                     f"<th>what</th></tr></thead><tbody>{rows}</tbody></table></details>")
+    hidden = sum(int(t.get("count", 0)) - int(t.get("shown", 0)) for t in tests)
+    if hidden > 0:
+        parts.append(f"<p class='meta'>{hidden} more incident(s) counted, not listed: "
+                     "<code>clusteragree validate</code> with <code>--max-err 0</code> lists "
+                     "them all.</p>")
+    return "".join(parts)
+
+
+def _place(r: Mapping[str, Any]) -> str:
+    bits = [f"line {r['line']}" if r.get("line") is not None else ""]
+    bits += [f"{name} {r[key]}" for key, name in (("sentence", "sentence"), ("node", "node"),
+                                                   ("annotator", "annotator"))
+             if r.get(key) is not None]
+    return ", ".join(b for b in bits if b)
+
+
 def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] = (),
-                *, title: str | None = None) -> str:
+                *, title: str | None = None,
+                validation: Sequence[Mapping[str, Any]] = ()) -> str:
     """The HTML page of a command's JSON output (:func:`~clusteragree.report.schema.envelope`).
 
     Parameters
@@ -440,6 +504,9 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
         (docs/report.md, "Side by side").
     title : str, optional
         The page's title (default: the command).
+    validation : sequence of mapping, optional
+        ``validate``'s records on the same inputs: a section before the figures when they
+        hold any incident (:func:`validation_section`).
 
     Returns
     -------
@@ -482,6 +549,10 @@ def html_report(envelope: Mapping[str, Any], views: Sequence[Mapping[str, Any]] 
             [{k: _plain(v) for k, v in w.items()} for w in warnings])), "warnings")
     blocks = figures(records)
     head = [f"<h1>{html.escape(name)}</h1>", inputs_summary(envelope.get("inputs", []))]
+    checked = validation_section(validation, envelope.get("inputs", []))
+    if checked:
+        head.append(f"<section class='validation' id='validation'><h2>validation</h2>"
+                    f"{checked}</section>")
     if blocks:
         head.append("<section class='headline' id='headline'><div class='figures'>"
                     + "".join(blocks) + "</div>" + explanations(records) + "</section>")

@@ -1,0 +1,219 @@
+"""Time and peak memory of ``clusteragree validate`` on generated corpora of ``--tokens`` tokens
+per annotator, two annotators, at level 3, against the floor of reading the same files with the
+domain's reader alone, and against UD's validator (``udvalidate``, when installed) on the same
+CoNLL-U files.
+
+Generates, for each format asked: dependency trees in CoNLL-U (sentences of 5 to 30 tokens, a
+projective tree each, the second annotator with one head in ten moved to the root), CorefUD CoNLL-U (the
+same trees with entity mentions in MISC ``Entity``, a chain of two to five mentions per sentence
+or two) and CoNLL-2012 coreference (the same mentions in the last column). Each run is a fresh
+Python process; the report gives its time, its peak resident memory (``ru_maxrss``) and the
+ratio to the floor and to the peer.
+
+The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as for reading.
+
+Usage::
+
+    python scripts/bench_validate.py [--tokens 1000000] [--formats conllu,corefud,conll]
+        [--peer-tokens 100000] [--no-peer] [--out FILE]
+
+``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
+ratio is taken per token. ``--out`` writes the figures as JSON; nothing else is written (the
+generated files go to a temporary directory, deleted at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FORMATS = ("conllu", "corefud", "conll")
+WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
+         "people", "year", "Zoë", "naïve")
+
+_CHILD = """
+import resource, sys, time
+argv = sys.argv[1:]
+start = time.perf_counter()
+if argv[0] == "--read":
+    kind, paths = argv[1], argv[2:]
+    if kind == "conll":
+        from clusteragree.coref.conll import read_conll as read
+        for p in paths:
+            read(p)
+    elif kind == "corefud":
+        from clusteragree.coref.corefud import read_corefud as read
+        for p in paths:
+            read(p)
+    else:
+        from clusteragree.trees.readers import read_conll_trees as read
+        for p in paths:
+            read(p)
+    code = 0
+else:
+    from clusteragree.cli import main
+    code = main(argv)
+took = time.perf_counter() - start
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, code)
+"""
+
+
+def _sentences(tokens: int, seed: int) -> list[list[tuple[str, int]]]:
+    """(word, head) per token, sentences of projective trees (each token's head the token
+    before or after it, the first of the sentence the root)."""
+    rng = random.Random(seed)
+    out, made = [], 0
+    while made < tokens:
+        n = min(rng.randint(5, 30), tokens - made)
+        root = rng.randint(1, n)
+        rows = [(rng.choice(WORDS), 0 if i == root else (i + 1 if i < root else i - 1))
+                for i in range(1, n + 1)]
+        out.append(rows)
+        made += n
+    return out
+
+
+def _mentions(sentence: int, n: int, rng: random.Random) -> list[tuple[int, int, int]]:
+    """(start, end, entity) mentions of one sentence, nested or apart, never crossing."""
+    spans = []
+    pos = 1
+    while pos + 1 <= n and len(spans) < 3:
+        start = pos + rng.randint(0, 2)
+        end = min(n, start + rng.randint(0, 2))
+        if start > n:
+            break
+        spans.append((start, end, rng.randint(1, 1 + sentence // 2)))
+        pos = end + 2
+    return spans
+
+
+def write(kind: str, path: Path, tokens: int, annotator: int) -> None:
+    sentences = _sentences(tokens, seed=1)
+    rng = random.Random(10 + annotator)
+    with open(path, "w", encoding="utf-8") as out:
+        if kind == "conll":
+            out.write("#begin document (bench); part 000\n")
+        elif kind == "corefud":
+            out.write("# newdoc id = bench\n"
+                      "# global.Entity = eid-etype-head-other-infstat-minspan-identity\n")
+        for s, rows in enumerate(sentences):
+            mentions = _mentions(s, len(rows), random.Random(s)) if kind != "conllu" else []
+            if annotator and mentions and rng.random() < 0.1:
+                mentions = mentions[:-1]
+            opens: dict[int, list[str]] = {}
+            closes: dict[int, list[str]] = {}
+            for start, end, e in mentions:
+                if kind == "conll":
+                    if start == end:
+                        opens.setdefault(start, []).append(f"({e})")
+                    else:
+                        opens.setdefault(start, []).append(f"({e}")
+                        closes.setdefault(end, []).append(f"{e})")
+                else:
+                    if start == end:
+                        opens.setdefault(start, []).append(f"(e{e}--1)")
+                    else:
+                        opens.setdefault(start, []).append(f"(e{e}--1")
+                        closes.setdefault(end, []).append(f"e{e})")
+            if kind != "conll":
+                out.write(f"# sent_id = s{s + 1}\n# text = {' '.join(w for w, _ in rows)}\n")
+            root = next(i for i, (_, h) in enumerate(rows, 1) if h == 0)
+            for i, (word, head) in enumerate(rows, 1):
+                if annotator and head and rng.random() < 0.1:
+                    head = root  # attached to the root instead: still a tree
+                if kind == "conll":
+                    coref = "|".join(opens.get(i, []) + closes.get(i, [])) or "-"
+                    out.write(f"bench\t0\t{i - 1}\t{word}\tNN\t*\t-\t-\t-\t-\t*\t{coref}\n")
+                    continue
+                misc = "_"
+                if kind == "corefud" and (i in opens or i in closes):
+                    misc = "Entity=" + "".join(opens.get(i, [])) + "".join(closes.get(i, []))
+                deprel = "root" if head == 0 else "dep"
+                out.write(f"{i}\t{word}\t{word.lower()}\tX\t_\t_\t{head}\t{deprel}\t_\t{misc}\n")
+            out.write("\n")
+        if kind == "conll":
+            out.write("#end document\n")
+
+
+def measure(argv: list[str]) -> tuple[float, int, int]:
+    done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True,
+                          text=True)
+    if done.returncode:
+        raise SystemExit(f"{argv[:2]} failed:\n{done.stderr[-2000:]}")
+    took, peak, code = done.stdout.split()[-3:]
+    return float(took), int(peak), int(code)
+
+
+def peer(path: Path, coref: bool) -> float | None:
+    tool = shutil.which("udvalidate") or str(Path(sys.executable).parent / "udvalidate")
+    if not Path(tool).exists():
+        return None
+    argv = [tool, "--lang", "ud", "--level", "2", "--max-err", "20", str(path)]
+    if coref:
+        argv.append("--coref")
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, text=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tokens", type=int, default=1_000_000, help="tokens per annotator")
+    parser.add_argument("--formats", default=",".join(FORMATS),
+                        help="comma-separated among " + ", ".join(FORMATS))
+    parser.add_argument("--peer-tokens", type=int, default=100_000,
+                        help="tokens of the file given to udvalidate (default: %(default)s)")
+    parser.add_argument("--no-peer", action="store_true", help="do not run udvalidate")
+    parser.add_argument("--out", type=Path, help="write the figures as JSON to this path")
+    args = parser.parse_args()
+    kinds = [k.strip() for k in args.formats.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in FORMATS]
+    if unknown:
+        parser.error(f"unknown format(s) {', '.join(unknown)}")
+    rows = []
+    print(f"{args.tokens:,} tokens x 2 annotators; validate --level 3; floor = the reader "
+          "alone on the same files; peer = udvalidate --level 2 (per token)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            suffix = ".conll" if kind == "conll" else ".conllu"
+            files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
+            for a, f in enumerate(files):
+                write(kind, f, args.tokens, a)
+            ours = measure(["validate", *map(str, files), "--input-format", kind, "--level",
+                            "3", "-f", "json", "-o", str(Path(tmp) / "out.json")])
+            floor = measure(["--read", kind, *map(str, files)])
+            row = {"format": kind, "tokens": args.tokens, "annotators": 2,
+                   "seconds": round(ours[0], 2), "exit": ours[2],
+                   "floor_seconds": round(floor[0], 2),
+                   "over_floor": round(ours[0] / floor[0], 2),
+                   "peak_mb": round(ours[1] / 2**20, 1),
+                   "floor_peak_mb": round(floor[1] / 2**20, 1)}
+            if kind != "conll" and not args.no_peer:
+                small = Path(tmp) / f"{kind}-peer{suffix}"
+                write(kind, small, args.peer_tokens, 0)
+                took = peer(small, kind == "corefud")
+                if took is not None:
+                    per_token = took / args.peer_tokens
+                    row["peer_seconds_per_million"] = round(per_token * 1e6, 1)
+                    row["peer_over_ours"] = round(per_token * 2 * args.tokens / ours[0], 1)
+            rows.append(row)
+            peer_text = (f"  udvalidate {row['peer_seconds_per_million']} s per 10^6 tokens "
+                         f"(ours {row['peer_over_ours']}x faster)"
+                         if "peer_seconds_per_million" in row else "")
+            print(f"{kind:8} ours {row['seconds']:6.2f} s (exit {row['exit']})  reader alone "
+                  f"{row['floor_seconds']:6.2f} s ({row['over_floor']}x)  peak "
+                  f"{row['peak_mb']:7.1f} MB (reader alone {row['floor_peak_mb']:.1f} MB)"
+                  f"{peer_text}")
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
