@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._version import __version__
-from ..errors import UsageError, option
+from ..errors import InputError, option
 from ..incidents import LEVELS, TESTS, Incident, Validation
 from ._common import add_output, check_names, name_list, print_json
 from .input_formats import detect, input_formats
@@ -95,7 +96,7 @@ def validate_paths(paths: Sequence[str], input_format: str = "auto", *, level: i
 
     Raises
     ------
-    UsageError
+    InputError
         When the inputs are of several formats (the levels across annotators need one).
     """
     formats = [input_format if input_format != "auto" else detect("validate", p, encoding)
@@ -103,8 +104,9 @@ def validate_paths(paths: Sequence[str], input_format: str = "auto", *, level: i
     found = sorted(set(formats))
     if len(found) > 1:
         listed = ", ".join(f"{p} ({f})" for p, f in zip(paths, formats, strict=True))
-        raise UsageError(f"the inputs are of several formats ({listed}): validate one format "
-                         f"per run, or name it with {option('input_format')}")
+        other = next(p for p, f in zip(paths, formats, strict=True) if f != formats[0])
+        raise InputError(f"the inputs are of several formats ({listed}): validate one format "
+                         f"per run, or name it with {option('input_format')}", other)
     fmt = found[0]
     module = importlib.import_module(f"clusteragree.{_domain(fmt)}.checks")
     yield from module.validate_inputs(list(paths), fmt, level=level, encoding=encoding,
@@ -123,7 +125,14 @@ def _run(args: argparse.Namespace) -> int:
     signature = (f"validate|level:{args.level}|max-err:{args.max_err}|"
                  f"format:{args.input_format}|v:{__version__}")
     _render(found, args, signature)
-    return 1 if found.failed else 0
+    if not found.failed:
+        return 0
+    first = next(i for i in found.shown() if i.severity == "error")
+    place = first.file + (f":{first.line}" if first.line is not None else "") + ": " \
+        if first.file else ""
+    print(f"clusteragree validate: error: {found.by_class()['error']} error(s) at level "
+          f"{args.level} or below; the first: {place}{first.test_id}", file=sys.stderr)
+    return 1
 
 
 def _render(found: Validation, args: argparse.Namespace, signature: str) -> None:
