@@ -2,7 +2,8 @@
 per test: every input alone at levels 1 and 2, and the sets annotated by several people
 (one input per annotator) at level 3, whose level-3 incidents are added.
 
-With ``--write-docs`` the table replaces the part of docs/validate.md between its markers;
+With ``--write-docs`` the counts and the list of every registered test replace the parts of
+docs/validate.md between their markers;
 ``--out`` writes the counts as JSON. Nothing tracked is written otherwise.
 
 Usage::
@@ -29,6 +30,7 @@ from clusteragree.errors import ClusterAgreeError, Ledger  # noqa: E402
 from clusteragree.incidents import TESTS  # noqa: E402
 
 BEGIN, END = "<!-- counts: begin -->", "<!-- counts: end -->"
+TESTS_BEGIN, TESTS_END = "<!-- tests: begin -->", "<!-- tests: end -->"
 
 
 def alone(corpora: Path) -> Iterator[tuple[str, list[Path], dict[str, str]]]:
@@ -150,6 +152,26 @@ def markdown(rows: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+def tests_table() -> str:
+    """Every registered test: id, level, class, domain, what it finds."""
+    known_tests()
+    lines = ["| test | level | class | domain | what it finds |", "|---|---:|---|---|---|"]
+    order = {"input": 0}
+    for t in sorted(TESTS.values(), key=lambda t: (order.get(t.domain, 1), t.domain, t.level,
+                                                   t.id)):
+        lines.append(f"| `{t.id}` | {t.level} | {t.severity} | {t.domain} | "
+                     f"{t.summary.replace('|', '/')} |")
+    return "\n".join(lines)
+
+
+def _replace(text: str, begin: str, end: str, body: str) -> str:
+    head, found, rest = text.partition(begin)
+    if not found:
+        raise SystemExit(f"docs/validate.md has no {begin} marker")
+    _, _, tail = rest.partition(end)
+    return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora",
@@ -169,10 +191,8 @@ def main() -> None:
         args.out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if args.write_docs:
         doc = ROOT / "docs" / "validate.md"
-        text = doc.read_text(encoding="utf-8")
-        head, _, rest = text.partition(BEGIN)
-        _, _, tail = rest.partition(END)
-        doc.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}", encoding="utf-8")
+        text = _replace(doc.read_text(encoding="utf-8"), BEGIN, END, table)
+        doc.write_text(_replace(text, TESTS_BEGIN, TESTS_END, tests_table()), encoding="utf-8")
 
 
 if __name__ == "__main__":

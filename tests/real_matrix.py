@@ -523,4 +523,35 @@ def build(tmp: Path) -> list[Case]:
     add("table LitBank types joined --sep",
         _families("table", [str(joined)], base=("--sep", ";"), names=False, per_doc=False,
                   report=False))
+
+    # ---- validate: every real corpus, several annotators together, every option
+    either = frozenset({0, 1})  # the data decide whether an error is found
+    sets = [
+        ("DUC2006 D0631 pyramids", list(d0631), ()),
+        ("DUC2006 D0631 peer 1", list(one_peer), ()),
+        ("DUC2006 D0631 all pans", [str(p) for p in pans], ()),
+        ("participant-analysis", [str(PA / "A"), str(PA / "B")], brat_base),
+        ("LitBank CoNLL", [str(lit), str(lit2)], ()),
+        ("scorer TC-A", [str(REF / "TC-A.key"), str(REF / "TC-A-1.response")], ()),
+        ("CorefUD TC-NCMA", [str(UD / "partial-corefud-match/noncontig_mentions/TC-NCMA.key"),
+                             str(UD / "partial-corefud-match/noncontig_mentions/"
+                                 "TC-NCMA-1.response")], ("--input-format", "corefud")),
+        ("CDT da", list(da), ()),
+        ("CDT it", it_dirs, ()),
+        ("NDT caterpillar", [str(SYNTAX / "ndt" / f"{a}-caterpillar.conll")
+                             for a in ("odin", "thor")], ()),
+        ("SSD", ssd, ()),
+        ("pan codings", [str(codings)], ()),
+        ("pans multi-label", [str(multi)], ()),
+        ("Kafka chapter", [str(SHARED / "tool-exports" / "inception" / "tsv3" / "coref.tsv")],
+         ()),
+    ]
+    for name, inputs, base in sets:
+        for family, extra in (("default", ()), ("level 1", ("--level", "1")),
+                              ("level 2 json", ("--level", "2", "-f", "json")),
+                              ("all csv", ("--max-err", "0", "-f", "csv")),
+                              ("names", ("--names", ",".join(f"ann{i}"
+                                                              for i in range(len(inputs)))))):
+            cases.append(Case(f"validate {name} [{family}]",
+                              ("validate", *inputs, *base, *extra), either))
     return cases
