@@ -354,9 +354,9 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
                          for i in found)
             if errors:  # the reader's refusal is one of these, reported with its own test
                 found = [i for i in found if i.test_id != "read-refused"]
-            if model is not None and not model.sentences and scan is None:
-                found.append(Incident("trees-no-sentence", "the file holds no sentence", path))
-            elif scan is not None and scan.sentences == 0 and not errors:
+            empty = (scan.sentences == 0 and not errors if scan is not None
+                     else model is not None and not model.sentences)
+            if empty:
                 found.append(Incident("trees-no-sentence", "the file holds no sentence", path))
             level1_error = any(i.severity == "error" and i.level == 1 for i in found)
             yield from (i for i in found if i.level <= level)
@@ -477,7 +477,8 @@ def _same_words(first: Any, s: Any, f: _File, reference: str, name: str
                        "annotated, the accuracies leave the sentence out)", f.path, s.line,
                        name, annotator=f.annotator)
         return
-    differ = [(k, x, y) for k, (x, y) in enumerate(zip(first.words, s.words), 1) if x != y]
+    pairs = zip(first.words, s.words, strict=True)
+    differ = [(k, x, y) for k, (x, y) in enumerate(pairs, start=1) if x != y]
     shown = ", ".join(f"word {k} {y!r} ({x!r})" for k, x, y in differ[:3])
     more = f" and {len(differ) - 3} more" if len(differ) > 3 else ""
     yield Incident("trees-word-form", f"{len(differ)} word(s) differ from {reference}'s "

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..incidents import Incident
-from ..inputs import byte_lines, iter_lines
+from ..inputs import byte_lines, iter_lines, tab_columns
 from .conllu_fast import _SENT_ID
 
 __all__ = ["Record", "Scan", "clean_conll", "scan_brackets", "scan_conll"]
@@ -40,9 +40,6 @@ _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 _INT = re.compile(r"[+-]?[0-9]+")
 _SURROGATE = re.compile("[\udc80-\udcff]")
-#: Numbers the reader reads although they are not written plainly (a sign, a leading zero,
-#: spaces around them): the files where :func:`scan_conll` has something to say about them.
-_ODD_NUMBER = re.compile(rb"(?:^|\t)(?:[+-]|0|[ ]+)[0-9]|[0-9][ ]+(?:\t|$)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -108,7 +105,17 @@ def clean_conll(raw: bytes) -> bool:
         has_token = np.bincount(block, weights=token) > 0
         if (comment & ~has_token[block]).any():
             return False  # comments followed by no sentence
-    return _ODD_NUMBER.search(raw) is None
+    token = np.flatnonzero(~blank & (first != 35))
+    columns = tab_columns(buf, starts[token], ends[token], 10, [0, 6])
+    if columns is None:
+        return False
+    for lo, hi in columns:  # ID and HEAD: a sign, a leading zero or spaces
+        lead = buf[np.minimum(lo, len(buf) - 1)]
+        last = buf[np.maximum(hi - 1, 0)]
+        odd = (hi == lo) | (lead == 43) | (lead == 45) | (lead == 32) | (last == 32)
+        if (odd | ((lead == 48) & (hi - lo > 1))).any():
+            return False
+    return True
 
 
 class _Sentence:
@@ -281,7 +288,8 @@ def _finish(current: _Sentence, path: str, out: Scan) -> None:
                 out.incidents.append(Incident(
                     "trees-multiword", f"the range {ident} overlaps the range "
                     f"{ranges[-1][0]}-{ranges[-1][1]} (line {ranges[-1][2]})", path, number))
-            ranges.append((first, last, number))
+            else:
+                ranges.append((first, last, number))
             continue
         if _EMPTY.fullmatch(ident):
             whole, part = (int(x) for x in ident.split("."))
@@ -300,16 +308,16 @@ def _finish(current: _Sentence, path: str, out: Scan) -> None:
                 "words of a sentence are numbered 1, 2, ...", path, number))
             return
         words.append((number, cols))
-    for first, last, number in ranges:
-        if last > len(words) and last >= first:
-            out.incidents.append(Incident(
-                "trees-multiword", f"the range {first}-{last} goes past the last word "
-                f"({len(words)})", path, number))
     if not words:
         out.incidents.append(Incident(
             "trees-no-words", "a sentence without words (only multiword-token lines or "
             "empty nodes): the reader leaves it out", path, current.rows[0][0]))
         return
+    for first, last, number in ranges:
+        if last > len(words) and last >= first:
+            out.incidents.append(Incident(
+                "trees-multiword", f"the range {first}-{last} goes past the last word "
+                f"({len(words)})", path, number))
     heads = tuple(_number(cols[6]) or 0 for _, cols in words)
     sent_id = current.sent_id[1] if current.sent_id is not None else None
     out.records.append(Record(
