@@ -119,6 +119,10 @@ def _run_trees(args: argparse.Namespace) -> int:
         args.files, dirs=args.dirs or (), names=names, roots=args.roots, cycles=args.cycles,
         words=args.words, encoding=args.encoding, input_format=args.input_format)
     args.tree_annotations = annotations  # the report draws the sentences without reading again
+    if args.strict:  # refuse what validate calls an error, on the trees already read
+        from ..incidents import refuse_errors
+        from ..trees.checks import annotation_incidents
+        refuse_errors(annotation_incidents(annotations, dirs=bool(args.dirs)))
     table = tree_table(annotations)
     metrics = args.distance
     cache = TreeCache(free_empty=not args.unit_root, max_cells=args.max_cells)
