@@ -9,6 +9,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from clusteragree.trees.scan import clean_conll, scan_conll
 from clusteragree.trees.structure import flag_sentences, non_projective_arcs, unreachable
 
 SYNTAX = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "syntax"
-UDVALIDATE = shutil.which("udvalidate") or "/work/main/.venv/bin/udvalidate"
+UDVALIDATE = shutil.which("udvalidate") or str(Path(sys.executable).parent / "udvalidate")
 
 
 def row(i: object, form: str, head: object, rel: str = "r") -> str:

@@ -60,7 +60,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from ..errors import InputError
 from ..incidents import Incident, Test, read_checked, register
 from ..inputs import check_encoding, line_ends, read_bytes
 from .conllu_fast import SEVERAL_ROOTS
@@ -279,8 +279,9 @@ def _inputs(paths: Sequence[str], names: Sequence[str] | None
     """Annotator names, ``prefix -> [(annotator, file)]`` and the layout's incidents."""
     dirs = [os.path.isdir(p) for p in paths]
     if any(dirs) and not all(dirs):
-        raise UsageError("give one file per annotator, or one directory per annotator, not "
-                         "both")
+        mixed = next(p for p, d in zip(paths, dirs, strict=True) if d != dirs[0])
+        raise InputError("give one file per annotator, or one directory per annotator, not "
+                         "both", mixed)
     labels = list(names) if names else [Path(p).name if d else Path(p).stem
                                         for p, d in zip(paths, dirs, strict=True)]
     texts: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -333,7 +334,7 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
 
     Raises
     ------
-    UsageError
+    InputError
         Files and directories mixed.
     """
     labels, texts, layout = _inputs(paths, names)
