@@ -223,7 +223,7 @@ def _overlaps(scus: Sequence[SCU], text: str, file: str, pyramid: bool = True
 
 
 def _summary_checks(p: Pyramid, file: str) -> Iterator[Incident]:
-    if p.summaries_found_by == "whole text" or len(p.summaries) < 2:
+    if p.summaries_found_by == "whole text":
         yield Incident("pyramids-no-summaries", "no model summary header was found (the "
                        "file's startDocumentRegEx, the NIST headers): the text is read as one "
                        "summary, and the checks by summary are not done", file)
