@@ -18,7 +18,8 @@ from clusteragree.pyramids.writers import build_pyramid, pan_xml, pyramid_xml
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "duc-pyramids"
 
-SUMMARIES = [("D1.M.100.A.A", "the cat sat on the mat"), ("D1.M.100.A.B", "a cat sat and a dog ran")]
+SUMMARIES = [("D1.M.100.A.A", "the cat sat on the mat"),
+             ("D1.M.100.A.B", "a cat sat and a dog ran")]
 SCUS = [("A cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
         ("A dog ran", [[(1, "dog ran")]])]
 

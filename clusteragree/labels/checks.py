@@ -226,6 +226,8 @@ def check_across(rows: Rows, file: str | None) -> list[Incident]:
     for doc, coder, labels, line in zip(rows.docs, rows.coders, rows.labels, rows.lines,
                                         strict=True):
         for label in labels:
+            if isinstance(label, str) and not label.strip():
+                continue  # an empty label: level 2 says so
             users[label].add(coder)
             first_line.setdefault(label, line)
         docs_of[coder].add(doc)
