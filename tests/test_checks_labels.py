@@ -72,7 +72,7 @@ def test_multilabel_rows_mean_several_labels(tmp_path):
     assert _run(tmp_path, text + "i1,A, \n", "multilabel-csv", "m.csv")[1] == {
         "labels-empty-label"}
     records = [{"item": "i1", "annotator": a, "label": lab} for a in "AB" for lab in "xy"]
-    found, ids = _run(tmp_path, json.dumps(records + [records[0]]), "multilabel-json",
+    _, ids = _run(tmp_path, json.dumps([*records, records[0]]), "multilabel-json",
                       "m.json")
     assert ids == {"labels-coded-twice"}
 
