@@ -86,8 +86,16 @@ def _run_pyramid(args: argparse.Namespace) -> int:
         raise UsageError("give at least two .pyr files")
     if args.align and len(args.files) != 2:
         raise UsageError("--align compares two pyramids; give exactly two files")
+    read = args.align or args.strict
     sources: list[Any] = ([read_pyramid(f, strict=args.strict, encoding=args.encoding)
-                           for f in args.files] if args.align else list(args.files))
+                           for f in args.files] if read else list(args.files))
+    if args.strict:  # refuse what validate calls an error (docs/validate.md)
+        from pathlib import Path
+
+        from ..incidents import refuse_errors
+        from ..pyramids.checks import check_across, check_pyramid
+        refuse_errors([i for p in sources for i in check_pyramid(p)])
+        refuse_errors(check_across(sources, [Path(f).stem for f in args.files]))
     if args.align:
         args.pyramids = sources  # the report draws the summaries without reading again
     frame = pyramid_agreement(sources, args.units, args.distance, tokenizer=args.tokenizer,
@@ -158,6 +166,13 @@ def _run_pan(args: argparse.Namespace) -> int:
     method = interval_method(args)
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding,
                      annotators=args.names)
+    if args.strict:  # refuse what validate calls an error (docs/validate.md)
+        from ..incidents import refuse_errors
+        from ..pyramids.checks import check_across, check_pan
+        read = [(peer, who, pan) for peer, by in pans.loaded.items() for who, pan in by.items()]
+        refuse_errors([i for _, _, pan in read for i in check_pan(pan)])
+        refuse_errors(check_across([pan for _, _, pan in read], [who for _, who, _ in read],
+                                   [peer for peer, _, _ in read]))
     frame, _ = pan_agreement(pans, args.distance, tokenizer=args.tokenizer,
                              nonmatching=args.nonmatching, ci=args.ci,
                              bootstrap=args.bootstrap, seed=args.seed, jobs=args.jobs,

@@ -178,6 +178,8 @@ def _run_multilabel(args: argparse.Namespace, given: set[str]) -> int:
     data = read_multilabel(args.file, encoding=args.encoding,
                            input_format=args.input_format.removeprefix("multilabel-"),
                            sep=args.sep)
+    if args.strict:
+        _refuse_check_errors(data, args.file)
     if args.names:
         data = data.renamed(args.names)
     if "per_doc" in given and args.per_doc:
@@ -256,6 +258,16 @@ def _run_multilabel(args: argparse.Namespace, given: set[str]) -> int:
         print(text_report(headline, [*sections, *diagnostic_sections(found)], footer,
                           digits=6))
     return 0
+
+
+def _refuse_check_errors(data: Any, path: str) -> None:
+    """--strict: refuse what ``clusteragree validate`` calls an error in the table read (its
+    level-2 and level-3 checks, on the model read; docs/validate.md)."""
+    from ..incidents import refuse_errors
+    from ..labels.checks import check_across, check_rows, rows_of_model
+    rows = rows_of_model(data)
+    refuse_errors(check_rows(rows, path))
+    refuse_errors(check_across(rows, path))
 
 
 def _stdin(encoding: str | None) -> Any:
@@ -344,6 +356,8 @@ def _run_table(args: argparse.Namespace) -> int:
         data = read_long_table(source, sep=args.sep, scalar=args.scalar, numeric=numeric,
                                path="<stdin>" if args.file == "-" else args.file,
                                encoding=None if args.export is not None else args.encoding)
+    if args.strict:
+        _refuse_check_errors(data, data.path)
     tables: Any = data.tables
     order = data.coder_order()
     if args.names:

@@ -1,0 +1,546 @@
+"""What ``validate`` checks in label tables: codings (``coder,unit,labels``), multi-label CSV
+and JSON, Parquet codings and INCEpTION's agreement tables.
+
+Level 1 is the reader's (the one ``clusteragree table`` uses, under
+:func:`~clusteragree.incidents.read_checked`), and, for the CSV formats, a scan of every row,
+so that every malformed row is listed where the reader stops at the first. Levels 2 and 3 look
+at the rows as written (a coder coding a unit twice is refused by the reader, so the model
+cannot hold it): labels outside a vocabulary, a coder coding a unit twice, empty label fields,
+units only one coder coded, and across the coders (the annotators of a table are its coders):
+labels only one coder uses, labels that two coders spell differently, coders missing whole
+documents.
+
+A row of codings is one coder's coding of one unit (its field a set of labels), so two rows
+for one coder and unit are an error, as ``table`` says; a row of a multi-label file is one
+label, so two rows for one annotator and item are two labels, and only the same label twice is
+an error (as :func:`~clusteragree.labels.reader.read_multilabel` says).
+
+References
+----------
+Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability (reliability data: coders
+by units; a unit coded by one coder is not pairable).
+
+docs/validate.md (every test); docs/multilabel.md, "Reading" (the formats and their checks).
+
+Examples
+--------
+>>> rows = Rows()
+>>> for coder, unit, labels in [("A", "1", ("x",)), ("B", "1", ("x",)), ("A", "1", ("y",)),
+...                             ("A", "2", ("z",))]:
+...     rows.add(None, coder, unit, labels, None)
+>>> [i.test_id for i in check_rows(rows, "t.csv", vocabulary=["x", "y"])]
+['labels-vocabulary', 'labels-coded-twice', 'labels-unit-one-coder']
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from collections.abc import Hashable, Iterator, Sequence
+from functools import partial
+from typing import Any
+
+from ..errors import InputError
+from ..incidents import Incident, Test, read_checked, register
+
+__all__ = ["Rows", "check_across", "check_rows", "rows_of_model", "validate_inputs"]
+
+_D = "labels"
+_CODINGS = ("codings", "parquet", "inception-agreement")
+_MULTI = ("multilabel-csv", "multilabel-json")
+
+register(
+    Test("labels-malformed-row", 1, "error", _D, "a row the reader cannot read: the wrong "
+         "number of fields, an empty coder or unit, an empty label between separators; "
+         "every such row", ("codings", "multilabel-csv")),
+    Test("labels-vocabulary", 2, "error", _D, "a label outside the vocabulary given "
+         "(--vocabulary); one per label, counting its rows"),
+    Test("labels-coded-twice", 2, "error", _D, "codings: a coder codes a unit (of a document) "
+         "in two rows; multi-label files: an annotator gives an item the same label twice"),
+    Test("labels-empty-label", 2, "error", _D, "multi-label files: a row whose label is empty "
+         "(a row gives one label; leave it out instead)", _MULTI),
+    Test("labels-empty-set", 2, "information", _D, "codings: a labels field left empty, read "
+         "as the empty set (a missing coding has no row)", _CODINGS),
+    Test("labels-unit-one-coder", 2, "information", _D, "units (items) coded by one coder "
+         "only, which agreement cannot pair; one per document, counting its units"),
+    Test("labels-label-one-coder", 3, "information", _D, "labels only one coder ever uses "
+         "(the vocabulary drifts between coders); one per coder, with the labels"),
+    Test("labels-label-variant", 3, "warning", _D, "labels of different coders that differ "
+         "only in case, spaces, hyphens or underscores (one category written two ways?)"),
+    Test("labels-coder-missing-document", 3, "warning", _D, "a coder with codings in some "
+         "documents and none in a document the other coders coded",
+         ("codings", "parquet")),
+)
+
+
+class Rows:
+    """Codings as written, one entry per row: document, coder, unit, labels, line.
+
+    ``labels`` is a tuple (empty for an empty field); multi-label files give one label per
+    row. Parallel lists, so that a million rows stay a few lists."""
+
+    def __init__(self, multilabel: bool = False) -> None:
+        self.multilabel = multilabel
+        self.docs: list[Hashable] = []
+        self.coders: list[Hashable] = []
+        self.units: list[Hashable] = []
+        self.labels: list[tuple[Hashable, ...]] = []
+        self.lines: list[int | None] = []
+        self.has_documents = False
+
+    def add(self, doc: Hashable, coder: Hashable, unit: Hashable,
+            labels: tuple[Hashable, ...], line: int | None) -> None:
+        self.docs.append(doc)
+        self.coders.append(coder)
+        self.units.append(unit)
+        self.labels.append(labels)
+        self.lines.append(line)
+
+    def __len__(self) -> int:
+        return len(self.coders)
+
+    def extend(self, other: Rows) -> None:
+        for name in ("docs", "coders", "units", "labels", "lines"):
+            getattr(self, name).extend(getattr(other, name))
+        self.has_documents = self.has_documents or other.has_documents
+
+
+def _at(line: int | None) -> str:
+    return f"line {line}" if line is not None else "an earlier row"
+
+
+def check_rows(rows: Rows, file: str | None, *, vocabulary: Sequence[str] | None = None
+               ) -> list[Incident]:
+    """The level-2 incidents of one input's rows.
+
+    Parameters
+    ----------
+    rows : Rows
+        As :func:`validate_inputs` scans them, or as :func:`rows_of_model` gives them from
+        what a reader read.
+    file : str or None
+        The input, for the incidents.
+    vocabulary : sequence of str, optional
+        The labels allowed (none checked when not given).
+
+    Returns
+    -------
+    list of Incident
+        Vocabulary, repeated codings, empty labels or fields, units of one coder.
+
+    Examples
+    --------
+    A multi-label file: two labels of one annotator for one item are two rows, not an error;
+    the same label twice is:
+
+    >>> rows = Rows(multilabel=True)
+    >>> for annotator, item, label in [("A", "i", "x"), ("A", "i", "y"), ("A", "i", "x"),
+    ...                                ("B", "i", "x")]:
+    ...     rows.add(None, annotator, item, (label,), None)
+    >>> [(i.test_id, i.node) for i in check_rows(rows, "m.csv")]
+    [('labels-coded-twice', "A i 'x'")]
+    """
+    out: list[Incident] = []
+    allowed = set(vocabulary) if vocabulary is not None else None
+    outside: dict[Hashable, list[Any]] = {}
+    first: dict[tuple[Hashable, ...], int | None] = {}
+    coders_of: defaultdict[tuple[Hashable, Hashable], set[Hashable]] = defaultdict(set)
+    unit_line: dict[tuple[Hashable, Hashable], int | None] = {}
+    empty: list[int | None] = []
+    for doc, coder, unit, labels, line in zip(rows.docs, rows.coders, rows.units, rows.labels,
+                                              rows.lines, strict=True):
+        if allowed is not None:
+            for label in labels:
+                if label not in allowed:
+                    seen = outside.setdefault(label, [line, coder, 0])
+                    seen[2] += 1
+        if rows.multilabel:
+            if not labels or (isinstance(labels[0], str) and not labels[0].strip()):
+                out.append(Incident("labels-empty-label", f"annotator {coder!r} gives item "
+                                    f"{unit!r} an empty label; leave the row out instead",
+                                    file, line, None, str(unit), str(coder)))
+                continue
+            key: tuple[Hashable, ...] = (doc, coder, unit, labels[0])
+        else:
+            key = (doc, coder, unit)
+            if not labels:
+                empty.append(line)
+        if key in first:
+            what = (f"annotator {coder!r} gives item {unit!r} the label {labels[0]!r} again"
+                    if rows.multilabel else f"coder {coder!r} codes unit {unit!r} again")
+            out.append(Incident("labels-coded-twice", f"{what} (first at {_at(first[key])}); "
+                                + ("write each label once" if rows.multilabel else
+                                   "keep one row per coder and unit"), file, line,
+                                None if doc is None else str(doc),
+                                f"{coder} {unit} {labels[0]!r}" if rows.multilabel else
+                                f"{coder} {unit}", str(coder)))
+        else:
+            first[key] = line
+        coders_of[(doc, unit)].add(coder)
+        unit_line.setdefault((doc, unit), line)
+    if empty:
+        out.append(Incident("labels-empty-set", f"{len(empty)} labels field(s) left empty, "
+                            "read as the empty set (a coding of no label; a missing coding "
+                            "has no row)", file, empty[0], count=len(empty)))
+    for label, (line, coder, n) in outside.items():
+        out.insert(0, Incident("labels-vocabulary", f"label {label!r} is not in the vocabulary "
+                               f"({n} row(s); first by {coder!r})", file, line,
+                               node=str(label), annotator=str(coder), count=n))
+    lonely: defaultdict[Hashable, list[Hashable]] = defaultdict(list)
+    for (doc, unit), who in coders_of.items():
+        if len(who) == 1:
+            lonely[doc].append(unit)
+    for doc, units in lonely.items():
+        shown = ", ".join(repr(u) for u in units[:5]) + (", ..." if len(units) > 5 else "")
+        out.append(Incident("labels-unit-one-coder", f"{len(units)} unit(s) coded by one coder "
+                            f"only ({shown}); agreement cannot pair them", file,
+                            unit_line[(doc, units[0])], None if doc is None else str(doc),
+                            count=len(units)))
+    return out
+
+
+_VARIANT = re.compile(r"[\s_\-]+")
+
+
+def check_across(rows: Rows, file: str | None) -> list[Incident]:
+    """The level-3 incidents across the coders of ``rows`` (one input, or several pooled).
+
+    Examples
+    --------
+    B alone writes ``Positive``, which A writes ``positive``; C alone uses ``other``:
+
+    >>> rows = Rows()
+    >>> for coder, label in [("A", "positive"), ("B", "Positive"), ("C", "other"),
+    ...                      ("C", "positive")]:
+    ...     rows.add(None, coder, "u1", (label,), None)
+    >>> [(i.test_id, i.annotator) for i in check_across(rows, "t.csv")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('labels-label-one-coder', 'B'), ('labels-label-one-coder', 'C'),
+     ('labels-label-variant', 'B')]
+    """
+    out: list[Incident] = []
+    users: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
+    first_line: dict[Hashable, int | None] = {}
+    docs_of: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
+    for doc, coder, labels, line in zip(rows.docs, rows.coders, rows.labels, rows.lines,
+                                        strict=True):
+        for label in labels:
+            if isinstance(label, str) and not label.strip():
+                continue  # an empty label: level 2 says so
+            users[label].add(coder)
+            first_line.setdefault(label, line)
+        docs_of[coder].add(doc)
+    coders = list(dict.fromkeys(rows.coders))
+    if len(coders) < 2:
+        return out
+    private: defaultdict[Hashable, list[Hashable]] = defaultdict(list)
+    for label, who in users.items():
+        if len(who) == 1:
+            private[next(iter(who))].append(label)
+    for coder in coders:
+        mine = private.get(coder)
+        if mine:
+            out.append(Incident("labels-label-one-coder", f"coder {coder!r} alone uses the "
+                                f"label(s) {', '.join(repr(x) for x in mine[:10])}"
+                                + (f" and {len(mine) - 10} more" if len(mine) > 10 else ""),
+                                file, first_line[mine[0]], annotator=str(coder),
+                                count=len(mine)))
+    spelled: defaultdict[str, list[Hashable]] = defaultdict(list)
+    for label in users:
+        if isinstance(label, str):
+            spelled[_VARIANT.sub(" ", label).strip().casefold()].append(label)
+    for variants in spelled.values():
+        if len(variants) < 2:
+            continue
+        for label in variants[1:]:
+            if users[label] == users[variants[0]]:
+                continue  # one coder's own spellings are not drift between coders
+            names = sorted(map(str, users[label]))
+            out.append(Incident("labels-label-variant", f"label {label!r} (coder(s) "
+                                f"{', '.join(names)}) and {variants[0]!r} (coder(s) "
+                                f"{', '.join(sorted(map(str, users[variants[0]])))}) differ "
+                                "only in case, spaces, hyphens or underscores",
+                                file, first_line[label], node=str(label), annotator=names[0]))
+    if rows.has_documents:
+        every = list(dict.fromkeys(rows.docs))
+        coded_by: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
+        for doc, coder in zip(rows.docs, rows.coders, strict=True):
+            coded_by[doc].add(coder)
+        for coder in coders:
+            for doc in every:
+                if coder not in coded_by[doc] and len(coded_by[doc]) >= 1:
+                    out.append(Incident("labels-coder-missing-document", f"coder {coder!r} "
+                                        f"has no coding in document {doc!r}, which "
+                                        f"{len(coded_by[doc])} other coder(s) coded", file,
+                                        sentence=str(doc), annotator=str(coder)))
+    return out
+
+
+# --- the rows of each format
+
+
+def _split(text: str, sep: str | None) -> tuple[str, ...] | None:
+    """A codings field as labels (None: an empty label between separators)."""
+    if sep == "none":
+        return (text,) if text else ()
+    if not text:
+        return ()
+    labels = tuple(piece.strip() for piece in text.split(sep or ";"))
+    return None if any(not label for label in labels) else labels
+
+
+def _scan_codings(path: str, text: str, sep: str | None) -> tuple[Rows, list[Incident]]:
+    from ..inputs import csv_rows
+    from .table import VALUE_COLUMNS
+    rows, bad = Rows(), list[Incident]()
+    it = csv_rows(text, path)
+    try:
+        first = next(it, None)
+        if first is None:
+            return rows, bad
+        columns = [h.strip().lower() for h in first[1]]
+        value = next((c for c in VALUE_COLUMNS if c in columns), None)
+        if "coder" not in columns or "unit" not in columns or value is None:
+            return rows, bad  # the reader's refusal says what the header lacks
+        ic, iu, iv = columns.index("coder"), columns.index("unit"), columns.index(value)
+        idoc = columns.index("document") if "document" in columns else None
+        rows.has_documents = idoc is not None
+        width = len(columns)
+        for line, row in it:
+            if len(row) != width:
+                bad.append(Incident("labels-malformed-row", f"{len(row)} fields, expected "
+                                    f"{width} as in the header; quote a field that contains "
+                                    "a comma", path, line))
+                continue
+            coder, unit = row[ic].strip(), row[iu].strip()
+            if not coder or not unit:
+                bad.append(Incident("labels-malformed-row",
+                                    "empty " + ("coder" if not coder else "unit"), path, line))
+                continue
+            labels = _split(row[iv].strip(), sep)
+            if labels is None:
+                bad.append(Incident("labels-malformed-row", f"empty label in {row[iv]!r} "
+                                    f"(separator {sep or ';'!r}); remove the extra separator",
+                                    path, line))
+                continue
+            rows.add(row[idoc].strip() if idoc is not None else None, coder, unit, labels,
+                     line)
+    except InputError:  # an open quote, a bare carriage return: the reader's refusal says
+        pass
+    return rows, bad
+
+
+def _scan_multilabel_csv(path: str, text: str, sep: str | None
+                         ) -> tuple[Rows, list[Incident]]:
+    from ..inputs import csv_rows
+    rows, bad = Rows(multilabel=True), list[Incident]()
+    it = csv_rows(text, path)
+    try:
+        first = next(it, None)
+        if first is None:
+            return rows, bad
+        header = [h.strip().lower() for h in first[1]]
+        if header[:3] != ["item", "annotator", "label"]:
+            return rows, bad
+        for line, row in it:
+            if len(row) != len(header):
+                bad.append(Incident("labels-malformed-row", f"{len(row)} fields, expected "
+                                    f"{len(header)}", path, line))
+                continue
+            item, annotator, label = (c.strip() for c in row[:3])
+            if not item or not annotator:
+                bad.append(Incident("labels-malformed-row", f"empty "
+                                    f"{'item' if not item else 'annotator'}", path, line))
+                continue
+            labels = [label] if sep is None or sep == "none" else [
+                p.strip() for p in label.split(sep)]
+            if len(labels) > 1 and not all(labels):
+                bad.append(Incident("labels-malformed-row", f"empty label in {label!r} "
+                                    f"(separator {sep!r})", path, line))
+                continue
+            for one in labels:
+                rows.add(None, annotator, item, (one,), line)
+    except InputError:
+        pass
+    return rows, bad
+
+
+def _scan_multilabel_json(path: str, text: str, sep: str | None) -> Rows:
+    from ..inputs import load_json
+    rows = Rows(multilabel=True)
+    try:
+        objects = load_json(text, path)
+    except InputError:
+        return rows
+    if not isinstance(objects, list):
+        return rows
+    for o in objects:
+        if not isinstance(o, dict) or not all(k in o for k in ("item", "annotator", "label")):
+            continue
+        label = o["label"]
+        if label is None or isinstance(label, (list, dict)):
+            continue  # a missing label is the reader's notice; a list its refusal
+        labels = ([label] if not isinstance(label, str) or sep is None or sep == "none"
+                  else [p.strip() for p in label.split(sep)])
+        for one in labels:
+            rows.add(None, o["annotator"], o["item"], (one,), None)
+    return rows
+
+
+def _scan_parquet(path: str, sep: str | None) -> Rows:
+    from .parquet import parquet_parts, read_part
+    rows = Rows()
+    try:
+        parts = parquet_parts(path)
+        roles = parts.roles
+        rows.has_documents = "document" in roles
+        for k in range(len(parts.files)):
+            frame = read_part(parts, k)
+            docs = (frame[roles["document"]].tolist() if "document" in roles
+                    else [None] * len(frame))
+            for doc, coder, unit, value in zip(docs, frame[roles["coder"]].tolist(),
+                                               frame[roles["unit"]].tolist(),
+                                               frame[roles["value"]].tolist(), strict=True):
+                if value is None or value != value:
+                    continue
+                labels = _split(value.strip(), sep) if isinstance(value, str) else (value,)
+                if labels is not None:
+                    rows.add(doc, coder, unit, labels, None)
+    except InputError:
+        pass
+    return rows
+
+
+def _scan_agreement(path: str, encoding: str | None, sep: str | None) -> Rows:
+    from ..errors import Ledger
+    from ..exports.agreement_csv import read_agreement_csv
+    rows = Rows()
+    try:
+        with Ledger():  # its notices are the reader's, reported at level 1
+            read = read_agreement_csv(path, encoding=encoding)
+    except InputError:
+        return rows
+    for coder, unit, label in read:
+        if label is None:
+            continue
+        labels = _split(label, ";" if sep is None else sep)
+        if labels is not None:
+            rows.add(None, coder, unit, labels, None)
+    return rows
+
+
+def _read(path: str, input_format: str, encoding: str | None, sep: str | None) -> Any:
+    """What ``clusteragree table`` reads (and its notices and refusal)."""
+    if input_format == "codings":
+        from .table import read_long_table
+        return read_long_table(path, sep=";" if sep is None else sep, encoding=encoding)
+    if input_format in _MULTI:
+        from .reader import read_multilabel
+        return read_multilabel(path, encoding=encoding,
+                               input_format=input_format.removeprefix("multilabel-"), sep=sep)
+    if input_format == "parquet":
+        from .parquet import read_parquet_table
+        return read_parquet_table(path, sep=";" if sep is None else sep)
+    import io
+
+    from ..exports.agreement_csv import read_agreement_csv
+    from .exports import codings_from_agreement
+    from .table import read_long_table
+    text = codings_from_agreement(read_agreement_csv(path, encoding=encoding),
+                                  sep=";" if sep is None else sep, path=path)
+    return read_long_table(io.StringIO(text), sep=";" if sep is None else sep, path=path)
+
+
+def rows_of_model(model: Any) -> Rows:
+    """The rows of what a reader read: a
+    :class:`~clusteragree.labels.table.LongTable` (codings, Parquet, agreement tables) or a
+    :class:`~clusteragree.labels.model.MultiLabel` (no lines: the model keeps none).
+
+    Examples
+    --------
+    >>> import io
+    >>> from clusteragree.labels.table import read_long_table
+    >>> long = read_long_table(io.StringIO("coder,unit,labels\\nA,1,x;y\\nB,1,\\n"))
+    >>> rows = rows_of_model(long)
+    >>> list(zip(rows.coders, rows.units, rows.labels))
+    [('A', '1', ('x', 'y')), ('B', '1', ())]
+    """
+    from .model import MultiLabel
+    if isinstance(model, MultiLabel):
+        rows = Rows(multilabel=True)
+        for (annotator, item), labels in model.cells.items():
+            for label in labels:
+                rows.add(None, annotator, item, (label,), None)
+        return rows
+    rows = Rows()
+    rows.has_documents = list(model.tables) != [None]
+    for doc, table in model.tables.items():
+        codes = table.codes
+        for i, coder in enumerate(table.coders):
+            for j, unit in enumerate(table.units):
+                k = int(codes[i, j])
+                if k < 0:
+                    continue
+                value = table.values[k]
+                labels = (tuple(sorted(value, key=str)) if isinstance(value, frozenset)
+                          else (value,))
+                rows.add(doc, coder, unit, labels, None)
+    return rows
+
+
+def validate_inputs(paths: list[str], input_format: str, *, level: int,
+                    encoding: str | None, names: Sequence[str] | None,
+                    options: dict[str, Any]) -> Iterator[Incident]:
+    """Every incident of ``paths`` (label tables of one format) up to ``level``.
+
+    Each input is read by the reader ``clusteragree table`` uses (level 1), its rows scanned
+    as written (every malformed row: level 1; level 2); level 3 pools the rows of every input
+    and compares the coders (the annotators of a table are its coders, named as written:
+    ``names`` is not used). ``options``: ``vocabulary`` (the labels allowed) and ``sep`` (the
+    separator of labels in a field, as ``table --sep``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(folder.name, "codings.csv")
+    >>> _ = path.write_text("coder,unit,labels\\nA,1,x\\nB,1,x\\nA,1,y\\nB,2\\n")
+    >>> [(i.test_id, i.line) for i in validate_inputs([str(path)], "codings", level=2,
+    ...                                               encoding=None, names=None, options={})]
+    [('labels-malformed-row', 5), ('read-refused', 5), ('labels-coded-twice', 4)]
+    >>> folder.cleanup()
+    """
+    from ..inputs import decode, read_bytes
+    sep = options.get("sep")
+    vocabulary = options.get("vocabulary")
+    pooled = Rows(multilabel=input_format in _MULTI)
+    for path in paths:
+        path = os.fspath(path)
+        _, found = read_checked(path, partial(_read, path, input_format, encoding, sep))
+        bad: list[Incident] = []
+        rows: Rows | None = None
+        if input_format in ("codings", "multilabel-csv", "multilabel-json"):
+            try:
+                text = decode(read_bytes(path), path, encoding=encoding)
+            except InputError:
+                text = None
+            if text is not None:
+                if input_format == "codings":
+                    rows, bad = _scan_codings(path, text, sep)
+                elif input_format == "multilabel-csv":
+                    rows, bad = _scan_multilabel_csv(path, text, sep)
+                else:
+                    rows = _scan_multilabel_json(path, text, sep)
+        elif input_format == "parquet":
+            rows = _scan_parquet(path, sep)
+        else:
+            rows = _scan_agreement(path, encoding, sep)
+        yield from bad
+        yield from found
+        if level < 2 or rows is None:
+            continue
+        yield from check_rows(rows, path, vocabulary=vocabulary)
+        pooled.extend(rows)
+    if level >= 3:
+        yield from check_across(pooled, paths[0] if len(paths) == 1 else None)
