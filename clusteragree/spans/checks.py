@@ -34,9 +34,9 @@ Examples
 
 from __future__ import annotations
 
-import os
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,11 @@ register(
 Item = tuple[Any, Any, str, "str | None", "str | None", "int | None"]
 
 
+def _of(layer: str) -> str:
+    """`` of the layer 'X'`` (nothing for a table's one layer, ``""``)."""
+    return f" of the layer {layer!r}" if layer else ""
+
+
 def _show(x: Any) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
@@ -118,21 +123,21 @@ def _span_checks(items: Sequence[Item], *, file: str | None, document: str, anno
     by_layer: dict[str, list[tuple[Any, Any]]] = defaultdict(list)
     for it in items:
         start, end, layer, label, node, line = it
-        where = dict(file=file, line=line, sentence=document, node=node, annotator=annotator)
+        where = (file, line, document, node, annotator)
         if start < 0 or end < start or (length is not None and end > length):
             why = ("has a negative start" if start < 0 else "ends before it starts"
                    if end < start else f"ends past the text ({length} characters)")
             yield Incident("spans-bad-offsets", f"the span {_show(start)}-{_show(end)} "
                            f"{why}; spans run from start to end (exclusive), "
-                           "0 <= start <= end <= the text's length", **where)
+                           "0 <= start <= end <= the text's length", *where)
             continue
         if characters and not (float(start).is_integer() and float(end).is_integer()):
             yield Incident("spans-fractional-offset", f"the span {start}-{end} has offsets "
                            "that are not whole numbers, but the texts given make them count "
-                           "characters", **where)
+                           "characters", *where)
         if start == end:
-            yield Incident("spans-zero-length", f"the span at {_show(start)} ({layer}"
-                           f"{'' if label is None else ' ' + label}) has no length", **where)
+            yield Incident("spans-zero-length", f"the span at {_show(start)}{_of(layer)} "
+                           f"(label {label!r}) has no length", *where)
         key = (start, end, layer, label)
         seen[key] += 1
         if seen[key] == 1:
@@ -142,9 +147,9 @@ def _span_checks(items: Sequence[Item], *, file: str | None, document: str, anno
     for key, n in seen.items():
         if n > 1:
             it = first[key]
-            yield Incident("spans-duplicate", f"{n} spans {_show(key[0])}-{_show(key[1])} of "
-                           f"the layer {key[2]!r} with the label {key[3]!r} (stacked: exact "
-                           "matching counts each)", file, it[5], document, it[4], annotator,
+            yield Incident("spans-duplicate", f"the span {_show(key[0])}-{_show(key[1])}"
+                           f"{_of(key[2])} with the label {key[3]!r} is stacked on an "
+                           "identical one (exact matching counts each)", file, it[5], document, it[4], annotator,
                            count=n - 1)
     for layer, pairs in by_layer.items():
         pairs.sort()
@@ -154,8 +159,8 @@ def _span_checks(items: Sequence[Item], *, file: str | None, document: str, anno
                 overlapping += 1
             reach = e if reach is None or e > reach else reach
         if overlapping:
-            yield Incident("spans-overlap", f"{overlapping} span(s) of the layer {layer!r} "
-                           "overlap an earlier span of that layer", file, None, document,
+            yield Incident("spans-overlap", f"a span{_of(layer)} overlaps an earlier "
+                           "span",  file, None, document,
                            None, annotator, count=overlapping)
 
 
@@ -183,7 +188,7 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
                        None, document, None, annotator)
     for layer, label, node, line in rows:
         if layer in layers and label not in allowed:
-            yield Incident("spans-label-unknown", f"the label {label!r} (layer {layer!r}) is "
+            yield Incident("spans-label-unknown", f"the label {label!r}{_of(layer)} is "
                            f"not in the vocabulary ({option('vocabulary')})", file, line,
                            document, node, annotator)
 
@@ -235,9 +240,9 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
     for c in doc.chains:
         gone = [x for x in c.spans if x not in ids]
         if gone:
-            yield Incident("spans-relation-end-missing", f"the chain {c.id} (layer "
-                           f"{c.layer!r}) links {', '.join(gone[:5])}, not span(s) of the "
-                           "document", file, c.line, name, gone[0], who, count=len(gone))
+            yield Incident("spans-relation-end-missing", f"the chain {c.id}{_of(c.layer)} "
+                           f"links a span that is not in the document ({', '.join(gone[:5])}"
+                           f"{' ...' if len(gone) > 5 else ''})", file, c.line, name, gone[0], who, count=len(gone))
     if doc.tokens and doc.text is not None:
         yield from _token_checks(doc.tokens, doc.text, file=file, document=name, annotator=who)
 
@@ -262,13 +267,13 @@ def _token_checks(tokens: Sequence[tuple[int, int]], text: str, *, file: str | N
         gaps.append((reach, len(text)))
     if bad:
         k = bad[0]
-        yield Incident("spans-tokens-overlap", f"{len(bad)} token(s) out of order, overlapping "
-                       f"the token before or outside the text (the first: token {k + 1} at "
+        yield Incident("spans-tokens-overlap", "a token out of order, overlapping the token "
+                       f"before it or outside the text (the first: token {k + 1} at "
                        f"{tokens[k][0]}-{tokens[k][1]})", file, None, document, str(k + 1),
                        annotator, count=len(bad))
     if gaps:
         s, e = gaps[0]
-        yield Incident("spans-tokens-gap", f"{len(gaps)} stretch(es) of text that no token "
+        yield Incident("spans-tokens-gap", "text other than white space that no token "
                        f"covers (the first: {s}-{e}, {text[s:e][:30]!r})", file, None, document,
                        None, annotator, count=len(gaps))
 
@@ -294,8 +299,8 @@ def _only_one(by_annotator: dict[str, Counter[Any]], file_of: dict[str, str | No
     for who, spans in by_annotator.items():
         alone = sum(n for key, n in spans.items() if holders[key] == 1)
         if alone:
-            yield Incident("spans-one-annotator", f"{alone} span(s) that no other annotator "
-                           "has (the same start, end, layer and label)", file_of.get(who),
+            yield Incident("spans-one-annotator", "a span that no other annotator has (the "
+                           "same start, end, layer and label)", file_of.get(who),
                            None, document, None, who, count=alone)
 
 
@@ -307,8 +312,8 @@ def _label_drift(uses: dict[tuple[str, str], Counter[str]], file_of: dict[str, s
     for (layer, label), who in uses.items():
         if len(who) == 1:
             (name, n), = who.items()
-            yield Incident("spans-label-one-annotator", f"the label {label!r} of the layer "
-                           f"{layer!r} is used by this annotator only ({n} span(s))",
+            yield Incident("spans-label-one-annotator", f"the label {label!r}{_of(layer)} "
+                           "is used by this annotator only (the spans that use it)",
                            file_of.get(name), None, None, None, name, count=n)
 
 
@@ -360,8 +365,8 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
     for w in who:
         lacking = [n for n, by in have.items() if w not in by]
         if lacking:
-            yield Incident("spans-document-missing", f"{len(lacking)} document(s) others "
-                           f"annotated are missing: {', '.join(lacking[:5])}"
+            yield Incident("spans-document-missing", "a document others annotated is missing: "
+                           f"{', '.join(lacking[:5])}"
                            f"{' ...' if len(lacking) > 5 else ''}", file_of[w], None, None,
                            None, w, count=len(lacking))
     if not any(len(by) == len(who) for by in have.values()):
@@ -472,8 +477,8 @@ def across_tables(frame: Any, *, annotators: Sequence[str] | None = None,
     for w in who:
         lacking = [d for d, by in docs.items() if w not in by]
         if lacking:
-            yield Incident("spans-document-unmarked", f"no span in {len(lacking)} document(s) "
-                           f"others marked: {', '.join(lacking[:5])}"
+            yield Incident("spans-document-unmarked", "no span in a document others marked: "
+                           f"{', '.join(lacking[:5])}"
                            f"{' ...' if len(lacking) > 5 else ''} (a span table cannot say "
                            "whether the document was annotated: it is compared as marking "
                            "nothing; leave it out of every annotator's rows if it was not "
@@ -508,7 +513,8 @@ def _scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[
             if any(c not in columns for c in REQUIRED):
                 return
             at = {c: i for i, c in enumerate(columns)}
-            names = [(c, at[c]) for c in ("annotator", "document", "label") if c in at]
+            names: list[tuple[str, int]] = [(c, at[c]) for c in ("annotator", "document",
+                                                                 "label") if c in at]
             offsets = [(c, at[c]) for c in ("start", "end")]
             width = len(columns)
             where = "the header has"
@@ -550,12 +556,12 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                 raise ParameterError(f"pygamma-agreement's CSV names its annotators in its "
                                      f"first column: {option('names')} is for files of one "
                                      "annotator", params=("names",))
-            frame, read = read_checked(path, lambda p=path: read_pygamma_csv(p,
-                                                                               encoding=encoding))
+            frame, read = read_checked(path, partial(read_pygamma_csv, path,
+                                                     encoding=encoding))
         else:
             given = names[i] if names is not None else None
-            frame, read = read_checked(path, lambda p=path, g=given, f=fallback[i]: (
-                read_span_table(p, annotator=g, fallback=f, encoding=encoding)))
+            frame, read = read_checked(path, partial(read_span_table, path, annotator=given,
+                                                     fallback=fallback[i], encoding=encoding))
         lines = {s.line for s in scanned}
         found.extend(scanned)
         found.extend(r for r in read if not (r.test_id == "read-refused" and r.line in lines))
@@ -605,15 +611,15 @@ def _read_exports(paths: list[str], input_format: str, encoding: str | None,
         document = Path(paths[0]).stem
         who = list(names) if names is not None else unique_labels(paths)
         for path, name in zip(paths, who, strict=True):
-            export, read = read_checked(path, lambda p=path, n=name: read_export(
-                p, input_format, encoding=encoding, annotator=str(n), document=document,
-                **kwargs))
+            export, read = read_checked(path, partial(
+                read_export, path, input_format, encoding=encoding, annotator=str(name),
+                document=document, **kwargs))
             found.extend(read)
             out.append(export)
         return out
     for path in paths:
-        export, read = read_checked(path, lambda p=path: read_export(
-            p, input_format, encoding=encoding, **kwargs))
+        export, read = read_checked(path, partial(read_export, path, input_format,
+                                                  encoding=encoding, **kwargs))
         found.extend(read)
         out.append(export)
     return out
