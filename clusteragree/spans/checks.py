@@ -149,8 +149,8 @@ def _span_checks(items: Sequence[Item], *, file: str | None, document: str, anno
             it = first[key]
             yield Incident("spans-duplicate", f"the span {_show(key[0])}-{_show(key[1])}"
                            f"{_of(key[2])} with the label {key[3]!r} is stacked on an "
-                           "identical one (exact matching counts each)", file, it[5], document, it[4], annotator,
-                           count=n - 1)
+                           "identical one (exact matching counts each)", file, it[5],
+                           document, it[4], annotator, count=n - 1)
     for layer, pairs in by_layer.items():
         pairs.sort()
         reach, overlapping = None, 0
@@ -242,7 +242,8 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
         if gone:
             yield Incident("spans-relation-end-missing", f"the chain {c.id}{_of(c.layer)} "
                            f"links a span that is not in the document ({', '.join(gone[:5])}"
-                           f"{' ...' if len(gone) > 5 else ''})", file, c.line, name, gone[0], who, count=len(gone))
+                           f"{' ...' if len(gone) > 5 else ''})", file, c.line, name,
+                           gone[0], who, count=len(gone))
     if doc.tokens and doc.text is not None:
         yield from _token_checks(doc.tokens, doc.text, file=file, document=name, annotator=who)
 
@@ -313,7 +314,7 @@ def _label_drift(uses: dict[tuple[str, str], Counter[str]], file_of: dict[str, s
         if len(who) == 1:
             (name, n), = who.items()
             yield Incident("spans-label-one-annotator", f"the label {label!r}{_of(layer)} "
-                           "is used by this annotator only (the spans that use it)",
+                           "is used by this annotator only (its spans counted)",
                            file_of.get(name), None, None, None, name, count=n)
 
 
