@@ -184,8 +184,8 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
     left = sorted(set(labels) - layers)
     if left:
         yield Incident("spans-vocabulary-layers", f"the vocabulary is not applied to the "
-                       f"layer(s) {', '.join(left)} (none of their labels is in it)", file,
-                       None, document, None, annotator)
+                       f"layer(s) {', '.join(map(repr, left))} (none of their labels is "
+                       "in it)", file, None, document, None, annotator)
     for layer, label, node, line in rows:
         if layer in layers and label not in allowed:
             yield Incident("spans-label-unknown", f"the label {label!r}{_of(layer)} is "
