@@ -36,13 +36,20 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
+from ..core.model import unique_labels
 from ..errors import InputError, ParameterError, option
 from ..exports.model import AnnotatedDocument, Export
+from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, register
+from ..inputs import csv_rows, parse_float, read_text
+from .readers import REQUIRED, _separator, read_pygamma_csv, read_span_table, read_texts
 
 __all__ = ["across_documents", "across_tables", "document_incidents", "table_incidents",
            "validate_inputs"]
@@ -501,8 +508,6 @@ def _scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[
     """Every malformed row of a span table (the reader stops at the first): fields, empty
     names, offsets that are not numbers. A file that cannot be decoded or split into rows, or
     whose header lacks a column, is left to the reader's refusal."""
-    from ..inputs import csv_rows, parse_float, read_text
-    from .readers import REQUIRED, _separator
     try:
         rows = csv_rows(read_text(path, encoding=encoding), path,
                         delimiter=_separator(path) if input_format == "spans-csv" else ",")
@@ -546,8 +551,6 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                  names: Sequence[str] | None, found: list[Incident]) -> list[Any]:
     """Each table read by its reader (None where it refuses), its incidents added to
     ``found``; a refusal at a row the scan reported is not reported twice."""
-    from ..core.model import unique_labels
-    from .readers import read_pygamma_csv, read_span_table
     fallback = unique_labels(paths) if len(paths) > 1 else [None] * len(paths)
     frames = []
     for i, path in enumerate(paths):
@@ -572,7 +575,6 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
 
 def _tables(paths: list[str], input_format: str, *, level: int, encoding: str | None,
             names: Sequence[str] | None, options: dict[str, Any]) -> Iterator[Incident]:
-    import pandas as pd
     found: list[Incident] = []
     frames = _read_tables(paths, input_format, encoding, names, found)
     yield from found
@@ -582,7 +584,6 @@ def _tables(paths: list[str], input_format: str, *, level: int, encoding: str | 
     frame = pd.concat(read, ignore_index=True)
     texts: dict[Hashable, str] | None = None
     if options.get("text_dir") is not None:
-        from .readers import read_texts
         documents = list(dict.fromkeys(frame["document"]))
         texts, refused = read_checked(options["text_dir"], lambda: read_texts(
             options["text_dir"], documents, encoding=encoding))
@@ -604,8 +605,6 @@ def _read_exports(paths: list[str], input_format: str, encoding: str | None,
                   found: list[Incident]) -> list[Export | None]:
     """Each export read by its reader (as the other commands read them: the files of one-
     document formats are one document, by one annotator each)."""
-    from ..core.model import unique_labels
-    from ..exports.reading import read_export
     kwargs = {k: options[k] for k in READER_OPTIONS if options.get(k) is not None}
     out: list[Export | None] = []
     if input_format in ONE_DOCUMENT:
@@ -632,7 +631,6 @@ def _renamed(docs: list[AnnotatedDocument], names: Sequence[str] | None
     appearance), as the spans command renames them."""
     if names is None:
         return docs
-    from dataclasses import replace
     who = list(dict.fromkeys(d.annotator for d in docs))
     if len(names) != len(who):
         raise ParameterError(f"{option('names')} gives {len(names)} names for {len(who)} "
