@@ -44,12 +44,12 @@ from typing import Any
 import pandas as pd
 
 from ..core.model import unique_labels
-from ..errors import InputError, ParameterError, option
+from ..errors import ParameterError, option
 from ..exports.model import AnnotatedDocument, Export
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, register
-from ..inputs import csv_rows, parse_float, read_text
-from .readers import REQUIRED, _separator, read_pygamma_csv, read_span_table, read_texts
+from .readers import read_pygamma_csv, read_span_table, read_texts
+from .table_checks import across_tables, scan_table, table_incidents
 
 __all__ = ["across_documents", "across_tables", "document_incidents", "table_incidents",
            "validate_inputs"]
@@ -305,7 +305,7 @@ def _only_one(by_annotator: dict[str, Counter[Any]], file_of: dict[str, str | No
     for spans in by_annotator.values():
         holders.update(spans.keys())
     for who, spans in by_annotator.items():
-        alone = sum(n for key, n in spans.items() if holders[key] == 1)
+        alone = sum(1 for key in spans if holders[key] == 1)
         if alone:
             yield Incident("spans-one-annotator", "a span that no other annotator has (the "
                            "same start, end, layer and label)", file_of.get(who),
@@ -392,160 +392,7 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
                               for w, d in by.items()}, file_of, name)
 
 
-# --- span tables ------------------------------------------------------------------------------
-
-def _table_items(frame: Any) -> dict[tuple[str, str], list[Item]]:
-    """``(annotator, document) -> spans`` of a span frame (columns of :func:`read_span_table`)."""
-    out: dict[tuple[str, str], list[Item]] = defaultdict(list)
-    lines = frame["line"] if "line" in frame.columns else [None] * len(frame)
-    ids = frame["id"] if "id" in frame.columns else [None] * len(frame)
-    for who, doc, s, e, label, node, line in zip(
-            frame["annotator"].tolist(), frame["document"].tolist(), frame["start"].tolist(),
-            frame["end"].tolist(), frame["label"].tolist(), list(ids), list(lines),
-            strict=True):
-        out[(str(who), str(doc))].append((s, e, "", str(label), None if node is None
-                                          else str(node),
-                                          None if line is None or line != line else int(line)))
-    return out
-
-
-def table_incidents(frame: Any, *, texts: dict[Hashable, str] | None = None,
-                    vocabulary: Sequence[str] | None = None,
-                    files: dict[str, str] | None = None) -> Iterator[Incident]:
-    """The level-2 incidents of a span table's spans (one layer, ``""``).
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The columns ``annotator, document, start, end, label`` (and ``id``, ``file``,
-        ``line``), as :func:`~clusteragree.spans.readers.read_span_table` or a span corpus
-        gives them.
-    texts : dict, optional
-        Document -> text: offsets then count its characters (lengths checked, whole numbers).
-    vocabulary : sequence of str, optional
-        The labels allowed.
-    files : dict, optional
-        Annotator -> the file read (for the places of messages), when ``frame`` has no
-        ``file`` column.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> f = pd.DataFrame([("A", "d", 0, 4, "PER"), ("A", "d", 5, 3, "PER")],
-    ...                  columns=["annotator", "document", "start", "end", "label"])
-    >>> [i.test_id for i in table_incidents(f)]
-    ['spans-bad-offsets']
-    """
-    file_of = _files(frame, files)
-    for (who, doc), items in _table_items(frame).items():
-        text = None if texts is None else texts.get(doc)
-        yield from _span_checks(items, file=file_of.get(who), document=doc, annotator=who,
-                                length=None if text is None else len(text),
-                                characters=texts is not None)
-        if vocabulary is not None:
-            yield from _vocabulary_checks(((layer, label, node, line)
-                                           for _, _, layer, label, node, line in items),
-                                          vocabulary, file=file_of.get(who), document=doc,
-                                          annotator=who)
-
-
-def _files(frame: Any, files: dict[str, str] | None) -> dict[str, str | None]:
-    if files is not None:
-        return dict(files)
-    if "file" not in frame.columns or not len(frame):
-        return {}
-    firsts = frame.drop_duplicates("annotator")
-    return {str(a): (None if f is None else str(f))
-            for a, f in zip(firsts["annotator"], firsts["file"], strict=True)}
-
-
-def across_tables(frame: Any, *, annotators: Sequence[str] | None = None,
-                  files: dict[str, str] | None = None) -> Iterator[Incident]:
-    """The level-3 incidents of span tables: documents an annotator left unmarked, labels and
-    spans only one annotator has.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> f = pd.DataFrame([("A", "d1", 0, 4, "PER"), ("B", "d1", 0, 4, "PER"),
-    ...                   ("B", "d2", 1, 2, "PER")],
-    ...                  columns=["annotator", "document", "start", "end", "label"])
-    >>> [(i.test_id, i.annotator) for i in across_tables(f)]
-    [('spans-document-unmarked', 'A'), ('spans-one-annotator', 'B')]
-    """
-    file_of = _files(frame, files)
-    items = _table_items(frame)
-    who = list(annotators) if annotators is not None else \
-        list(dict.fromkeys(w for w, _ in items))
-    if len(who) < 2:
-        return
-    docs: dict[str, dict[str, list[Item]]] = defaultdict(dict)
-    for (w, d), spans in items.items():
-        docs[d][w] = spans
-    for w in who:
-        lacking = [d for d, by in docs.items() if w not in by]
-        if lacking:
-            yield Incident("spans-document-unmarked", "no span in a document others marked: "
-                           f"{', '.join(lacking[:5])}"
-                           f"{' ...' if len(lacking) > 5 else ''} (a span table cannot say "
-                           "whether the document was annotated: it is compared as marking "
-                           "nothing; leave it out of every annotator's rows if it was not "
-                           "annotated)", file_of.get(w), None, None, None, w,
-                           count=len(lacking))
-    uses: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for (w, _), spans in items.items():
-        for it in spans:
-            uses[(it[2], str(it[3]))][w] += 1
-    yield from _label_drift(uses, file_of, len(who))
-    for d, by in docs.items():
-        yield from _only_one({w: Counter((it[0], it[1], it[2], it[3]) for it in by.get(w, ()))
-                              for w in who}, file_of, d)  # no span: marked nothing
-
-
-# --- level 1: the rows of span tables ---------------------------------------------------------
-
-def _scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[Incident]:
-    """Every malformed row of a span table (the reader stops at the first): fields, empty
-    names, offsets that are not numbers. A file that cannot be decoded or split into rows, or
-    whose header lacks a column, is left to the reader's refusal."""
-    try:
-        rows = csv_rows(read_text(path, encoding=encoding), path,
-                        delimiter=_separator(path) if input_format == "spans-csv" else ",")
-        if input_format == "spans-csv":
-            first = next(rows, None)
-            if first is None:
-                return
-            columns = [h.strip().lstrip("\ufeff").lower() for h in first[1]]
-            if any(c not in columns for c in REQUIRED):
-                return
-            at = {c: i for i, c in enumerate(columns)}
-            names: list[tuple[str, int]] = [(c, at[c]) for c in ("annotator", "document",
-                                                                 "label") if c in at]
-            offsets = [(c, at[c]) for c in ("start", "end")]
-            width = len(columns)
-            where = "the header has"
-        else:
-            names = [("annotator", 0), ("category", 1)]
-            offsets = [("start", 2), ("end", 3)]
-            width = 4
-            where = "a line of pygamma-agreement's CSV has"
-        for line, fields in rows:
-            if len(fields) != width:
-                yield Incident("spans-row-fields", f"{len(fields)} fields where {where} "
-                               f"{width}", path, line)
-                continue
-            empty = [c for c, i in names if not fields[i].strip()]
-            if empty:
-                yield Incident("spans-row-empty", f"the {' and '.join(empty)} "
-                               f"{'is' if len(empty) == 1 else 'are'} empty", path, line)
-            for c, i in offsets:
-                try:
-                    parse_float(fields[i], what=c)
-                except InputError as err:
-                    yield Incident("spans-row-offset", err.message, path, line)
-    except InputError:
-        return  # the reader refuses the file and says why
-
+# --- span tables -----------------------------------------------------------------------------
 
 def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                  names: Sequence[str] | None, found: list[Incident]) -> list[Any]:
@@ -554,7 +401,7 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
     fallback = unique_labels(paths) if len(paths) > 1 else [None] * len(paths)
     frames = []
     for i, path in enumerate(paths):
-        scanned = list(_scan_table(path, input_format, encoding))
+        scanned = list(scan_table(path, input_format, encoding))
         if input_format == "pygamma":
             if names is not None:
                 raise ParameterError(f"pygamma-agreement's CSV names its annotators in its "
