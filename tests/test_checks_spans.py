@@ -524,3 +524,28 @@ def test_every_fixture_export_validates_without_an_internal_error() -> None:
     # the files written to be refused, and the prodigy file of binary decisions only
     assert sorted(refused) == ["collaborative.zip", "duplicates.json", "json-min.json",
                                "mixed-units.json", "ner-teach.jsonl", "no-session.jsonl"]
+
+
+def test_the_fast_scan_finds_what_the_row_by_row_scan_finds(tmp_path: Path) -> None:
+    """The scan's pattern over the whole file against the scan of every row (csv_rows and
+    parse_float on each field), on random tables with random faults."""
+    import random
+
+    from clusteragree.inputs import csv_rows
+    from clusteragree.spans.table_checks import _detailed, scan_table
+    rng = random.Random(7)
+    pieces = ["A", "d1", " ", "", "0", "12", "3.5", ".5", "-2", "1e3", "1e999", "x", "nan",
+              " 7 ", "+4", "\t", "é", "1.", "--1"]
+    names = [("annotator", 0), ("document", 1), ("label", 4)]
+    offsets = [("start", 2), ("end", 3)]
+    for k in range(150):
+        rows = [",".join(rng.choice(pieces) for _ in range(rng.choice([5, 5, 5, 4, 6])))
+                for _ in range(rng.randrange(1, 12))]
+        path = tmp_path / f"t{k}.csv"
+        path.write_text(HEADER + "\n".join(rows) + rng.choice(["", "\n", "\n\n"]),
+                        encoding="utf-8")
+        fast = [(i.test_id, i.line, i.message) for i in scan_table(str(path), "spans-csv", None)]
+        slow = [(i.test_id, i.line, i.message) for i in _detailed(
+            (r for r in csv_rows(path.read_text(encoding="utf-8"), str(path)) if r[0] > 1),
+            str(path), 5, "the header has", names, offsets)]
+        assert fast == slow, path.read_text(encoding="utf-8")

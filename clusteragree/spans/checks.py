@@ -49,7 +49,7 @@ from ..exports.model import AnnotatedDocument, Export
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, register
 from .readers import read_pygamma_csv, read_span_table, read_texts
-from .table_checks import across_tables, scan_table, table_incidents
+from .table_checks import across_tables, scan_table, table_checks, table_incidents
 
 __all__ = ["across_documents", "across_tables", "document_incidents", "table_incidents",
            "validate_inputs"]
@@ -435,14 +435,10 @@ def _tables(paths: list[str], input_format: str, *, level: int, encoding: str | 
         texts, refused = read_checked(options["text_dir"], lambda: read_texts(
             options["text_dir"], documents, encoding=encoding))
         yield from refused
-    yield from table_incidents(frame, texts=texts, vocabulary=options.get("vocabulary"))
-    if level < 3:
-        return
-    if input_format == "pygamma":
-        every = None
-    else:
-        every = list(dict.fromkeys(a for f in read for a in f.attrs.get("annotators", ())))
-    yield from across_tables(frame, annotators=every)
+    every = None if input_format == "pygamma" else list(dict.fromkeys(
+        a for f in read for a in f.attrs.get("annotators", ())))
+    yield from table_checks(frame, level=level, texts=texts,
+                            vocabulary=options.get("vocabulary"), annotators=every)
 
 
 # --- exports ----------------------------------------------------------------------------------

@@ -33,12 +33,7 @@ from ..incidents import Incident
 from ..inputs import csv_rows, parse_float, read_text
 from .readers import REQUIRED, _separator
 
-__all__ = ["across_tables", "scan_table", "table_incidents"]
-
-#: A number as :func:`clusteragree.inputs.parse_float` reads it, blanks around it allowed
-#: (a field it does not match is handed to ``parse_float``, which decides).
-_NUMBER = re.compile(r"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t]*")
-
+__all__ = ["across_tables", "scan_table", "table_checks", "table_incidents"]
 
 def _show(x: Any) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
@@ -46,16 +41,47 @@ def _show(x: Any) -> str:
 
 # --- level 1 ----------------------------------------------------------------------------------
 
-def _rows(text: str, path: str, sep: str) -> Iterator[tuple[int, list[str]]]:
-    """The rows as :func:`~clusteragree.inputs.csv_rows` gives them; without quotes and
-    carriage returns, split directly (the same rows, faster)."""
-    if '"' in text or "\r" in text:
-        yield from csv_rows(text, path, delimiter=sep)
-        return
-    for number, line in enumerate(text.split("\n"), 1):
-        fields = line.split(sep)
+def _detailed(rows: Iterator[tuple[int, list[str]]], path: str, width: int, where: str,
+              names: list[tuple[str, int]], offsets: list[tuple[str, int]]
+              ) -> Iterator[Incident]:
+    """The incidents of each row: its number of fields, empty names, offsets."""
+    for line, fields in rows:
+        if len(fields) != width:
+            yield Incident("spans-row-fields", f"{len(fields)} fields where {where} {width}",
+                           path, line)
+            continue
+        empty = [c for c, i in names if not fields[i].strip()]
+        if empty:
+            yield Incident("spans-row-empty", f"the {' and '.join(empty)} "
+                           f"{'is' if len(empty) == 1 else 'are'} empty", path, line)
+        for c, i in offsets:
+            try:
+                parse_float(fields[i], what=c)
+            except InputError as err:
+                yield Incident("spans-row-offset", err.message, path, line)
+
+
+def _suspects(text: str, start: int, first_line: int, sep: str, width: int,
+              names: list[tuple[str, int]], offsets: list[tuple[str, int]]
+              ) -> Iterator[tuple[int, list[str]]]:
+    """The rows of ``text`` after ``start`` that a pattern of a good row does not match (every
+    bad row among them; each is checked field by field): one pass of the regular-expression
+    engine over the file instead of a Python step per row."""
+    s = re.escape(sep)
+    other, name = rf"[^{s}\n]*", rf"[^{s}\n]*?[^\s{s}][^{s}\n]*"
+    number = r"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[ \t]*"  # no exponent: finite
+    kinds = dict.fromkeys(range(width), other)
+    kinds.update({i: name for _, i in names})
+    kinds.update({i: number for _, i in offsets})
+    good = s.join(f"(?:{kinds[i]})" for i in range(width))
+    pattern = re.compile(f"^(?!{good}$).*$", re.M)
+    line, at = first_line, start
+    for m in pattern.finditer(text, start):
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        fields = m.group(0).split(sep)
         if any(f.strip() for f in fields):
-            yield number, fields
+            yield line, fields
 
 
 def scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[Incident]:
@@ -75,7 +101,8 @@ def scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[I
     try:
         text = read_text(path, encoding=encoding)
         sep = _separator(path) if input_format == "spans-csv" else ","
-        rows = _rows(text, path, sep)
+        rows = csv_rows(text, path, delimiter=sep)
+        start, first_line = 0, 1
         if input_format == "spans-csv":
             first = next(rows, None)
             if first is None:
@@ -88,28 +115,18 @@ def scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[I
                                                                  "label") if c in at]
             offsets = [(c, at[c]) for c in ("start", "end")]
             width, where = len(columns), "the header has"
+            if '"' not in text and "\r" not in text:
+                for _ in range(first[0]):  # the rows after the header's line
+                    nl = text.find("\n", start)
+                    start = len(text) if nl < 0 else nl + 1
+                first_line = first[0] + 1
         else:
             names = [("annotator", 0), ("category", 1)]
             offsets = [("start", 2), ("end", 3)]
             width, where = 4, "a line of pygamma-agreement's CSV has"
-        number = _NUMBER.fullmatch
-        for line, fields in rows:
-            if len(fields) != width:
-                yield Incident("spans-row-fields", f"{len(fields)} fields where {where} "
-                               f"{width}", path, line)
-                continue
-            empty = [c for c, i in names if not fields[i].strip()]
-            if empty:
-                yield Incident("spans-row-empty", f"the {' and '.join(empty)} "
-                               f"{'is' if len(empty) == 1 else 'are'} empty", path, line)
-            for c, i in offsets:
-                value = fields[i]
-                if number(value) and not ("e" in value or "E" in value):
-                    continue
-                try:
-                    parse_float(value, what=c)
-                except InputError as err:
-                    yield Incident("spans-row-offset", err.message, path, line)
+        if '"' not in text and "\r" not in text:  # rows are lines, fields split at sep
+            rows = _suspects(text, start, first_line, sep, width, names, offsets)
+        yield from _detailed(rows, path, width, where, names, offsets)
     except InputError:
         return  # the reader refuses the file and says why
 
@@ -186,10 +203,13 @@ def table_incidents(frame: pd.DataFrame, *, texts: dict[Hashable, str] | None = 
     >>> [i.test_id for i in table_incidents(f)]
     ['spans-bad-offsets']
     """
-    if not len(frame):
-        return
-    file_of = _files(frame, files)
-    c = _columns(frame)
+    if len(frame):
+        yield from _level2(_columns(frame), _files(frame, files), texts, vocabulary)
+
+
+def _level2(c: pd.DataFrame, file_of: dict[str, str | None],
+            texts: dict[Hashable, str] | None, vocabulary: Sequence[str] | None
+            ) -> Iterator[Incident]:
     start, end = c["start"].to_numpy(), c["end"].to_numpy()
     length = (c["document"].map({str(k): len(v) for k, v in texts.items()}).to_numpy(
         dtype=float) if texts is not None else np.full(len(c), np.inf))
@@ -255,15 +275,30 @@ def across_tables(frame: pd.DataFrame, *, annotators: Sequence[str] | None = Non
     >>> [(i.test_id, i.annotator) for i in across_tables(f)]
     [('spans-document-unmarked', 'A'), ('spans-one-annotator', 'B')]
     """
-    if not len(frame):
+    if len(frame):
+        yield from _level3(_columns(frame), _files(frame, files), annotators)
+
+
+def table_checks(frame: pd.DataFrame, *, level: int, texts: dict[Hashable, str] | None = None,
+                 vocabulary: Sequence[str] | None = None,
+                 annotators: Sequence[str] | None = None) -> Iterator[Incident]:
+    """:func:`table_incidents` then, at level 3, :func:`across_tables`, on one conversion of
+    the columns."""
+    if not len(frame) or level < 2:
         return
-    file_of = _files(frame, files)
-    c = _columns(frame)
+    c, file_of = _columns(frame), _files(frame, None)
+    yield from _level2(c, file_of, texts, vocabulary)
+    if level >= 3:
+        yield from _level3(c, file_of, annotators)
+
+
+def _level3(c: pd.DataFrame, file_of: dict[str, str | None],
+            annotators: Sequence[str] | None) -> Iterator[Incident]:
     who = ([str(a) for a in annotators] if annotators is not None
-           else list(dict.fromkeys(c["annotator"])))
+           else c["annotator"].unique().tolist())
     if len(who) < 2:
         return
-    documents = list(dict.fromkeys(c["document"]))
+    documents = c["document"].unique().tolist()
     marked = c.groupby("annotator", sort=False)["document"].unique()
     for w in who:
         have = set(marked.get(w, ()))
