@@ -330,13 +330,13 @@ def test_strict_spans_refuses_exactly_the_errors(tmp_path: Path,
 
 
 def test_strict_refusal_of_a_check_error_on_a_model(tmp_path: Path) -> None:
-    from clusteragree.cli.spans import _refuse_export_errors
     from clusteragree.exports import Export
+    from clusteragree.spans.checks import refuse_export_errors
     doc = AnnotatedDocument("d", "ann", TEXT1, spans=(Span("1", 0, 40, "ne", "PER"),))
     with pytest.raises(InputError, match="spans-bad-offsets"):
-        _refuse_export_errors([Export((doc,), "x.json", "label-studio")])
+        refuse_export_errors([Export((doc,), "x.json", "label-studio")])
     ok = AnnotatedDocument("d", "ann", TEXT1, spans=(Span("1", 0, 4, "ne", "PER"),) * 2)
-    _refuse_export_errors([Export((ok,), "x.json", "label-studio")])
+    refuse_export_errors([Export((ok,), "x.json", "label-studio")])
 
 
 # --- real files ------------------------------------------------------------------------------

@@ -178,7 +178,8 @@ def _read(args: argparse.Namespace) -> Any:
         from ..spans.exports import spans_from_exports
         exports = read_exports(args.files, kind, args)
         if args.strict:
-            _refuse_export_errors(exports)
+            from ..spans.checks import refuse_export_errors
+            refuse_export_errors(exports)
         return spans_from_exports(exports, layer=args.layer, types=args.types,
                                   fragments=args.fragments, names=args.names)
     if kind in SPAN_FORMATS:
@@ -211,18 +212,6 @@ def _read(args: argparse.Namespace) -> Any:
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding,
                      annotators=args.names)
     return peer_spans(pans, fragments=args.fragments)
-
-
-def _refuse_export_errors(exports: list[Any]) -> None:
-    """Strict reading: refuse what ``validate`` calls an error in the exports read (level 2 on
-    every annotator's document, level 3 across them), without reading them again."""
-    from itertools import chain
-
-    from ..incidents import refuse_errors
-    from ..spans.checks import across_documents, document_incidents
-    docs = [d for e in exports for d in e.documents]
-    refuse_errors(chain(chain.from_iterable(document_incidents(d) for d in docs),
-                        across_documents(docs)))
 
 
 def _refuse_table_errors(corpus: Any) -> None:

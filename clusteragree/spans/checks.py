@@ -38,6 +38,7 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,12 @@ from ..core.model import unique_labels
 from ..errors import ParameterError, option
 from ..exports.model import AnnotatedDocument, Export
 from ..exports.reading import read_export
-from ..incidents import Incident, Test, read_checked, register
+from ..incidents import Incident, Test, read_checked, refuse_errors, register
 from .readers import read_pygamma_csv, read_span_table, read_texts
 from .table_checks import across_tables, scan_table, table_checks, table_incidents
 
-__all__ = ["across_documents", "across_tables", "document_incidents", "table_incidents",
-           "validate_inputs"]
+__all__ = ["across_documents", "across_tables", "document_incidents", "refuse_export_errors",
+           "table_incidents", "validate_inputs"]
 
 TABLES = ("spans-csv", "pygamma")
 #: Export formats whose file is one annotator's annotation of one document (named by neither).
@@ -498,6 +499,32 @@ def _exports(paths: list[str], input_format: str, *, level: int, encoding: str |
         yield from document_incidents(d, vocabulary=options.get("vocabulary"))
     if level >= 3:
         yield from across_documents(docs)
+
+
+def refuse_export_errors(exports: Sequence[Export]) -> None:
+    """Strict reading of exports: refuse what ``validate`` calls an error in them (level 2 on
+    every annotator's document, level 3 across them), on the exports already read. Every
+    command that reads exports under ``--strict`` calls it (``spans``; ``coref`` and ``table``
+    for chains and document labels).
+
+    Raises
+    ------
+    InputError
+        The first error, with the number of the others.
+
+    Examples
+    --------
+    >>> from clusteragree.exports import AnnotatedDocument, Export, Span
+    >>> doc = AnnotatedDocument("d", "ann", "Mary", spans=(Span("1", 0, 9, "ne", "PER"),))
+    >>> refuse_export_errors([Export((doc,), "x.json", "label-studio")])
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    clusteragree.errors.InputError: the span 0-9 ends past the text (4 characters); ...
+    """
+    docs = [d for e in exports for d in e.documents]
+    refuse_errors(chain(chain.from_iterable(document_incidents(d) for d in docs),
+                        across_documents(docs)))
 
 
 def validate_inputs(paths: list[str], input_format: str, *, level: int,
