@@ -549,3 +549,12 @@ def test_the_fast_scan_finds_what_the_row_by_row_scan_finds(tmp_path: Path) -> N
             (r for r in csv_rows(path.read_text(encoding="utf-8"), str(path)) if r[0] > 1),
             str(path), 5, "the header has", names, offsets)]
         assert fast == slow, path.read_text(encoding="utf-8")
+
+
+@needs_inception
+def test_uima_xmi_without_its_type_system_is_the_readers_refusal() -> None:
+    xmi = next(p.parent / "reference.xmi" for p in SUITE
+               if (p.parent / "reference.xmi").exists())
+    found = incidents([xmi], "uima-xmi")
+    assert [i.test_id for i in found] == ["read-refused"]
+    assert "type system" in found[0].message
