@@ -304,7 +304,7 @@ def test_exit_codes_levels_max_err_and_json(tmp_path: Path,
     assert main(["validate", str(bad), "--level", "2", "--max-err", "1"]) == 1
     out = capsys.readouterr().out
     assert out.count("[L2 spans spans-bad-offsets]") == 1
-    assert "(2 not shown" in out and "FAILED" in out
+    assert "(2 of 3 incidents not shown" in out and "FAILED" in out
     assert main(["validate", str(bad), "-f", "json", "--max-err", "0"]) == 1
     records = json.loads(capsys.readouterr().out)["results"]
     shown = [r for r in records if r["kind"] == "incident"]

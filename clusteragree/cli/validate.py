@@ -167,8 +167,9 @@ def _render(found: Validation, args: argparse.Namespace, signature: str) -> None
         print()
         width = max(len(r["test"]) for r in counts)
         for r in counts:
-            hidden = r["count"] - r["shown"]
-            more = f" ({hidden} not shown: --max-err 0 shows all)" if hidden > 0 else ""
+            hidden = r["incidents"] - r["shown"]
+            more = (f" ({hidden} of {r['incidents']} incidents not shown: --max-err 0 shows "
+                    "all)" if hidden > 0 else "")
             print(f"{r['class']:<11} L{r['level']} {r['test']:<{width}} {r['count']:>7}{more}")
     print()
     print(headline)
