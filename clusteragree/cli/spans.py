@@ -176,10 +176,7 @@ def _read(args: argparse.Namespace) -> Any:
     lenient = not args.strict
     if kind in export_formats():
         from ..spans.exports import spans_from_exports
-        exports = read_exports(args.files, kind, args)
-        if args.strict:
-            from ..spans.checks import refuse_export_errors
-            refuse_export_errors(exports)
+        exports = read_exports(args.files, kind, args)  # --strict: refuses validate's errors
         return spans_from_exports(exports, layer=args.layer, types=args.types,
                                   fragments=args.fragments, names=args.names)
     if kind in SPAN_FORMATS:
