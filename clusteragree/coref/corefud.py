@@ -61,7 +61,7 @@ class _Doc:
         self.order: dict[int, int] = {}  # id of a Mention object -> order of its opening
         self.counter = 0
         # entity[n] -> the discontinuous mentions of n parts being read, in order: each a
-        # dict part number -> (span, line, head)
+        # dict part number -> (span, line, head: the 1-based word of the whole mention)
         self.parts: dict[str, list[dict[int, tuple[tuple[int, int], int, int | None]]]] = {}
         self.expected: dict[str, int] = {}
         self.mentions: list[Mention] = []
@@ -260,6 +260,9 @@ class _Reading:
                     continue
                 spans = tuple(sorted(p[0] for p in parts))
                 head = next((h for _, _, h in parts if h is not None), None)
+                if head is not None:  # the head counts the words of every part (as Udapi)
+                    words = [t for s, e in spans for t in range(s, e)]
+                    head = words[head - 1] if head <= len(words) else spans[0][0] + head - 1
                 d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
         try:
@@ -404,5 +407,5 @@ def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: 
     if group is None:
         group = {}
         groups.append(group)
-    group[k] = ((start, token + 1), line, head_token)
+    group[k] = ((start, token + 1), line, head)  # the head's place is known once joined
     doc.expected[key] = int(m.group("n"))

@@ -1,0 +1,505 @@
+"""Line scans of coreference files for ``validate``: every malformed line, not only the first.
+
+The readers stop at the first fault that nothing repairs (and under lenient reading repair the
+others, reporting each kind once). ``clusteragree validate`` needs every place, so each format
+has a scan here that reads the raw lines once, keeps going after a fault, and yields one
+:class:`~clusteragree.incidents.Incident` per fault: the file's syntax (level 1), and the faults
+of one annotation that the model of :mod:`clusteragree.coref.model` cannot hold because the
+readers repair them away (a mention marked twice, the same span in two chains, a mention open
+across a sentence end; level 2). The tests are registered in :mod:`clusteragree.coref.checks`.
+
+The scans read the brackets as the readers do (:mod:`clusteragree.coref.conll`,
+:mod:`clusteragree.coref.corefud`, :mod:`clusteragree.coref.brat`): a close ends the most
+recent open mention of its entity, discontinuous CorefUD parts are matched in order.
+
+References
+----------
+CoNLL-2012 shared task, data description (conll.cemantix.org/2012/data.html).
+
+CorefUD 1.x format (ufal.mff.cuni.cz/corefud); the coreference tests of the UD validator
+(``udtools``, ``level6.py``), whose test ids docs/validate.md maps to these.
+
+brat standoff format (brat.nlplab.org/standoff.html).
+
+Examples
+--------
+A CoNLL document where entity 2 closes without an open (line 3) and entity 1 never closes:
+
+>>> from clusteragree.coref import checks  # registers the tests
+>>> lines = ["#begin document d", "d 0 0 a (1", "d 0 1 b 2)", "#end document"]
+>>> [(i.test_id, i.line) for i in scan_conll_text("\\n".join(lines), "a.conll")]
+[('coref-unopened-close', 3), ('coref-unclosed-mention', 2)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..incidents import Incident
+from ..inputs import BRAT_TEXT_BOUND, iter_lines
+from .conll import _BEGIN, _CHUNK, _DOUBLE, _END, _fields
+
+__all__ = ["scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
+
+Spans = tuple[tuple[int, int], ...]
+
+
+def _tokens(spans: Spans) -> str:
+    return ",".join(f"{s}-{e - 1}" for s, e in spans)
+
+
+class _Marks:
+    """The mentions of one document as marked (repeats included): a mention marked twice in
+    one chain, or the same span in two chains."""
+
+    def __init__(self, path: str, doc: str) -> None:
+        self.path, self.doc = path, doc
+        self.seen: dict[Spans, tuple[str, int]] = {}
+
+    def add(self, spans: Spans, entity: str, line: int, what: str = "tokens"
+            ) -> Incident | None:
+        first = self.seen.get(spans)
+        if first is None:
+            self.seen[spans] = (entity, line)
+            return None
+        where = f"{what} {_tokens(spans)}"
+        if first[0] == entity:
+            return Incident("coref-duplicate-mention",
+                            f"the mention at {where} is marked twice in chain {entity} (first "
+                            f"at line {first[1]}); remove one", self.path, line, self.doc,
+                            _tokens(spans))
+        return Incident("coref-same-span",
+                        f"the mention at {where} is in chain {first[0]} (line {first[1]}) and "
+                        f"in chain {entity}; a span is one mention of one entity: keep one "
+                        "(or merge the chains)", self.path, line, self.doc, _tokens(spans))
+
+
+# --- CoNLL-2011/2012 and SemEval-2010
+
+def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
+    """The incidents of the lines of a CoNLL coreference file (``text`` decoded, line ends
+    LF): document structure, column counts, coreference cells, unbalanced brackets, repeated
+    spans."""
+    doc: str | None = None
+    doc_line = 0
+    columns = 0
+    stacks: dict[str, list[tuple[int, int]]] = {}
+    marks = _Marks(path, "")
+    token = 0
+    outside = 0  # first line of a run of token lines outside any document
+    outside_n = 0
+    names: dict[str, int] = {}
+
+    def close_doc(number: int, why: str) -> Iterator[Incident]:
+        for entity, stack in stacks.items():
+            for start, line in stack:
+                yield Incident("coref-unclosed-mention",
+                               f"document {doc}: the mention of entity {entity} opened here "
+                               f"(token {start}) is not closed {why}; close it", path, line,
+                               doc, str(start))
+        stacks.clear()
+
+    def flush_outside() -> Iterator[Incident]:
+        nonlocal outside, outside_n
+        if outside_n:
+            yield Incident("coref-document-structure",
+                           f"{outside_n} token line(s) outside any document; start documents "
+                           "with #begin document NAME", path, outside, count=outside_n)
+        outside, outside_n = 0, 0
+
+    number = 0
+    for number, line in iter_lines(text):
+        begin = _BEGIN.match(line)
+        if begin:
+            yield from flush_outside()
+            if doc is not None:
+                yield Incident("coref-document-structure",
+                               f"#begin document inside document {doc} (opened at line "
+                               f"{doc_line}); end it with #end document first", path, number,
+                               doc)
+                yield from close_doc(number, "before the next #begin document")
+            doc, doc_line, columns, token = begin.group(1), number, 0, 0
+            if doc in names:
+                yield Incident("coref-duplicate-document",
+                               f"document {doc} occurs twice in the file (first at line "
+                               f"{names[doc]}); give each part its own name", path, number,
+                               doc)
+            else:
+                names[doc] = number
+            marks = _Marks(path, doc)
+            continue
+        if _END.match(line):
+            yield from flush_outside()
+            if doc is None:
+                yield Incident("coref-document-structure",
+                               "#end document without #begin document", path, number)
+                continue
+            yield from close_doc(number, "by #end document")
+            doc = None
+            continue
+        if not line.strip():
+            continue
+        if doc is None:
+            if not line.lstrip().startswith("#"):
+                outside = outside or number
+                outside_n += 1
+            continue
+        if line.lstrip().startswith("#"):
+            yield Incident("coref-comment-in-document",
+                           f"comment line inside document {doc}: the official scorer reads it "
+                           "as a token, which shifts every later mention; remove it", path,
+                           number, doc)
+            continue
+        fields = _fields(line.rstrip("\r"))
+        n = len(fields)
+        if columns == 0:
+            columns = n
+        elif n != columns:
+            yield Incident("coref-conll-columns",
+                           f"document {doc}: {n} columns here but {columns} on its first token "
+                           "line; every token line of a document has the same columns", path,
+                           number, doc, str(token))
+        cell = fields[-1].strip() if fields else ""
+        here = token
+        token += 1
+        if cell in ("", "-", "_"):
+            continue
+        if _DOUBLE.search(cell):
+            cell = _DOUBLE.sub("", cell)  # SemEval's (N+M): the reader reports it
+        pos = 0
+        for m in _CHUNK.finditer(cell):
+            if m.start() != pos:
+                break
+            pos = m.end()
+            single, opened, closed = m.groups()
+            if single is not None:
+                found = marks.add(((here, here + 1),), single, number)
+                if found is not None:
+                    yield found
+            elif opened is not None:
+                stacks.setdefault(opened, []).append((here, number))
+            elif closed is not None:
+                stack = stacks.get(closed)
+                if not stack:
+                    yield Incident("coref-unopened-close",
+                                   f"document {doc}: entity {closed} closes here ({cell!r}) but "
+                                   "no mention of it is open", path, number, doc, str(here))
+                    continue
+                start, at = stack.pop()
+                found = marks.add(((start, here + 1),), closed, at)
+                if found is not None:
+                    yield found
+        if pos != len(cell):
+            yield Incident("coref-bad-chunk",
+                           f"coreference cell {cell!r} cannot be read at {cell[pos:]!r}; "
+                           "write (12, 12) or (12) with numeric ids, chunks separated by |",
+                           path, number, doc, str(here))
+    yield from flush_outside()
+    if doc is not None:
+        yield Incident("coref-document-structure",
+                       f"document {doc} (line {doc_line}) has no #end document", path, number,
+                       doc)
+        yield from close_doc(number, "by the end of the file")
+
+
+# --- CorefUD
+
+_UD_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
+_RANGE = re.compile(r"[0-9]+-[0-9]+")
+_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+_WORD = re.compile(r"[0-9]+")
+_PART = re.compile(r"^(?P<eid>[^\[\]]+)\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\]$")
+_NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
+_DOC_ID = re.compile(r"id\s*=\s*(?P<id>.*)")
+_GLOBAL = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_HEAD = re.compile(r"[1-9][0-9]*")
+
+
+def _entity_value(misc: str) -> str | None:
+    for item in misc.split("|"):
+        if item.startswith("Entity="):
+            return item[7:]
+    return None
+
+
+class _UdDoc:
+    def __init__(self, name: str, path: str) -> None:
+        self.name = name
+        self.token = 0
+        self.open: dict[str, list[tuple[int, int]]] = {}  # bracket eid -> [(start, line)]
+        # eid[n] -> mentions being assembled: part -> (span, line)
+        self.parts: dict[str, list[dict[int, tuple[tuple[int, int], int]]]] = {}
+        self.marks = _Marks(path, name)
+
+
+def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
+    """The incidents of the lines of a CorefUD CoNLL-U file (``text`` decoded, line ends LF):
+    columns and word ids, ``Entity=`` syntax and its header, brackets that never close or
+    close without an open, discontinuous parts, annotations on multiword-token lines,
+    mentions across a sentence end, repeated spans."""
+    fields: list[str] | None = None
+    missing_header = 0
+    stem = Path(path).stem
+    doc: _UdDoc | None = None
+    names: dict[str, int] = {}
+    sentence_start = 0
+
+    def finish(d: _UdDoc, why: str) -> Iterator[Incident]:
+        for eid, stack in d.open.items():
+            for start, line in stack:
+                yield Incident("coref-unclosed-mention",
+                               f"document {d.name}: the mention {eid} opened here (token "
+                               f"{start}) is not closed {why}; close it", path, line, d.name,
+                               str(start))
+        d.open.clear()
+        for key, groups in d.parts.items():
+            n = int(key.rsplit("[", 1)[1][:-1])
+            for group in groups:
+                if len(group) != n:
+                    first = group[min(group)]
+                    yield Incident("coref-discontinuous-parts",
+                                   f"document {d.name}: the discontinuous mention "
+                                   f"{key.split('[')[0]} has {len(group)} of its {n} parts "
+                                   f"(parts {sorted(group)}); give every part "
+                                   f"{key.split('[')[0]}[k/{n}]", path, first[1], d.name,
+                                   str(first[0][0]))
+                    continue
+                spans = tuple(sorted(group[k][0] for k in group))
+                found = d.marks.add(spans, key.split("[")[0], group[min(group)][1])
+                if found is not None:
+                    yield found
+        d.parts.clear()
+
+    def start(name: str, number: int) -> tuple[_UdDoc, list[Incident]]:
+        if name not in names:
+            names[name] = number
+            return _UdDoc(name, path), []
+        return _UdDoc(name, path), [Incident(
+            "coref-duplicate-document", f"document {name} starts again here (first at line "
+            f"{names[name]}); give each document its own # newdoc id (a document without an "
+            "id is named after the file)", path, number, name)]
+
+    for number, line in iter_lines(text):
+        if line.startswith("#"):
+            m = _NEWDOC.match(line)
+            if m:
+                if doc is not None:
+                    yield from finish(doc, "by the end of its document")
+                given = _DOC_ID.fullmatch(m.group("rest") or "")
+                doc, found = start((given.group("id").strip() if given else "") or stem,
+                                   number)
+                yield from found
+                continue
+            g = _GLOBAL.match(line)
+            if g:
+                fields = g.group(1).split("-")
+            continue
+        if not line.strip():
+            if doc is not None and doc.open:
+                for eid, stack in doc.open.items():
+                    for s, at in stack:
+                        if at >= sentence_start:
+                            yield Incident(
+                                "coref-cross-sentence-mention",
+                                f"document {doc.name}: the mention {eid} opened here (token "
+                                f"{s}) is still open at the end of its sentence (line "
+                                f"{number})", path, at, doc.name, str(s))
+            sentence_start = number + 1
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            yield Incident("coref-conllu-columns",
+                           f"{len(cols)} columns, expected the 10 TAB-separated columns of "
+                           "CoNLL-U", path, number, None if doc is None else doc.name)
+            continue
+        entity = _entity_value(cols[9])
+        if _RANGE.fullmatch(cols[0]):
+            if entity is not None:
+                yield Incident("coref-multiword-entity",
+                               f"Entity= on the multiword-token line {cols[0]}: its mentions "
+                               "are not read (they belong on the word lines that follow)",
+                               path, number, None if doc is None else doc.name)
+            continue
+        if not _EMPTY.fullmatch(cols[0]) and not _WORD.fullmatch(cols[0]):
+            yield Incident("coref-conllu-word-id",
+                           f"word id {cols[0]!r} is not a number, a range (3-4) or an empty "
+                           "node (5.1)", path, number, None if doc is None else doc.name)
+            continue
+        if doc is None:
+            doc, found = start(stem, number)
+            yield from found
+        here = doc.token
+        doc.token += 1
+        if entity is None:
+            continue
+        if fields is None:
+            missing_header += 1
+            if missing_header == 1:
+                yield Incident("coref-global-entity",
+                               "Entity= annotations but no # global.Entity header before them "
+                               "declaring their fields (for example # global.Entity = "
+                               "eid-etype-head-other); add it at the top of the file", path,
+                               number, doc.name)
+            continue
+        yield from _entity_chunks(entity, fields, doc, here, number, path)
+    if doc is not None:
+        yield from finish(doc, "by the end of the file")
+
+
+def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number: int,
+                   path: str) -> Iterator[Incident]:
+    chunks = _UD_CHUNK.findall(value)
+    if "".join(chunks) != value:
+        yield Incident("coref-entity-syntax",
+                       f"cannot read Entity={value!r}: chunks are (eid-attributes, "
+                       "(eid-attributes) or eid)", path, number, doc.name, str(here))
+        return
+    for chunk in chunks:
+        if chunk.startswith("("):
+            body = chunk[1:-1] if chunk.endswith(")") else chunk[1:]
+            values = body.split("-")
+            info = dict(zip(fields, values, strict=False))
+            eid = info.get("eid") or info.get("GRP") or values[0]
+            head = info.get("head")
+            if head and not _HEAD.fullmatch(head):
+                yield Incident("coref-entity-syntax",
+                               f"the head of {eid} is {head!r}: it is the position (1, 2, ...) "
+                               "of the head word in the mention", path, number, doc.name,
+                               str(here))
+            if not _part_ok(eid):
+                yield Incident("coref-discontinuous-parts",
+                               f"the entity id {eid!r} is not a discontinuous part of the form "
+                               "e3[k/n] with 1 <= k <= n and n >= 2", path, number, doc.name,
+                               str(here))
+            if chunk.endswith(")"):
+                yield from _closed(doc, eid, here, number, here)
+            else:
+                doc.open.setdefault(eid, []).append((here, number))
+        else:
+            eid = chunk[:-1]
+            stack = doc.open.get(eid)
+            if not stack:
+                yield Incident("coref-unopened-close",
+                               f"document {doc.name}: the mention {eid} closes here but is not "
+                               "open", path, number, doc.name, str(here))
+                continue
+            start, at = stack.pop()
+            yield from _closed(doc, eid, start, at, here)
+
+
+def _part_ok(eid: str) -> bool:
+    if "[" not in eid and "]" not in eid:
+        return True
+    m = _PART.match(eid)
+    return m is not None and 1 <= int(m.group("k")) <= int(m.group("n")) and int(m.group("n")) > 1
+
+
+def _closed(doc: _UdDoc, eid: str, start: int, line: int, here: int) -> Iterator[Incident]:
+    m = _PART.match(eid)
+    if m is None:
+        found = doc.marks.add(((start, here + 1),), eid, line)
+        if found is not None:
+            yield found
+        return
+    key = f"{m.group('eid')}[{m.group('n')}]"
+    k = int(m.group("k"))
+    groups = doc.parts.setdefault(key, [])
+    group = next((g for g in groups if k not in g), None)
+    if group is None:
+        group = {}
+        groups.append(group)
+    group[k] = ((start, here + 1), line)
+
+
+# --- BRAT
+
+_KNOWN = ("R", "E", "A", "N", "#")
+
+
+def scan_brat_ann(annotation: str, content: str, path: str, text_path: str
+                  ) -> Iterator[Incident]:
+    """The incidents of one ``.ann`` file over its text ``content``: lines BRAT does not
+    define, offsets, surfaces against the text, ids defined twice or unknown, chains, and
+    repeated spans in one chain or two."""
+    doc = Path(path).stem
+    mentions: dict[str, tuple[Spans, int]] = {}
+    chains: list[tuple[list[str], int]] = []
+    for number, line in iter_lines(annotation):
+        if not line.strip():
+            continue
+        if line.startswith("T"):
+            m = BRAT_TEXT_BOUND.match(line)
+            if not m:
+                yield Incident("coref-brat-line",
+                               f"cannot read the text-bound annotation {line[:60]!r}: "
+                               "T<n>TAB<type> <start> <end>[;<start> <end>]TAB<text>", path,
+                               number, doc)
+                continue
+            tid, _, offsets, surface = m.groups()
+            spans = tuple(sorted((int(a), int(b)) for a, b in
+                                 (pair.split() for pair in offsets.split(";"))))
+            bad = [(s, e) for s, e in spans if not 0 <= s < e <= len(content)]
+            if bad:
+                yield Incident("coref-brat-offsets",
+                               f"{tid} offsets {bad[0][0]}-{bad[0][1]} are empty or outside "
+                               f"the text ({len(content)} characters, {text_path})", path,
+                               number, doc, tid)
+                continue
+            found = " ".join(content[s:e] for s, e in spans)
+            flat = found.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+            if surface not in (found, flat):
+                yield Incident("coref-mention-text",
+                               f"{tid} says {surface[:40]!r} but the text at {offsets} is "
+                               f"{found[:40]!r}; is {text_path} the annotated text?", path,
+                               number, doc, tid)
+            if tid in mentions:
+                yield Incident("coref-brat-id", f"{tid} is defined twice (first at line "
+                               f"{mentions[tid][1]})", path, number, doc, tid)
+                continue
+            mentions[tid] = (spans, number)
+        elif line.startswith("*"):
+            parts = line.split("\t")
+            ids = parts[1].split()[1:] if len(parts) > 1 else []
+            if not ids:
+                yield Incident("coref-empty-chain", "an equivalence line (*) that names no "
+                               "mention; remove it", path, number, doc)
+            chains.append((ids, number))
+        elif line[0] not in _KNOWN:
+            yield Incident("coref-brat-line", f"a line BRAT does not define: {line[:40]!r}",
+                           path, number, doc)
+    chain_of: dict[str, tuple[int, int]] = {}  # id -> (chain index, line)
+    for k, (ids, number) in enumerate(chains):
+        for tid in ids:
+            if tid not in mentions:
+                yield Incident("coref-brat-id", f"the chain names {tid}, which no T line of "
+                               "the file defines", path, number, doc, tid)
+                continue
+            if tid in chain_of and chain_of[tid][0] != k:
+                yield Incident("coref-mention-in-two-chains",
+                               f"{tid} is in two chains (lines {chain_of[tid][1]} and "
+                               f"{number}); a mention belongs to one entity", path, number,
+                               doc, tid)
+                continue
+            chain_of.setdefault(tid, (k, number))
+    # Two ids of the same characters: one mention marked twice in a chain, or a span in two
+    # chains; a repeat outside chains is LitBank's convention (a type, then a chain), which
+    # the reader merges and reports.
+    by_spans: dict[Spans, str] = {}
+    for tid, (spans, number) in mentions.items():
+        first = by_spans.setdefault(spans, tid)
+        if first == tid or tid not in chain_of or first not in chain_of:
+            continue
+        chain = f"on line {chain_of[tid][1]}"
+        if chain_of[tid][0] == chain_of[first][0]:
+            yield Incident("coref-duplicate-mention",
+                           f"{tid} marks the characters {_tokens(spans)} of {first} (line "
+                           f"{mentions[first][1]}), and both are in the chain {chain}; remove "
+                           "one", path, number, doc, tid)
+        else:
+            yield Incident("coref-same-span",
+                           f"{tid} marks the characters {_tokens(spans)} of {first}, and they "
+                           f"are in two chains (lines {chain_of[first][1]} and "
+                           f"{chain_of[tid][1]}); keep one mention, or merge the chains", path,
+                           number, doc, tid)
