@@ -328,10 +328,23 @@ def _crossing(doc: CorefDocument) -> Iterator[Incident]:
             test = "coref-crossing-same-entity" if same else "coref-crossing-mentions"
             whose = (f"two mentions of entity {m.entity}" if same else
                      f"the mention of entity {m.entity}")
+            # The line where the crossing shows: two entities, where the first mention
+            # closes inside the second (as the UD validator); one entity, where the second
+            # is complete.
+            line = _end_line(doc, m if same else a)
             yield Incident(test, f"document {doc.name}: {whose} cross: {_where(doc, a)} (line "
-                           f"{a.line}) and {_where(doc, m)}; overlapping mentions nest, one "
-                           "inside the other", doc.path, m.line, doc.name, str(m.start))
+                           f"{a.line}) and {_where(doc, m)} (line {m.line}); overlapping "
+                           "mentions nest, one inside the other", doc.path, line, doc.name,
+                           str(m.start))
         active.append(m)
+
+
+def _end_line(doc: CorefDocument, m: Mention) -> int | None:
+    """The line of a mention's last token (its closing bracket), or its own line where the
+    format has no token lines (BRAT)."""
+    if doc.token_lines and m.end - 1 < len(doc.token_lines):
+        return doc.token_lines[m.end - 1]
+    return m.line
 
 
 def _heads(doc: CorefDocument) -> Iterator[Incident]:
@@ -341,7 +354,8 @@ def _heads(doc: CorefDocument) -> Iterator[Incident]:
             yield Incident("coref-head-out-of-range",
                            f"document {doc.name}: the head of the mention of {m.entity} at "
                            f"{_where(doc, m)} is word {m.head - m.start + 1} of a mention of "
-                           f"{size} word(s)", doc.path, m.line, doc.name, str(m.start))
+                           f"{size} word(s) (opened at line {m.line})", doc.path,
+                           _end_line(doc, m), doc.name, str(m.start))
 
 
 def _singletons(doc: CorefDocument, fmt: str) -> Iterator[Incident]:

@@ -37,13 +37,28 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
 from ..incidents import Incident
-from ..inputs import BRAT_TEXT_BOUND, iter_lines
-from .conll import _BEGIN, _CHUNK, _DOUBLE, _END, _fields
+from ..inputs import BRAT_TEXT_BOUND, byte_lines, decode_ranges, iter_lines
+from .conll import _BEGIN, _CHUNK, _DOUBLE, _END
 
 __all__ = ["scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
 
 Spans = tuple[tuple[int, int], ...]
+
+
+def _lines(text: str, block: int = 1 << 20) -> Iterator[str]:
+    """The lines of ``text`` (split at LF, a final CR removed), split a block of about
+    ``block`` characters at a time: C-speed splitting, without a list of every line."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + block)
+        if end < 0:  # the last block: a final line feed ends its last line
+            end = size - 1 if text.endswith("\n") else size
+        for line in text[start:end].split("\n"):
+            yield line[:-1] if line.endswith("\r") else line
+        start = end + 1
 
 
 def _tokens(spans: Spans) -> str:
@@ -58,12 +73,15 @@ class _Marks:
         self.path, self.doc = path, doc
         self.seen: dict[Spans, tuple[str, int]] = {}
 
-    def add(self, spans: Spans, entity: str, line: int, what: str = "tokens"
-            ) -> Incident | None:
+    def add(self, spans: Spans, entity: str, line: int, what: str = "tokens",
+            end: int | None = None) -> Incident | None:
+        """Note a mention marked at ``line`` (opened there) and complete at ``end``; the
+        incident of a repeat is placed where it is complete (as the UD validator)."""
         first = self.seen.get(spans)
         if first is None:
             self.seen[spans] = (entity, line)
             return None
+        line = end if end is not None else line
         where = f"{what} {_tokens(spans)}"
         if first[0] == entity:
             return Incident("coref-duplicate-mention",
@@ -77,6 +95,63 @@ class _Marks:
 
 
 # --- CoNLL-2011/2012 and SemEval-2010
+
+def _conll_plan(text: str) -> tuple[Iterator[tuple[int, str, int, int]], int] | None:
+    """The lines of a CoNLL text that the scan must read, found with array operations:
+    ``(number, line, token, columns)`` with the token's place in its document and the number
+    of columns of the document's first token line (-1 where not a token line). The lines left
+    out are token lines inside a document with no coreference (``-``, ``_`` or empty) and the
+    columns of its first token line; None when the text needs every line read (columns not
+    separated by TABs, odd whitespace). Also the number of lines."""
+    got = byte_lines(text)
+    if got is None or len(got[1]) == 0:
+        return None
+    buf, starts, ends = got
+    n = len(starts)
+    empty = starts == ends
+    first = np.where(empty, 0, buf[np.minimum(starts, len(buf) - 1)])
+    last = np.where(empty, 0, buf[np.maximum(ends - 1, 0)])
+    before = np.where(ends - starts > 1, buf[np.maximum(ends - 2, 0)], 0)
+    hashed = first == 35
+    special = hashed | (first == 32) | (first == 9)
+    tabs = np.flatnonzero(buf == 9)
+    count = np.searchsorted(tabs, ends) - np.searchsorted(tabs, starts)
+    token = ~empty & ~special
+    if (count[token] == 0).any():
+        return None  # space-aligned columns: every line is read
+    spaced = np.flatnonzero(special & ~hashed)
+    for line in decode_ranges(buf, starts[spaced], ends[spaced]):
+        if line.strip() and not line.lstrip().startswith("#"):
+            return None  # a token line that starts with a space: every line is read
+    # begin (1) and end (2) of documents, from the few lines that start with #
+    marks = np.zeros(n, dtype=np.int8)
+    rows = np.flatnonzero(hashed)
+    for row, line in zip(rows.tolist(), decode_ranges(buf, starts[rows], ends[rows]),
+                         strict=True):
+        marks[row] = 1 if _BEGIN.match(line) else 2 if _END.match(line) else 0
+    where = np.where(marks > 0, np.arange(n), -1)
+    np.maximum.accumulate(where, out=where)
+    state = np.where(where >= 0, marks[np.maximum(where, 0)], 0)  # the last mark so far
+    inside = state == 1
+    ordinal = np.cumsum(token) - 1  # the token lines before, in the file
+    begin_at = np.where(marks == 1, ordinal, -1)
+    np.maximum.accumulate(begin_at, out=begin_at)  # ... before the document's #begin
+    in_doc = ordinal - begin_at
+    # the columns of the document's first token line
+    firsts = token & inside & (in_doc == 1) & (marks == 0)
+    ref = np.where(firsts, count, -1)
+    ref_doc = np.where(marks == 1, -1, ref)
+    at = np.where(firsts | (marks == 1), np.arange(n), -1)
+    np.maximum.accumulate(at, out=at)
+    ref_doc = np.where(at >= 0, ref_doc[np.maximum(at, 0)], -1)
+    plain = (last == 9) | (((last == 45) | (last == 95)) & (before == 9))  # -, _ or empty
+    keep = ~empty & (special | ~inside | ~plain | (token & (count != ref_doc)) | firsts)
+    rows = np.flatnonzero(keep)
+    lines = decode_ranges(buf, starts[rows], ends[rows])
+    tokens = np.where(token, in_doc - 1, -1)[rows].tolist()
+    columns = np.where(token, ref_doc + 1, -1)[rows].tolist()
+    return zip((rows + 1).tolist(), lines, tokens, columns, strict=True), n
+
 
 def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
     """The incidents of the lines of a CoNLL coreference file (``text`` decoded, line ends
@@ -109,61 +184,76 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
                            "with #begin document NAME", path, outside, count=outside_n)
         outside, outside_n = 0, 0
 
+    planned = _conll_plan(text) if len(text) >= PLAN_FROM else None
+    rows = planned[0] if planned is not None else (
+        (k, line, -1, 0) for k, line in enumerate(_lines(text), start=1))
     number = 0
-    for number, line in iter_lines(text):
-        begin = _BEGIN.match(line)
-        if begin:
-            yield from flush_outside()
-            if doc is not None:
-                yield Incident("coref-document-structure",
-                               f"#begin document inside document {doc} (opened at line "
-                               f"{doc_line}); end it with #end document first", path, number,
-                               doc)
-                yield from close_doc(number, "before the next #begin document")
-            doc, doc_line, columns, token = begin.group(1), number, 0, 0
-            if doc in names:
-                yield Incident("coref-duplicate-document",
-                               f"document {doc} occurs twice in the file (first at line "
-                               f"{names[doc]}); give each part its own name", path, number,
-                               doc)
-            else:
-                names[doc] = number
-            marks = _Marks(path, doc)
-            continue
-        if _END.match(line):
-            yield from flush_outside()
-            if doc is None:
-                yield Incident("coref-document-structure",
-                               "#end document without #begin document", path, number)
+    for number, line, at_token, columns_of_doc in rows:
+        if at_token >= 0:  # the plan knows the token's place and its document's columns
+            token, columns = at_token, columns_of_doc
+        first = line[:1]
+        if first == "#" or first in _SPACE:  # the few lines that need the regexes
+            yield from flush_outside() if _BEGIN.match(line) or _END.match(line) else ()
+            begin = _BEGIN.match(line)
+            if begin:
+                if doc is not None:
+                    yield Incident("coref-document-structure",
+                                   f"#begin document inside document {doc} (opened at line "
+                                   f"{doc_line}); end it with #end document first", path,
+                                   number, doc)
+                    yield from close_doc(number, "before the next #begin document")
+                doc, doc_line, columns, token = begin.group(1), number, 0, 0
+                if doc in names:
+                    yield Incident("coref-duplicate-document",
+                                   f"document {doc} occurs twice in the file (first at line "
+                                   f"{names[doc]}); give each part its own name", path,
+                                   number, doc)
+                else:
+                    names[doc] = number
+                marks = _Marks(path, doc)
                 continue
-            yield from close_doc(number, "by #end document")
-            doc = None
-            continue
-        if not line.strip():
+            if _END.match(line):
+                if doc is None:
+                    yield Incident("coref-document-structure",
+                                   "#end document without #begin document", path, number)
+                    continue
+                yield from close_doc(number, "by #end document")
+                doc = None
+                continue
+            if not line.strip():
+                continue
+            if line.lstrip().startswith("#"):
+                if doc is not None:
+                    yield Incident("coref-comment-in-document",
+                                   f"comment line inside document {doc}: the official scorer "
+                                   "reads it as a token, which shifts every later mention; "
+                                   "remove it", path, number, doc)
+                continue
+        elif not first:
             continue
         if doc is None:
-            if not line.lstrip().startswith("#"):
-                outside = outside or number
-                outside_n += 1
+            outside = outside or number
+            outside_n += 1
             continue
-        if line.lstrip().startswith("#"):
-            yield Incident("coref-comment-in-document",
-                           f"comment line inside document {doc}: the official scorer reads it "
-                           "as a token, which shifts every later mention; remove it", path,
-                           number, doc)
-            continue
-        fields = _fields(line.rstrip("\r"))
-        n = len(fields)
-        if columns == 0:
-            columns = n
-        elif n != columns:
-            yield Incident("coref-conll-columns",
-                           f"document {doc}: {n} columns here but {columns} on its first token "
-                           "line; every token line of a document has the same columns", path,
-                           number, doc, str(token))
-        cell = fields[-1].strip() if fields else ""
+        if "\t" in line:
+            n = line.count("\t") + 1
+            cell = line[line.rfind("\t") + 1:]
+        else:
+            fields = line.split()
+            n, cell = len(fields), fields[-1]
+        if n != columns:
+            if columns == 0:
+                columns = n
+            else:
+                yield Incident("coref-conll-columns",
+                               f"document {doc}: {n} columns here but {columns} on its first "
+                               "token line; every token line of a document has the same "
+                               "columns", path, number, doc, str(token))
         here = token
         token += 1
+        if cell == "-" or cell == "_" or not cell:
+            continue
+        cell = cell.strip()
         if cell in ("", "-", "_"):
             continue
         if _DOUBLE.search(cell):
@@ -188,7 +278,7 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
                                    "no mention of it is open", path, number, doc, str(here))
                     continue
                 start, at = stack.pop()
-                found = marks.add(((start, here + 1),), closed, at)
+                found = marks.add(((start, here + 1),), closed, at, end=number)
                 if found is not None:
                     yield found
         if pos != len(cell):
@@ -197,6 +287,8 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
                            "write (12, 12) or (12) with numeric ids, chunks separated by |",
                            path, number, doc, str(here))
     yield from flush_outside()
+    if planned is not None:
+        number = planned[1]  # the last line, which the plan may leave out
     if doc is not None:
         yield Incident("coref-document-structure",
                        f"document {doc} (line {doc_line}) has no #end document", path, number,
@@ -206,6 +298,9 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
 
 # --- CorefUD
 
+_SPACE = (" ", "\t")
+#: Texts of this many characters or more are planned with arrays (:func:`_conll_plan`).
+PLAN_FROM = 1 << 16
 _UD_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
@@ -240,11 +335,11 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
     close without an open, discontinuous parts, annotations on multiword-token lines,
     mentions across a sentence end, repeated spans."""
     fields: list[str] | None = None
-    missing_header = 0
     stem = Path(path).stem
     doc: _UdDoc | None = None
     names: dict[str, int] = {}
     sentence_start = 0
+    last_token = 0
 
     def finish(d: _UdDoc, why: str) -> Iterator[Incident]:
         for eid, stack in d.open.items():
@@ -281,8 +376,9 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
             f"{names[name]}); give each document its own # newdoc id (a document without an "
             "id is named after the file)", path, number, name)]
 
-    for number, line in iter_lines(text):
-        if line.startswith("#"):
+    for number, line in enumerate(_lines(text), start=1):
+        first = line[:1]
+        if first == "#":
             m = _NEWDOC.match(line)
             if m:
                 if doc is not None:
@@ -296,52 +392,55 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
             if g:
                 fields = g.group(1).split("-")
             continue
-        if not line.strip():
+        if not first or (first in _SPACE and not line.strip()):
             if doc is not None and doc.open:
                 for eid, stack in doc.open.items():
                     for s, at in stack:
                         if at >= sentence_start:
                             yield Incident(
                                 "coref-cross-sentence-mention",
-                                f"document {doc.name}: the mention {eid} opened here (token "
-                                f"{s}) is still open at the end of its sentence (line "
-                                f"{number})", path, at, doc.name, str(s))
+                                f"document {doc.name}: the mention {eid} opened at line {at} "
+                                f"(token {s}) is still open at the end of its sentence, here",
+                                path, last_token, doc.name, str(s))
             sentence_start = number + 1
             continue
-        cols = line.split("\t")
-        if len(cols) != 10:
+        tabs = line.count("\t")
+        if tabs != 9:
             yield Incident("coref-conllu-columns",
-                           f"{len(cols)} columns, expected the 10 TAB-separated columns of "
+                           f"{tabs + 1} columns, expected the 10 TAB-separated columns of "
                            "CoNLL-U", path, number, None if doc is None else doc.name)
             continue
-        entity = _entity_value(cols[9])
-        if _RANGE.fullmatch(cols[0]):
-            if entity is not None:
-                yield Incident("coref-multiword-entity",
-                               f"Entity= on the multiword-token line {cols[0]}: its mentions "
-                               "are not read (they belong on the word lines that follow)",
-                               path, number, None if doc is None else doc.name)
-            continue
-        if not _EMPTY.fullmatch(cols[0]) and not _WORD.fullmatch(cols[0]):
-            yield Incident("coref-conllu-word-id",
-                           f"word id {cols[0]!r} is not a number, a range (3-4) or an empty "
-                           "node (5.1)", path, number, None if doc is None else doc.name)
-            continue
+        wid = line[:line.index("\t")]
+        if not (wid.isdigit() and wid.isascii()):
+            if _RANGE.fullmatch(wid):
+                if _entity_value(line[line.rfind("\t") + 1:]) is not None:
+                    yield Incident("coref-multiword-entity",
+                                   f"Entity= on the multiword-token line {wid}: its mentions "
+                                   "are not read (they belong on the word lines that follow)",
+                                   path, number, None if doc is None else doc.name)
+                continue
+            if not _EMPTY.fullmatch(wid):
+                last_token = number
+                yield Incident("coref-conllu-word-id",
+                               f"word id {wid!r} is not a number, a range (3-4) or an empty "
+                               "node (5.1)", path, number, None if doc is None else doc.name)
+                continue
+        last_token = number
         if doc is None:
             doc, found = start(stem, number)
             yield from found
         here = doc.token
         doc.token += 1
+        if "Entity=" not in line:
+            continue
+        entity = _entity_value(line[line.rfind("\t") + 1:])
         if entity is None:
             continue
         if fields is None:
-            missing_header += 1
-            if missing_header == 1:
-                yield Incident("coref-global-entity",
-                               "Entity= annotations but no # global.Entity header before them "
-                               "declaring their fields (for example # global.Entity = "
-                               "eid-etype-head-other); add it at the top of the file", path,
-                               number, doc.name)
+            yield Incident("coref-global-entity",
+                           "Entity= but no # global.Entity header before it declaring the "
+                           "fields (for example # global.Entity = eid-etype-head-other); add "
+                           "it at the top of the file", path, number, doc.name)
             continue
         yield from _entity_chunks(entity, fields, doc, here, number, path)
     if doc is not None:
@@ -374,7 +473,7 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
                                "e3[k/n] with 1 <= k <= n and n >= 2", path, number, doc.name,
                                str(here))
             if chunk.endswith(")"):
-                yield from _closed(doc, eid, here, number, here)
+                yield from _closed(doc, eid, here, number, here, number)
             else:
                 doc.open.setdefault(eid, []).append((here, number))
         else:
@@ -386,7 +485,7 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
                                "open", path, number, doc.name, str(here))
                 continue
             start, at = stack.pop()
-            yield from _closed(doc, eid, start, at, here)
+            yield from _closed(doc, eid, start, at, here, number)
 
 
 def _part_ok(eid: str) -> bool:
@@ -396,10 +495,11 @@ def _part_ok(eid: str) -> bool:
     return m is not None and 1 <= int(m.group("k")) <= int(m.group("n")) and int(m.group("n")) > 1
 
 
-def _closed(doc: _UdDoc, eid: str, start: int, line: int, here: int) -> Iterator[Incident]:
+def _closed(doc: _UdDoc, eid: str, start: int, line: int, here: int, end: int
+            ) -> Iterator[Incident]:
     m = _PART.match(eid)
     if m is None:
-        found = doc.marks.add(((start, here + 1),), eid, line)
+        found = doc.marks.add(((start, here + 1),), eid, line, end=end)
         if found is not None:
             yield found
         return
