@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..incidents import Incident
-from ..inputs import BRAT_TEXT_BOUND, byte_lines, decode_ranges, iter_lines
+from ..inputs import BRAT_TEXT_BOUND, ascii_naturals, byte_lines, decode_ranges, iter_lines
 from .conll import _BEGIN, _CHUNK, _DOUBLE, _END
 
 __all__ = ["scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
@@ -322,11 +322,61 @@ def _entity_value(misc: str) -> str | None:
 class _UdDoc:
     def __init__(self, name: str, path: str) -> None:
         self.name = name
-        self.token = 0
+        self.first = 0  # the tokens of the file before the document
         self.open: dict[str, list[tuple[int, int]]] = {}  # bracket eid -> [(start, line)]
         # eid[n] -> mentions being assembled: part -> (span, line)
         self.parts: dict[str, list[dict[int, tuple[tuple[int, int], int]]]] = {}
         self.marks = _Marks(path, name)
+
+
+def _corefud_plan(text: str) -> Iterator[tuple[int, str, int, int]] | None:
+    """The lines of a CorefUD text that the scan must read, found with array operations:
+    ``(number, line, tokens before it in the file, the last word line at or before it)``.
+    The lines left out are word lines of ten columns without ``Entity=``; None when the text
+    needs every line read (odd whitespace, a CR inside a line)."""
+    got = byte_lines(text)
+    if got is None or len(got[1]) == 0:
+        return None
+    buf, starts, ends = got
+    n = len(starts)
+    top = len(buf) - 1
+    empty = starts == ends
+    first = np.where(empty, 0, buf[np.minimum(starts, top)])
+    special = empty | (first == 35) | (first == 32) | (first == 9)
+    tabs = np.flatnonzero(buf == 9)
+    at = np.searchsorted(tabs, starts)
+    count = np.searchsorted(tabs, ends) - at
+    ten = ~special & (count == 9)
+    id_end = np.where(ten, tabs[np.minimum(at, max(len(tabs) - 1, 0))], starts) \
+        if len(tabs) else starts
+    _, plain = ascii_naturals(buf, starts, id_end)
+    plain &= ten
+    word = plain.copy()
+    tokenish = plain.copy()  # what the loop takes as the last token line
+    odd = np.flatnonzero(ten & ~plain)
+    for row, wid in zip(odd.tolist(), decode_ranges(buf, starts[odd], id_end[odd]),
+                        strict=True):
+        if _EMPTY.fullmatch(wid):
+            word[row] = tokenish[row] = True
+        elif not _RANGE.fullmatch(wid):
+            tokenish[row] = True  # a bad word id: reported, not a token
+    entity = np.zeros(n, dtype=bool)
+    raw = buf.tobytes()
+    hits = [m.start() for m in re.finditer(rb"Entity=", raw)]
+    del raw
+    if hits:
+        entity[np.searchsorted(ends, np.array(hits, dtype=np.int64))] = True
+    keep = special | ~ten | ~plain | entity
+    words = np.flatnonzero(word)
+    if len(words):
+        keep[words[0]] = True  # it starts a document when no # newdoc came before
+    before = np.cumsum(word) - word
+    last = np.where(tokenish, np.arange(n) + 1, 0)
+    np.maximum.accumulate(last, out=last)
+    rows = np.flatnonzero(keep)
+    lines = decode_ranges(buf, starts[rows], ends[rows])
+    return zip((rows + 1).tolist(), lines, before[rows].tolist(), last[rows].tolist(),
+               strict=True)
 
 
 def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
@@ -376,7 +426,13 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
             f"{names[name]}); give each document its own # newdoc id (a document without an "
             "id is named after the file)", path, number, name)]
 
-    for number, line in enumerate(_lines(text), start=1):
+    planned = _corefud_plan(text) if len(text) >= PLAN_FROM else None
+    rows = planned if planned is not None else (
+        (k, line, -1, -1) for k, line in enumerate(_lines(text), start=1))
+    ordinal = 0  # the tokens of the file before this line
+    for number, line, before, last_word in rows:
+        if before >= 0:  # from the plan
+            ordinal, last_token = before, last_word
         first = line[:1]
         if first == "#":
             m = _NEWDOC.match(line)
@@ -386,6 +442,7 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
                 given = _DOC_ID.fullmatch(m.group("rest") or "")
                 doc, found = start((given.group("id").strip() if given else "") or stem,
                                    number)
+                doc.first = ordinal
                 yield from found
                 continue
             g = _GLOBAL.match(line)
@@ -428,9 +485,10 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
         last_token = number
         if doc is None:
             doc, found = start(stem, number)
+            doc.first = ordinal
             yield from found
-        here = doc.token
-        doc.token += 1
+        here = ordinal - doc.first
+        ordinal += 1
         if "Entity=" not in line:
             continue
         entity = _entity_value(line[line.rfind("\t") + 1:])
@@ -459,9 +517,11 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
         if chunk.startswith("("):
             body = chunk[1:-1] if chunk.endswith(")") else chunk[1:]
             values = body.split("-")
-            info = dict(zip(fields, values, strict=False))
-            eid = info.get("eid") or info.get("GRP") or values[0]
-            head = info.get("head")
+            eid_at, grp_at, head_at = _field_places(fields)
+            size = len(values)
+            eid = ((values[eid_at] if 0 <= eid_at < size else "")
+                   or (values[grp_at] if 0 <= grp_at < size else "") or values[0])
+            head = values[head_at] if 0 <= head_at < size else None
             if head and not _HEAD.fullmatch(head):
                 yield Incident("coref-entity-syntax",
                                f"the head of {eid} is {head!r}: it is the position (1, 2, ...) "
@@ -486,6 +546,20 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
                 continue
             start, at = stack.pop()
             yield from _closed(doc, eid, start, at, here, number)
+
+
+_PLACES: dict[tuple[str, ...], tuple[int, int, int]] = {}
+
+
+def _field_places(fields: list[str]) -> tuple[int, int, int]:
+    """Where ``eid``, ``GRP`` and ``head`` are among the fields of ``# global.Entity`` (-1:
+    not there; of a name given twice, the last, as the reader's dict of the fields keeps)."""
+    key = tuple(fields)
+    found = _PLACES.get(key)
+    if found is None:
+        last = {name: k for k, name in enumerate(fields)}  # the reader's dict keeps the last
+        found = _PLACES[key] = (last.get("eid", -1), last.get("GRP", -1), last.get("head", -1))
+    return found
 
 
 def _part_ok(eid: str) -> bool:
