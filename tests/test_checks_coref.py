@@ -164,6 +164,8 @@ COREFUD_PLANTED: dict[str, tuple[str, set[str]]] = {
     "coref-global-entity": (corefud(header=False), set()),
     "coref-entity-syntax": (corefud(ud_with(1, 1, "(e3-thing-0-)")), set()),
     "coref-discontinuous-parts": (corefud(ud_with(1, 1, "(e3[1/2]-thing-1-)")), set()),
+    "coref-part-id": (corefud(ud_with(1, 1, "(e3[1/1]-thing-1-)")),
+                      {"coref-singletons-allowed"}),
     "coref-multiword-entity": (corefud().replace(
         "2\tsmiled", "2-3\tsmiledat\t_\t_\t_\t_\t_\t_\t_\tEntity=(e3-thing-1-)\n2\tsmiled"),
         set()),
@@ -397,7 +399,7 @@ UD_TO_OURS = {
     "spurious-mention-head": "coref-entity-syntax",
     "spurious-entity-statement": "coref-entity-syntax",
     "misplaced-mention-part": "coref-discontinuous-parts",
-    "spurious-entity-id": "coref-discontinuous-parts",
+    "spurious-entity-id": "coref-part-id",
     "entity-mwt": "coref-multiword-entity",
 }
 _UD_LINE = re.compile(r"^\[Line (\d+)[^\]]*\]: \[L\d (?:COREF|WARNING) ([a-z-]+)\]")
@@ -461,13 +463,13 @@ needs_udvalidate = pytest.mark.skipif(importlib.util.find_spec("udtools") is Non
 # word of a one-column line before the coreference tests, ...).
 UD_COMPARABLE = ["coref-same-span", "coref-duplicate-mention", "coref-crossing-mentions",
                  "coref-head-out-of-range", "coref-unopened-close", "coref-global-entity",
-                 "coref-entity-syntax", "coref-discontinuous-parts",
-                 "coref-cross-sentence-mention", "coref-multiword-entity"]
+                 "coref-entity-syntax", "coref-part-id", "coref-cross-sentence-mention",
+                 "coref-multiword-entity"]
 
 
-# Planted for the UD validator where ours differ: a part id it refuses (its misplaced or
+# Planted for the UD validator where the planted file of ours does not apply (none now; its
 # missing parts are reported as cross-sentence-mention, see docs/validate.md).
-UD_PLANTED = {"coref-discontinuous-parts": corefud(ud_with(1, 1, "(e3[1/1]-thing-1-)"))}
+UD_PLANTED: dict[str, str] = {}
 
 
 @needs_udvalidate
@@ -612,6 +614,33 @@ def test_conll_scan_planned_with_arrays_reads_as_line_by_line(seed: int) -> None
         try:
             found.append([(i.test_id, i.line, i.node, i.count, i.message)
                           for i in scan.scan_conll_text(text, "x.conll")])
+        finally:
+            scan.PLAN_FROM = keep
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_corefud_scan_planned_with_arrays_reads_as_line_by_line(seed: int) -> None:
+    import random
+
+    import clusteragree.coref.scan as scan
+    from clusteragree.inputs import line_ends
+    rnd = random.Random(seed)
+    chars = list("".join(corefud(doc=f"# newdoc id = d{k}\n") for k in range(4)))
+    for _ in range(rnd.randrange(1, 10)):
+        at = rnd.randrange(len(chars))
+        if rnd.random() < 0.3:
+            del chars[at]
+        else:
+            chars.insert(at, rnd.choice(["(", ")", "\t", "#", " ", "\n", "-", ".", "3", "|",
+                                         "e", "Entity="]))
+    text = line_ends("".join(chars))[0]
+    found = []
+    for plan_from in (10 ** 12, 0):
+        scan.PLAN_FROM, keep = plan_from, scan.PLAN_FROM
+        try:
+            found.append([(i.test_id, i.line, i.node, i.count, i.message)
+                          for i in scan.scan_corefud_text(text, "x.conllu")])
         finally:
             scan.PLAN_FROM = keep
     assert found[0] == found[1]

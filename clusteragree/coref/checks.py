@@ -81,9 +81,11 @@ COREF_TESTS = (
     Test("coref-global-entity", 1, "error", "coref", "Entity= annotations without a "
          "# global.Entity header declaring their fields", ("corefud",)),
     Test("coref-entity-syntax", 1, "error", "coref", "an Entity= value that cannot be read, "
-         "or a head that is not a positive number", ("corefud",)),
+         "or a head that is not a whole number of 1 or more", ("corefud",)),
     Test("coref-discontinuous-parts", 1, "error", "coref", "a discontinuous mention with "
-         "parts missing, or a part id not of the form e3[k/n]", ("corefud",)),
+         "parts missing", ("corefud",)),
+    Test("coref-part-id", 1, "warning", "coref", "an entity id with brackets not of the form "
+         "e3[k/n], 1 <= k <= n, n >= 2 (read as written)", ("corefud",)),
     Test("coref-multiword-entity", 1, "error", "coref", "Entity= on a multiword-token line "
          "(not read: mentions belong on word lines)", ("corefud",)),
     Test("coref-brat-line", 1, "error", "coref", "an .ann line that BRAT does not define or "

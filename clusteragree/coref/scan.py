@@ -39,8 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InputError
 from ..incidents import Incident
-from ..inputs import BRAT_TEXT_BOUND, ascii_naturals, byte_lines, decode_ranges, iter_lines
+from ..inputs import (
+    BRAT_TEXT_BOUND,
+    ascii_naturals,
+    byte_lines,
+    decode_ranges,
+    iter_lines,
+    parse_int,
+)
 from .conll import _BEGIN, _CHUNK, _DOUBLE, _END
 
 __all__ = ["scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
@@ -304,12 +312,10 @@ PLAN_FROM = 1 << 16
 _UD_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
-_WORD = re.compile(r"[0-9]+")
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\]$")
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
 _DOC_ID = re.compile(r"id\s*=\s*(?P<id>.*)")
 _GLOBAL = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
-_HEAD = re.compile(r"[1-9][0-9]*")
 
 
 def _entity_value(misc: str) -> str | None:
@@ -359,7 +365,8 @@ def _corefud_plan(text: str) -> Iterator[tuple[int, str, int, int]] | None:
         if _EMPTY.fullmatch(wid):
             word[row] = tokenish[row] = True
         elif not _RANGE.fullmatch(wid):
-            tokenish[row] = True  # a bad word id: reported, not a token
+            tokenish[row] = True  # a word id the reader reads (+1, 01), or a bad one
+            word[row] = _number(wid, 0)
     entity = np.zeros(n, dtype=bool)
     raw = buf.tobytes()
     hits = [m.start() for m in re.finditer(rb"Entity=", raw)]
@@ -476,7 +483,7 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
                                    "are not read (they belong on the word lines that follow)",
                                    path, number, None if doc is None else doc.name)
                 continue
-            if not _EMPTY.fullmatch(wid):
+            if not _EMPTY.fullmatch(wid) and not _number(wid, 0):
                 last_token = number
                 yield Incident("coref-conllu-word-id",
                                f"word id {wid!r} is not a number, a range (3-4) or an empty "
@@ -522,16 +529,16 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
             eid = ((values[eid_at] if 0 <= eid_at < size else "")
                    or (values[grp_at] if 0 <= grp_at < size else "") or values[0])
             head = values[head_at] if 0 <= head_at < size else None
-            if head and not _HEAD.fullmatch(head):
+            if head and not _number(head, 1):
                 yield Incident("coref-entity-syntax",
                                f"the head of {eid} is {head!r}: it is the position (1, 2, ...) "
                                "of the head word in the mention", path, number, doc.name,
                                str(here))
             if not _part_ok(eid):
-                yield Incident("coref-discontinuous-parts",
+                yield Incident("coref-part-id",
                                f"the entity id {eid!r} is not a discontinuous part of the form "
-                               "e3[k/n] with 1 <= k <= n and n >= 2", path, number, doc.name,
-                               str(here))
+                               "e3[k/n] with 1 <= k <= n and n >= 2; it is read as written",
+                               path, number, doc.name, str(here))
             if chunk.endswith(")"):
                 yield from _closed(doc, eid, here, number, here, number)
             else:
@@ -546,6 +553,16 @@ def _entity_chunks(value: str, fields: list[str], doc: _UdDoc, here: int, number
                 continue
             start, at = stack.pop()
             yield from _closed(doc, eid, start, at, here, number)
+
+
+def _number(text: str, lo: int) -> bool:
+    """Whether the reader reads ``text`` as a whole number of at least ``lo`` (a word id, a
+    head): what it refuses is an error here, and nothing more."""
+    try:
+        parse_int(text, what="number", lo=lo)
+    except InputError:
+        return False
+    return True
 
 
 _PLACES: dict[tuple[str, ...], tuple[int, int, int]] = {}
