@@ -644,3 +644,70 @@ def test_corefud_scan_planned_with_arrays_reads_as_line_by_line(seed: int) -> No
         finally:
             scan.PLAN_FROM = keep
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_file_read_without_notice_needs_only_the_light_checks(tmp_path: Path,
+                                                                seed: int) -> None:
+    # When the reader reads a file without a notice, validate checks only what such a file
+    # can still hold (CoNLL columns, CorefUD mentions across a sentence end); on random
+    # sound files that is what the whole scan finds.
+    import random
+
+    import clusteragree.coref.scan as scan
+    from clusteragree.coref import read_conll, read_corefud
+    rnd = random.Random(seed)
+    sentences = []
+    for _ in range(8):
+        words: list[tuple[str, str | None]] = [(f"w{k}", None) for k in range(6)]
+        sentences.append(words)
+    flat = [(s, k) for s in range(8) for k in range(6)]
+    pos = 0
+    while pos < len(flat) - 3:
+        pos += rnd.randrange(1, 4)
+        length = rnd.choice([1, 1, 2, 5, 9])
+        if pos + length > len(flat):
+            break
+        e = f"e{rnd.randrange(4)}"
+        (s0, k0), (s1, k1) = flat[pos], flat[pos + length - 1]
+        if length == 1:
+            sentences[s0][k0] = (sentences[s0][k0][0], f"(e{e}-x-1-)")
+        else:
+            sentences[s0][k0] = (sentences[s0][k0][0], f"(e{e}-x-1-")
+            sentences[s1][k1] = (sentences[s1][k1][0], f"e{e})")
+        pos += length
+    path = tmp_path / "a.conllu"
+    path.write_text(corefud(sentences))
+    found, _ = read_checked_clean(path, read_corefud)
+    text = path.read_text()
+    light = scan.corefud_sentence_ends(text, str(path), found.documents.values())
+    full = list(scan.scan_corefud_text(text, str(path)))
+    assert light is not None
+    assert sorted((i.test_id, i.line, i.node, i.message) for i in light) == sorted(
+        (i.test_id, i.line, i.node, i.message) for i in full)
+    # CoNLL: a stray column here and there
+    rows = [f"d\t0\t{k}\tw{k}" + ("\tX" if rnd.random() < 0.1 else "") + "\t-"
+            for k in range(40)]
+    rows[0] = rows[0].rsplit("\t", 1)[0] + "\t(2"
+    rows[1] = rows[1].rsplit("\t", 1)[0] + "\t2)"
+    rows[3] = rows[3].rsplit("\t", 1)[0] + "\t(1)"
+    rows[9] = rows[9].rsplit("\t", 1)[0] + "\t(1)"
+    text = "#begin document d\n" + "\n".join(rows) + "\n#end document\n"
+    conll_path = tmp_path / "a.conll"
+    conll_path.write_text(text)
+    read_checked_clean(conll_path, read_conll)
+    keep = scan.PLAN_FROM
+    scan.PLAN_FROM = 0
+    try:
+        light_conll = list(scan.scan_conll_text(text, "x", read_clean=True))
+        full_conll = list(scan.scan_conll_text(text, "x"))
+    finally:
+        scan.PLAN_FROM = keep
+    assert light_conll == full_conll
+
+
+def read_checked_clean(path: Path, reader: object) -> tuple[object, list[Incident]]:
+    from clusteragree.incidents import read_checked
+    found, notices = read_checked(str(path), lambda: reader(str(path), lenient=True))
+    assert found is not None and notices == []
+    return found, notices

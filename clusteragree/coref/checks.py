@@ -51,7 +51,7 @@ from ..errors import InputError, option
 from ..incidents import Incident, Test, read_checked, register
 from ..inputs import decode, line_ends, read_bytes
 from .model import CorefCorpus, CorefDocument, Mention
-from .scan import scan_brat_ann, scan_conll_text, scan_corefud_text
+from .scan import corefud_sentence_ends, scan_brat_ann, scan_conll_text, scan_corefud_text
 
 __all__ = ["COREF_TESTS", "model_incidents", "validate_inputs"]
 
@@ -131,9 +131,6 @@ COREF_TESTS = (
 )
 register(*COREF_TESTS)
 
-_SCANS = {"conll": scan_conll_text, "corefud": scan_corefud_text}
-
-
 def _name(path: str) -> str:
     base = Path(path.rstrip("/\\"))
     return base.name if base.is_dir() else base.stem
@@ -204,18 +201,25 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
 
 def _file_checked(path: str, input_format: str, encoding: str | None
                   ) -> tuple[CorefCorpus | None, list[Incident]]:
+    """The file read (lenient), then scanned: the whole scan, or, when the reader read it
+    without a notice, only what a sound file can still hold (columns, sentence ends)."""
     from .conll import read_conll
     from .corefud import read_corefud
-    found: list[Incident] = []
+    reader = read_conll if input_format == "conll" else read_corefud
+    corpus, read = read_checked(path, lambda: reader(path, lenient=True, encoding=encoding))
     try:
         text = line_ends(decode(read_bytes(path), path, encoding=encoding))[0]
     except InputError:
-        text = None  # the reader reports it
-    if text is not None:
-        found += _SCANS[input_format](text, path)
-        del text
-    reader = read_conll if input_format == "conll" else read_corefud
-    corpus, read = read_checked(path, lambda: reader(path, lenient=True, encoding=encoding))
+        return corpus, read  # the reader reported it
+    clean = corpus is not None and not read
+    found: list[Incident] | None = None
+    if input_format == "conll":
+        found = list(scan_conll_text(text, path, read_clean=clean))
+    elif clean:
+        assert corpus is not None
+        found = corefud_sentence_ends(text, path, corpus.documents.values())
+    if found is None:
+        found = list(scan_corefud_text(text, path))
     return corpus, found + read
 
 

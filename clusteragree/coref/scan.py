@@ -34,7 +34,7 @@ A CoNLL document where entity 2 closes without an open (line 3) and entity 1 nev
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +50,9 @@ from ..inputs import (
     parse_int,
 )
 from .conll import _BEGIN, _CHUNK, _DOUBLE, _END
+from .model import CorefDocument
 
-__all__ = ["scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
+__all__ = ["corefud_sentence_ends", "scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
 
 Spans = tuple[tuple[int, int], ...]
 
@@ -104,13 +105,16 @@ class _Marks:
 
 # --- CoNLL-2011/2012 and SemEval-2010
 
-def _conll_plan(text: str) -> tuple[Iterator[tuple[int, str, int, int]], int] | None:
+def _conll_plan(text: str, cells: bool = True
+                ) -> tuple[Iterator[tuple[int, str, int, int]], int] | None:
     """The lines of a CoNLL text that the scan must read, found with array operations:
     ``(number, line, token, columns)`` with the token's place in its document and the number
     of columns of the document's first token line (-1 where not a token line). The lines left
     out are token lines inside a document with no coreference (``-``, ``_`` or empty) and the
     columns of its first token line; None when the text needs every line read (columns not
-    separated by TABs, odd whitespace). Also the number of lines."""
+    separated by TABs, odd whitespace). Also the number of lines. Without ``cells``, the lines
+    with coreference are left out too (a file its reader read without a notice: only the
+    columns are left to check)."""
     got = byte_lines(text)
     if got is None or len(got[1]) == 0:
         return None
@@ -153,7 +157,9 @@ def _conll_plan(text: str) -> tuple[Iterator[tuple[int, str, int, int]], int] | 
     np.maximum.accumulate(at, out=at)
     ref_doc = np.where(at >= 0, ref_doc[np.maximum(at, 0)], -1)
     plain = (last == 9) | (((last == 45) | (last == 95)) & (before == 9))  # -, _ or empty
-    keep = ~empty & (special | ~inside | ~plain | (token & (count != ref_doc)) | firsts)
+    keep = ~empty & (special | ~inside | (token & (count != ref_doc)) | firsts)
+    if cells:
+        keep |= ~empty & ~plain
     rows = np.flatnonzero(keep)
     lines = decode_ranges(buf, starts[rows], ends[rows])
     tokens = np.where(token, in_doc - 1, -1)[rows].tolist()
@@ -161,10 +167,12 @@ def _conll_plan(text: str) -> tuple[Iterator[tuple[int, str, int, int]], int] | 
     return zip((rows + 1).tolist(), lines, tokens, columns, strict=True), n
 
 
-def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
+def scan_conll_text(text: str, path: str, *, read_clean: bool = False
+                    ) -> Iterator[Incident]:
     """The incidents of the lines of a CoNLL coreference file (``text`` decoded, line ends
     LF): document structure, column counts, coreference cells, unbalanced brackets, repeated
-    spans."""
+    spans. With ``read_clean`` (its reader read it without a notice, so the cells and the
+    structure are sound) only the columns are checked, where the arrays can find them."""
     doc: str | None = None
     doc_line = 0
     columns = 0
@@ -192,7 +200,7 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
                            "with #begin document NAME", path, outside, count=outside_n)
         outside, outside_n = 0, 0
 
-    planned = _conll_plan(text) if len(text) >= PLAN_FROM else None
+    planned = _conll_plan(text, not read_clean) if len(text) >= PLAN_FROM else None
     rows = planned[0] if planned is not None else (
         (k, line, -1, 0) for k, line in enumerate(_lines(text), start=1))
     number = 0
@@ -259,8 +267,8 @@ def scan_conll_text(text: str, path: str) -> Iterator[Incident]:
                                "columns", path, number, doc, str(token))
         here = token
         token += 1
-        if cell == "-" or cell == "_" or not cell:
-            continue
+        if read_clean or cell == "-" or cell == "_" or not cell:
+            continue  # (read without a notice: the cells are sound)
         cell = cell.strip()
         if cell in ("", "-", "_"):
             continue
@@ -311,6 +319,7 @@ _SPACE = (" ", "\t")
 PLAN_FROM = 1 << 16
 _UD_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
+_PART_IN_ENTITY = re.compile(r"Entity=[^\t\n]*[\[\]]")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\]$")
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
@@ -384,6 +393,49 @@ def _corefud_plan(text: str) -> Iterator[tuple[int, str, int, int]] | None:
     lines = decode_ranges(buf, starts[rows], ends[rows])
     return zip((rows + 1).tolist(), lines, before[rows].tolist(), last[rows].tolist(),
                strict=True)
+
+
+def corefud_sentence_ends(text: str, path: str, documents: Iterable[CorefDocument]
+                          ) -> list[Incident] | None:
+    """What the scan of a CorefUD file finds when its reader read it without a notice (its
+    brackets, parts and columns are then sound): the mentions still open at the end of
+    their sentence, from the documents read and the file's blank lines. None when the
+    file needs the whole scan (discontinuous parts, whose ids the scan checks, or odd
+    whitespace)."""
+    if _PART_IN_ENTITY.search(text):
+        return None
+    got = byte_lines(text)
+    if got is None:
+        return None
+    buf, starts, ends = got
+    empty = starts == ends
+    first = np.where(empty, 0, buf[np.minimum(starts, len(buf) - 1)])
+    spaced = np.flatnonzero(~empty & ((first == 32) | (first == 9)))
+    blank = empty.copy()
+    for row, line in zip(spaced.tolist(), decode_ranges(buf, starts[spaced], ends[spaced]),
+                         strict=True):
+        blank[row] = not line.strip()
+    blanks = np.flatnonzero(blank) + 1  # line numbers
+    del buf, starts, ends, empty, first, blank
+    found: list[Incident] = []
+    for doc in documents:
+        if not doc.mentions or not doc.token_lines:
+            continue
+        lines = np.asarray(doc.token_lines)
+        opened = np.array([m.start for m in doc.mentions])
+        last = np.array([m.end - 1 for m in doc.mentions])
+        where = np.searchsorted(blanks, lines[opened])
+        crossing = np.flatnonzero(where != np.searchsorted(blanks, lines[last]))
+        for k in crossing.tolist():
+            m = doc.mentions[k]
+            end_at = int(blanks[where[k]])
+            sentence_last = int(lines[np.searchsorted(lines, end_at) - 1])
+            found.append(Incident(
+                "coref-cross-sentence-mention", f"document {doc.name}: the mention {m.entity} "
+                f"opened at line {m.line} (token {m.start}) is still open at the end of its "
+                "sentence, here", path, sentence_last, doc.name, str(m.start)))
+    found.sort(key=lambda i: (i.line or 0))
+    return found
 
 
 def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
