@@ -1,9 +1,11 @@
 """What ``clusteragree validate`` checks in coreference files (CoNLL, CorefUD, BRAT).
 
-Level 1, the file: each input is scanned line by line (:mod:`clusteragree.coref.scan`), every
-malformed line reported, and then read by its reader (:func:`~clusteragree.incidents.read_checked`,
+Level 1, the file: each input is read by its reader (:func:`~clusteragree.incidents.read_checked`,
 lenient, so that its repairs are reported as ``read-*`` incidents and the model is built for the
-next levels). Level 2, one annotation: what a chain or a mention may not be (crossing mentions,
+next levels) and scanned line by line (:mod:`clusteragree.coref.scan`), every malformed line
+reported. A file its reader read without a notice is sound in its brackets, parts and
+structure, so only what such a file can still hold is looked for (CoNLL column counts, CorefUD
+mentions across a sentence end), with array operations. Level 2, one annotation: what a chain or a mention may not be (crossing mentions,
 a mention marked twice, a span in two chains, a head outside its mention, one-mention chains
 where the corpus should have none, a mention's text against the text). Level 3, across the
 inputs (one annotator each): the same documents, the same tokens, and the mentions only one
