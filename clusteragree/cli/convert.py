@@ -172,9 +172,8 @@ def _read(path: str, args: argparse.Namespace, index: int) -> Any:
         else:
             corpus = read_conll(path, lenient=lenient, encoding=args.encoding)
         if args.strict:  # refuse what validate calls an error in this annotation
-            from ..coref.checks import model_incidents
-            from ..incidents import refuse_errors
-            refuse_errors(model_incidents([corpus], level=2))
+            from ..coref.checks import refuse_check_errors
+            refuse_check_errors([corpus], level=2)
         stem = Path(path.rstrip("/\\")).name
         if kind != "brat":
             stem = Path(stem).stem

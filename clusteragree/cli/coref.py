@@ -371,12 +371,11 @@ def _refuse_check_errors(corpora: list[Any], names: list[str], plain: list[bool]
     """``--strict``: refuse the errors ``validate`` finds in the corpora read from CoNLL,
     CorefUD and BRAT inputs (each annotation, and across them when every input is one);
     the readers have already refused the faults of the files themselves."""
-    from ..coref.checks import model_incidents
-    from ..incidents import refuse_errors
+    from ..coref.checks import refuse_check_errors
     ours = [c for c, p in zip(corpora, plain, strict=True) if p]
     if ours:
-        refuse_errors(model_incidents(ours, [n for n, p in zip(names, plain, strict=True)
-                                             if p], level=3 if all(plain) else 2))
+        refuse_check_errors(ours, [n for n, p in zip(names, plain, strict=True) if p],
+                            level=3 if all(plain) else 2)
 
 
 def _read_coref(path: str, args: argparse.Namespace) -> Any:

@@ -1,19 +1,20 @@
 """What ``clusteragree validate`` checks in coreference files (CoNLL, CorefUD, BRAT).
 
-Level 1, the file: each input is read by its reader (:func:`~clusteragree.incidents.read_checked`,
-lenient, so that its repairs are reported as ``read-*`` incidents and the model is built for the
-next levels) and scanned line by line (:mod:`clusteragree.coref.scan`), every malformed line
-reported. A file its reader read without a notice is sound in its brackets, parts and
-structure, so only what such a file can still hold is looked for (CoNLL column counts, CorefUD
-mentions across a sentence end), with array operations. Level 2, one annotation: what a chain or a mention may not be (crossing mentions,
-a mention marked twice, a span in two chains, a head outside its mention, one-mention chains
-where the corpus should have none, a mention's text against the text). Level 3, across the
-inputs (one annotator each): the same documents, the same tokens, and the mentions only one
-annotator marked.
+Level 1, the file: each input is read by its reader
+(:func:`~clusteragree.incidents.read_checked`, lenient, so that its repairs are reported as
+``read-*`` incidents and the model is built for the next levels) and scanned line by line
+(:mod:`clusteragree.coref.scan`), every malformed line reported. A file its reader read
+without a notice is sound in its brackets, parts and structure, so only what such a file can
+still hold is looked for (CoNLL column counts, CorefUD mentions across a sentence end), with
+array operations. Level 2, one annotation: what a chain or a mention may not be (crossing
+mentions, a mention marked twice, a span in two chains, a head outside its mention,
+one-mention chains where the corpus should have none, a mention's text against the text).
+Level 3, across the inputs (one annotator each): the same documents, the same tokens, and the
+mentions only one annotator marked.
 
 The tests and their classes are in :data:`COREF_TESTS`; docs/validate.md lists them with their
 reasons. Under ``--strict`` the coreference commands run :func:`model_incidents` on the corpora
-they read and refuse its errors (:func:`~clusteragree.incidents.refuse_errors`), so that they
+they read and refuse its errors (:func:`refuse_check_errors`), so that they
 refuse exactly what ``validate`` calls an error.
 
 References
@@ -50,12 +51,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, option
-from ..incidents import Incident, Test, read_checked, register
+from ..incidents import Incident, Test, read_checked, refuse_errors, register
 from ..inputs import decode, line_ends, read_bytes
+from .brat import read_brat, read_brat_dir
+from .conll import read_conll
+from .corefud import read_corefud
 from .model import CorefCorpus, CorefDocument, Mention
 from .scan import corefud_sentence_ends, scan_brat_ann, scan_conll_text, scan_corefud_text
 
-__all__ = ["COREF_TESTS", "model_incidents", "validate_inputs"]
+__all__ = ["COREF_TESTS", "model_incidents", "refuse_check_errors", "validate_inputs"]
 
 _ALL = ("conll", "corefud", "brat")
 
@@ -205,8 +209,6 @@ def _file_checked(path: str, input_format: str, encoding: str | None
                   ) -> tuple[CorefCorpus | None, list[Incident]]:
     """The file read (lenient), then scanned: the whole scan, or, when the reader read it
     without a notice, only what a sound file can still hold (columns, sentence ends)."""
-    from .conll import read_conll
-    from .corefud import read_corefud
     reader = read_conll if input_format == "conll" else read_corefud
     corpus, read = read_checked(path, lambda: reader(path, lenient=True, encoding=encoding))
     try:
@@ -229,7 +231,6 @@ def _brat_checked(path: str, text_dir: str | None, encoding: str | None
                   ) -> tuple[CorefCorpus | None, list[Incident]]:
     """Each ``.ann`` file scanned and read on its own, so that a fault in one does not hide
     the others; the corpus of the files that could be read."""
-    from .brat import read_brat, read_brat_dir
     folder = Path(path)
     if not folder.is_dir():
         return read_checked(path, lambda: read_brat_dir(path, text_dir, encoding=encoding))
@@ -303,6 +304,22 @@ def model_incidents(corpora: Sequence[CorefCorpus], names: Sequence[str] | None 
         found += _across(list(corpora),
                          list(names) if names else [_name(c.path) for c in corpora])
     return found
+
+
+def refuse_check_errors(corpora: Sequence[CorefCorpus], names: Sequence[str] | None = None,
+                        *, level: int = 3) -> None:
+    """``--strict``: refuse the first error :func:`model_incidents` finds (an
+    :class:`~clusteragree.errors.InputError` naming its test id), so that the commands refuse
+    exactly what ``validate`` calls an error; warnings and information pass.
+
+    Examples
+    --------
+    >>> from clusteragree.coref import parse_conll
+    >>> a = parse_conll(["#begin document d", "d 0 0 Mary (1)", "d 0 1 she (1)",
+    ...                  "#end document"], "a.conll")
+    >>> refuse_check_errors([a, a], ["x", "y"])
+    """
+    refuse_errors(model_incidents(corpora, names, level=level))
 
 
 def _corpus_incidents(corpus: CorefCorpus) -> Iterator[Incident]:
