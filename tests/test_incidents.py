@@ -184,3 +184,26 @@ def test_validate_recognises_each_format(tmp_path):
     (ann / "x.ann").write_text("T1\tMention 0 3\tabc\n", encoding="utf-8")
     assert detect("validate", str(ann)) == "brat"
     assert detect("validate", "-") == "codings"
+
+
+def test_docs_list_every_test():
+    """docs/validate.md's list (written by scripts/validate_corpora.py --write-docs) names every
+    test the domains register, with its level and class."""
+    from pathlib import Path
+
+    from clusteragree.cli.validate import known_tests
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "validate.md").read_text(
+        encoding="utf-8")
+    listed = docs.partition("<!-- tests: begin -->")[2].partition("<!-- tests: end -->")[0]
+    for t in known_tests().values():
+        assert f"| `{t.id}` | {t.level} | {t.severity} | {t.domain} |" in listed, t.id
+
+
+def test_every_domain_validates_and_registers_under_its_name():
+    from clusteragree.cli.validate import DOMAINS, known_tests
+    tests = known_tests()
+    for domain in set(DOMAINS.values()):
+        prefix = {"pyramids": "pyramids-", "labels": "labels-"}.get(domain, f"{domain}-")
+        assert any(t.startswith(prefix) for t in tests), domain
+    for t in tests.values():  # the id starts with its domain (the level-1 reading tests: read-)
+        assert t.id.startswith("read-" if t.domain == "input" else t.domain + "-"), t.id
