@@ -4,9 +4,15 @@ domain's reader alone, and against UD's validator (``udvalidate``, when installe
 CoNLL-U files.
 
 Generates, for each format asked: dependency trees in CoNLL-U (sentences of 5 to 30 tokens, a
-projective tree each, the second annotator with one head in ten moved to the root), CorefUD CoNLL-U (the
-same trees with entity mentions in MISC ``Entity``, a chain of two to five mentions per sentence
-or two) and CoNLL-2012 coreference (the same mentions in the last column). Each run is a fresh
+projective tree each, the second annotator with one head in ten moved to the root), CorefUD
+CoNLL-U (the same trees with entity mentions in MISC ``Entity``, a chain of two to five mentions
+per sentence or two), CoNLL-2012 coreference (the same mentions in the last column), a codings
+table
+(``codings``: one CSV ``coder,unit,labels`` whose two coders, the annotators, code ``--tokens``
+units each, labels drawn from five, one in ten differing) and DUCView pyramids (``pyramid``: one
+``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
+one SCU per ten words with a contributor of five words in each summary, written by
+:func:`clusteragree.pyramids.writers.pyramid_xml`). Each run is a fresh
 Python process; the report gives its time, its peak resident memory (``ru_maxrss``) and the
 ratio to the floor and to the peer.
 
@@ -14,7 +20,8 @@ The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as fo
 
 Usage::
 
-    python scripts/bench_validate.py [--tokens 1000000] [--formats conllu,corefud,conll]
+    python scripts/bench_validate.py [--tokens 1000000]
+        [--formats conllu,corefud,conll,codings,pyramid]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -34,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-FORMATS = ("conllu", "corefud", "conll")
+FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -50,6 +57,14 @@ if argv[0] == "--read":
             read(p)
     elif kind == "corefud":
         from clusteragree.coref.corefud import read_corefud as read
+        for p in paths:
+            read(p)
+    elif kind == "codings":
+        from clusteragree.labels.table import read_long_table as read
+        for p in paths:
+            read(p)
+    elif kind == "pyramid":
+        from clusteragree.pyramids.reader import read_pyramid as read
         for p in paths:
             read(p)
     else:
@@ -94,7 +109,55 @@ def _mentions(sentence: int, n: int, rng: random.Random) -> list[tuple[int, int,
     return spans
 
 
+def write_codings(path: Path, tokens: int) -> None:
+    """Two coders, A and B, each coding ``tokens`` units; B differs from A on one unit in
+    ten."""
+    rng = random.Random(0)
+    labels = ("positive", "negative", "neutral", "mixed", "other")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("coder,unit,labels\n")
+        for k in range(tokens):
+            a = rng.choice(labels)
+            b = rng.choice(labels) if rng.random() < 0.1 else a
+            out.write(f"A,u{k},{a}\nB,u{k},{b}\n")
+
+
+def write_pyramid(path: Path, tokens: int, annotator: int) -> None:
+    """A pyramid of two model summaries of ``tokens // 2`` words (sentences of 20 words, one a
+    line), one SCU per ten words of a summary with a contributor of five words in each; the
+    second annotator's SCUs take one word less in one SCU in ten."""
+    from clusteragree.pyramids.model import SCU, Contributor, Part, Pyramid
+    from clusteragree.pyramids.writers import NIST_REGEX, _text_of, pyramid_xml
+    rng = random.Random(20 + annotator)
+    half = max(10, tokens // 2)
+    words = [WORDS[k % len(WORDS)] for k in range(half)]
+    body = "\n".join(" ".join(words[i:i + 20]) for i in range(0, half, 20))
+    text, spans = _text_of([("D0001.M.250.A.A", body), ("D0001.M.250.A.B", body)])
+    starts = []  # the offset of every word of a body, from its start
+    pos = 0
+    for i in range(0, half, 20):
+        for w in words[i:i + 20]:
+            starts.append(pos)
+            pos += len(w) + 1
+    scus = []
+    for k in range(half // 10):
+        size = 4 if annotator and rng.random() < 0.1 else 5
+        contributors = []
+        for summary in spans:
+            lo = summary.body[0]
+            start = lo + starts[10 * k]
+            end = lo + starts[10 * k + size - 1] + len(words[10 * k + size - 1])
+            label = text[start:end].replace("\n", "")
+            contributors.append(Contributor(label, (Part(start, end, label),)))
+        scus.append(SCU(k + 1, f"SCU {k + 1}", tuple(contributors)))
+    pyramid = Pyramid(text, tuple(spans), tuple(scus), str(path), NIST_REGEX, "stored regex")
+    path.write_text(pyramid_xml(pyramid), encoding="utf-8")
+
+
 def write(kind: str, path: Path, tokens: int, annotator: int) -> None:
+    if kind == "pyramid":
+        write_pyramid(path, tokens, annotator)
+        return
     sentences = _sentences(tokens, seed=1)
     rng = random.Random(10 + annotator)
     with open(path, "w", encoding="utf-8") as out:
@@ -182,10 +245,15 @@ def main() -> None:
           "alone on the same files; peer = udvalidate --level 2 (per token)")
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            suffix = ".conll" if kind == "conll" else ".conllu"
-            files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
-            for a, f in enumerate(files):
-                write(kind, f, args.tokens, a)
+            suffix = {"conll": ".conll", "codings": ".csv", "pyramid": ".pyr"}.get(kind,
+                                                                                  ".conllu")
+            if kind == "codings":  # one table, its two coders the annotators
+                files = [Path(tmp) / "codings.csv"]
+                write_codings(files[0], args.tokens)
+            else:
+                files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
+                for a, f in enumerate(files):
+                    write(kind, f, args.tokens, a)
             ours = measure(["validate", *map(str, files), "--input-format", kind, "--level",
                             "3", "-f", "json", "-o", str(Path(tmp) / "out.json")])
             floor = measure(["--read", kind, *map(str, files)])
@@ -195,7 +263,7 @@ def main() -> None:
                    "over_floor": round(ours[0] / floor[0], 2),
                    "peak_mb": round(ours[1] / 2**20, 1),
                    "floor_peak_mb": round(floor[1] / 2**20, 1)}
-            if kind != "conll" and not args.no_peer:
+            if kind in ("conllu", "corefud") and not args.no_peer:
                 small = Path(tmp) / f"{kind}-peer{suffix}"
                 write(kind, small, args.peer_tokens, 0)
                 took = peer(small, kind == "corefud")
