@@ -5,9 +5,11 @@ Level 1 is the reader's (:func:`~clusteragree.pyramids.reader.read_ducview` unde
 legacy encodings, appended documents) and notes (contributors in two summaries, two
 contributors from one summary).
 
-Level 2 checks one file as written: its parts are read again from the XML without any repair
-(the offsets as stored), so that every part whose label is not at its offsets is listed, not
-only the first the reader would refuse; then its SCUs, contributors and summaries. Level 3
+Level 2 checks one file as written: when the reader repaired something (or refused the file),
+its parts are read again from the XML without any repair (the offsets as stored), so that
+every part whose label is not at its offsets is listed, not only the first the reader would
+refuse; a file the reader read as written is checked on what it read (one parse). Then its
+SCUs, contributors and summaries. Level 3
 compares the inputs: pyramids of one docset (the same model summaries, the same text), and
 the ``.pan`` files of one peer by several annotators (the same peer text, the same pyramid).
 
@@ -459,6 +461,29 @@ def _raw(path: str, encoding: str | None, kind: str, model: Pyramid | PeerAnnota
     return PeerAnnotation(pyramid, got[0], tuple(got[1]), name), found
 
 
+_TEXT = re.compile(rb"<text[\s/>]")
+_REGEX = re.compile(rb"<startDocumentRegEx[\s/>]")
+
+
+def _as_written(path: str, model: Pyramid | PeerAnnotation | None) -> bool:
+    """Whether what the reader read is the file as written, so that :func:`_raw` need not
+    parse it again: the reader accepted it and repaired nothing (it re-anchors parts, drops
+    documents, reads legacy encodings and markup in lines only as repairs; it refuses
+    repeated uids, contributors without parts, attributes missing), and each layer has one
+    ``<text>`` and at most one ``<startDocumentRegEx>`` (the reader keeps the last of
+    several, :func:`_raw` the first)."""
+    if model is None or model.repairs:
+        return False
+    from ..inputs import read_bytes
+    try:
+        data = read_bytes(path)
+    except (InputError, OSError):
+        return False
+    texts = 2 if isinstance(model, PeerAnnotation) else 1
+    # (an upper bound of the elements: "<" is escaped in attributes and text)
+    return (len(_TEXT.findall(data)) == texts and len(_REGEX.findall(data)) <= 1)
+
+
 # --- level 3
 
 
@@ -641,8 +666,11 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
                 models.append(model)
                 kept.append(i)
             continue
-        raw, more = _raw(os.fspath(path), encoding, kind, model)
-        yield from more
+        if _as_written(os.fspath(path), model):
+            raw: Pyramid | PeerAnnotation | None = model  # (no second parse)
+        else:
+            raw, more = _raw(os.fspath(path), encoding, kind, model)
+            yield from more
         if raw is None:
             continue
         yield from (check_pan(raw) if isinstance(raw, PeerAnnotation) else check_pyramid(raw))

@@ -40,7 +40,7 @@ from lxml import etree
 
 from ..errors import InputError, ParameterTypeError, Tally, is_strict, notify
 from ..errors import strict as errors_strict
-from ..inputs import check_encoding, parse_int, read_bytes
+from ..inputs import MAX_INT_DIGITS, check_encoding, parse_int, read_bytes
 from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
 
 __all__ = ["HEADER_PATTERN", "read_ducview", "read_pan", "read_pyramid"]
@@ -199,6 +199,9 @@ class _TextIndex:
 
 def _int(el: Any, attr: str, path: str, offset: int) -> int:
     value = el.get(attr)
+    if value is not None and value.isascii() and value.isdigit() and \
+            len(value) <= MAX_INT_DIGITS:
+        return int(value)  # (what parse_int gives, without building its message)
     if value is None:
         raise _fail(f"<{el.tag}> has no {attr} attribute", path, el.sourceline + offset)
     return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
@@ -207,15 +210,17 @@ def _int(el: Any, attr: str, path: str, offset: int) -> int:
 def _parts(el: Any, index: _TextIndex, path: str, offset: int, window: int,
            repairs: _Repairs) -> tuple[Part, ...]:
     parts = []
+    text, n, astral = index.text, len(index.text), len(index.utf16_starts) > 0
     for p in el.findall("part"):
         line = p.sourceline + offset
         label = p.get("label")
         if label is None:
             raise _fail("<part> has no label attribute", path, line)
-        start = index.python_offset(_int(p, "start", path, offset))
-        end = index.python_offset(_int(p, "end", path, offset))
-        n = len(index.text)
-        if 0 <= start <= end <= n and index.label_at(start, end) == label:
+        start = _int(p, "start", path, offset)
+        end = _int(p, "end", path, offset)
+        if astral:  # (else the offsets are the Python indices)
+            start, end = index.python_offset(start), index.python_offset(end)
+        if 0 <= start <= end <= n and text[start:end].replace("\n", "") == label:
             parts.append(Part(start, end, label, line))
             continue
         if not label:
