@@ -31,6 +31,7 @@ import io
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -358,6 +359,24 @@ class _Part:
 
 _PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
               huge_tree=True, remove_comments=True, remove_pis=True)
+#: The elements :func:`_walk` reads (the others are read with them, or ignored).
+_READ = ("pyramid", "peerAnnotation", "annotation", "text", "scu", "peerscu",
+         "startDocumentRegEx")
+
+
+def _events(handle: Any) -> Iterator[tuple[str, Any]]:
+    """The events :func:`_walk` reads: the start of the root, from a parse that stops there
+    when the root is not one of :data:`_READ` (so that it is refused before anything after it
+    is parsed, as when every element had events), then those of the elements of
+    :data:`_READ` (the lines, contributors and parts are read with their text or SCU)."""
+    start = handle.tell()
+    for _, el in etree.iterparse(handle, **{**_PARSE, "events": ("start",)}):
+        if el.tag not in _READ:
+            yield "start", el  # (refused by the caller)
+            return
+        break
+    handle.seek(start)
+    yield from etree.iterparse(handle, tag=_READ, **_PARSE)
 
 
 def _walk(source: bytes | str, name: str, offset: int, window: int,
@@ -371,7 +390,7 @@ def _walk(source: bytes | str, name: str, offset: int, window: int,
     elements: list[Any] = []
     handle = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115
     try:
-        for event, el in etree.iterparse(handle, **_PARSE):
+        for event, el in _events(handle):
             tag = el.tag if isinstance(el.tag, str) else ""
             if event == "start":
                 if not root_tag:
