@@ -13,8 +13,9 @@ units each, labels drawn from five, one in ten differing) and DUCView pyramids (
 ``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
 one SCU per ten words with a contributor of five words in each summary, written by
 :func:`clusteragree.pyramids.writers.pyramid_xml`). Each run is a fresh
-Python process; the report gives its time, its peak resident memory (``ru_maxrss``) and the
-ratio to the floor and to the peer.
+Python process; the report gives its time (wall clock, and CPU time, which depends less on the
+load of a shared machine), its peak resident memory (``ru_maxrss``) and the ratio to the floor
+and to the peer.
 
 The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as for reading.
 
@@ -76,7 +77,8 @@ else:
     from clusteragree.cli import main
     code = main(argv)
 took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, code)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, code)
 """
 
 
@@ -205,13 +207,15 @@ def write(kind: str, path: Path, tokens: int, annotator: int) -> None:
             out.write("#end document\n")
 
 
-def measure(argv: list[str]) -> tuple[float, int, int]:
+def measure(argv: list[str]) -> tuple[float, int, int, float]:
+    """Wall-clock seconds, peak resident bytes, exit code and CPU seconds of one fresh
+    process (the CPU time, user and system, depends less on the machine's load)."""
     done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True,
                           text=True)
     if done.returncode:
         raise SystemExit(f"{argv[:2]} failed:\n{done.stderr[-2000:]}")
-    took, peak, code = done.stdout.split()[-3:]
-    return float(took), int(peak), int(code)
+    took, cpu, peak, code = done.stdout.split()[-4:]
+    return float(took), int(peak), int(code), float(cpu)
 
 
 def peer(path: Path, coref: bool) -> float | None:
@@ -259,7 +263,9 @@ def main() -> None:
             floor = measure(["--read", kind, *map(str, files)])
             row = {"format": kind, "tokens": args.tokens, "annotators": 2,
                    "seconds": round(ours[0], 2), "exit": ours[2],
+                   "cpu_seconds": round(ours[3], 2),
                    "floor_seconds": round(floor[0], 2),
+                   "floor_cpu_seconds": round(floor[3], 2),
                    "over_floor": round(ours[0] / floor[0], 2),
                    "peak_mb": round(ours[1] / 2**20, 1),
                    "floor_peak_mb": round(floor[1] / 2**20, 1)}
@@ -275,8 +281,9 @@ def main() -> None:
             peer_text = (f"  udvalidate {row['peer_seconds_per_million']} s per 10^6 tokens "
                          f"(ours {row['peer_over_ours']}x faster)"
                          if "peer_seconds_per_million" in row else "")
-            print(f"{kind:8} ours {row['seconds']:6.2f} s (exit {row['exit']})  reader alone "
-                  f"{row['floor_seconds']:6.2f} s ({row['over_floor']}x)  peak "
+            print(f"{kind:8} ours {row['seconds']:6.2f} s (CPU {row['cpu_seconds']:.2f} s, exit "
+                  f"{row['exit']})  reader alone {row['floor_seconds']:6.2f} s (CPU "
+                  f"{row['floor_cpu_seconds']:.2f} s; {row['over_floor']}x)  peak "
                   f"{row['peak_mb']:7.1f} MB (reader alone {row['floor_peak_mb']:.1f} MB)"
                   f"{peer_text}")
     if args.out:
