@@ -85,6 +85,8 @@ def is_missing(value: Any) -> bool:
     >>> is_missing(frozenset()), is_missing(""), is_missing(float("inf"))  # values
     (False, False, False)
     """
+    if type(value) is str:  # the common case, first (a label is never missing)
+        return False
     if value is None or value is np.ma.masked or (  # no pd.NA nor pd.NaT without pandas
             loaded("pandas") and (value is pd.NA or value is pd.NaT)):
         return True
