@@ -314,7 +314,8 @@ class Validation:
                                  params=("max_err",))
         self.level, self.max_err = level, max_err
         self._shown: list[Incident] = []
-        self._counts: Counter[str] = Counter()
+        self._counts: Counter[str] = Counter()  # occurrences (an incident counts its repeats)
+        self._found: Counter[str] = Counter()  # incidents
         self._shown_counts: Counter[str] = Counter()
         self._inputs: list[str] = []
 
@@ -324,6 +325,7 @@ class Validation:
         if t.level > self.level:
             return
         self._counts[t.id] += incident.count
+        self._found[t.id] += 1
         if self.max_err == 0 or self._shown_counts[t.id] < self.max_err:
             self._shown_counts[t.id] += 1
             self._shown.append(incident)
@@ -366,9 +368,10 @@ class Validation:
 
     def summary_records(self) -> list[dict[str, Any]]:
         """One record per test that found something (kind ``test``): id, level, class, domain,
-        count, shown."""
+        ``count`` (occurrences: an incident at one place may count several), ``incidents``
+        and ``shown`` (incidents listed, at most ``max_err``)."""
         shown = self._shown_counts
         return [{"kind": "test", "test": k, "level": TESTS[k].level,
                  "class": TESTS[k].severity, "domain": TESTS[k].domain, "count": n,
-                 "shown": shown[k], "summary": TESTS[k].summary}
+                 "incidents": self._found[k], "shown": shown[k], "summary": TESTS[k].summary}
                 for k, n in self.counts().items()]

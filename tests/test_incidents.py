@@ -85,7 +85,9 @@ def test_the_collector_counts_everything_and_shows_at_most_max_err(found, max_er
         assert sum(v.by_class().values()) == sum(c for _, c in kept)
         records = v.summary_records()
         assert [r["test"] for r in records] == list(v.counts())
-        assert all(r["shown"] <= r["count"] for r in records)
+        assert all(r["shown"] <= r["incidents"] <= r["count"] for r in records)
+        for r in records:  # incidents: how many were added; count: their occurrences
+            assert r["incidents"] == sum(1 for tid, _ in kept if tid == r["test"])
     finally:
         for t in tests:
             TESTS.pop(t.id)

@@ -171,6 +171,9 @@ def _read(path: str, args: argparse.Namespace, index: int) -> Any:
             corpus = read_corefud(path, lenient=lenient, encoding=args.encoding)
         else:
             corpus = read_conll(path, lenient=lenient, encoding=args.encoding)
+        if args.strict:  # refuse what validate calls an error in this annotation
+            from ..coref.checks import refuse_check_errors
+            refuse_check_errors([corpus], level=2)
         stem = Path(path.rstrip("/\\")).name
         if kind != "brat":
             stem = Path(stem).stem

@@ -156,6 +156,8 @@ def _run_coref(args: argparse.Namespace) -> int:
         raise InputError(f"{args.files[0]} holds the annotation of {len(corpora)} annotator: "
                          "give the annotations of at least two annotators")
     names = check_names(args.names, len(corpora)) or read_names
+    if args.strict:  # refuse what validate calls an error in these coreference files
+        _refuse_check_errors(corpora, names, args.coref_plain)
     metric_names = [m for m in args.metrics if m not in ("alpha", "ualpha", *SPAN_METRICS)]
     frame = (coref_alpha(corpora, args.distance, units=args.units, unmarked=args.unmarked,
                          word_policy=args.word_policy, coders=names, lenient=args.lenient,
@@ -346,6 +348,7 @@ def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
     kinds = [args.input_format if args.input_format != "auto" else detect("coref", path)
              for path in args.files]
     exports = read_export_inputs(args.files, kinds, args)
+    args.coref_plain = []  # per corpus: read from a coreference file (not an export)
     for i, (path, name, kind) in enumerate(zip(args.files, plain, kinds, strict=True)):
         if kind in EXPORTS:
             from ..coref.exports import corpora_from_export
@@ -353,13 +356,26 @@ def _read_all(args: argparse.Namespace) -> tuple[list[Any], list[str]]:
                                         chain_layer=args.chain_layer)
             corpora += found.values()
             names += [str(a) for a in found]
+            args.coref_plain += [False] * len(found)
         else:
             corpora.append(_read_coref(path, args))
             names.append(str(name))
+            args.coref_plain.append(True)
     if len(set(names)) < len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise InputError(f"two annotations are named {twice!r}: name them with --names")
     return corpora, names
+
+
+def _refuse_check_errors(corpora: list[Any], names: list[str], plain: list[bool]) -> None:
+    """``--strict``: refuse the errors ``validate`` finds in the corpora read from CoNLL,
+    CorefUD and BRAT inputs (each annotation, and across them when every input is one);
+    the readers have already refused the faults of the files themselves."""
+    from ..coref.checks import refuse_check_errors
+    ours = [c for c, p in zip(corpora, plain, strict=True) if p]
+    if ours:
+        refuse_check_errors(ours, [n for n, p in zip(names, plain, strict=True) if p],
+                            level=3 if all(plain) else 2)
 
 
 def _read_coref(path: str, args: argparse.Namespace) -> Any:

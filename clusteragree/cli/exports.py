@@ -68,7 +68,9 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     A file of :data:`ONE_DOCUMENT` formats holds one annotator's annotation of one document
     and names neither: the inputs are taken as the annotations of one document (named after
     the first file) by as many annotators (named after the files, as coreference files are);
-    a project export holds several documents and names its annotators.
+    a project export holds several documents and names its annotators. Under ``--strict`` the
+    exports' level-2 and level-3 errors of ``validate`` are refused here, for every command
+    that reads them (:func:`clusteragree.spans.checks.refuse_export_errors`).
     """
     from pathlib import Path
 
@@ -78,10 +80,15 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     encoding = getattr(args, "encoding", None)
     if fmt in ONE_DOCUMENT:
         document = Path(paths[0]).stem
-        return [read_export(p, fmt, encoding=encoding, annotator=str(name), document=document,
-                            **kwargs)
-                for p, name in zip(paths, unique_labels(list(paths)), strict=True)]
-    return [read_export(p, fmt, encoding=encoding, **kwargs) for p in paths]
+        exports = [read_export(p, fmt, encoding=encoding, annotator=str(name),
+                               document=document, **kwargs)
+                   for p, name in zip(paths, unique_labels(list(paths)), strict=True)]
+    else:
+        exports = [read_export(p, fmt, encoding=encoding, **kwargs) for p in paths]
+    if getattr(args, "strict", False):
+        from ..spans.checks import refuse_export_errors
+        refuse_export_errors(exports)
+    return exports
 
 
 def read_export_inputs(paths: Sequence[str], kinds: Sequence[str], args: argparse.Namespace

@@ -129,17 +129,17 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("trees", "brackets", "bracketed trees, one after another",
                 "a name ending in `.tree`", ("--words",)),
     InputFormat("validate", "conll", "CoNLL-2011/2012 or SemEval-2010 coreference",
-                "a first line `#begin document`", ()),
+                "a first line `#begin document`", ("--names",)),
     InputFormat("validate", "corefud", "CorefUD CoNLL-U (coreference in MISC `Entity`)",
-                "a name ending in `.conllu` whose first 64 KiB hold `Entity=`", ()),
+                "a name ending in `.conllu` whose first 64 KiB hold `Entity=`", ("--names",)),
     InputFormat("validate", "brat", "BRAT standoff: a directory of `.ann` files",
-                "a directory of `.ann` files", ("--text-dir",)),
+                "a directory of `.ann` files", ("--names", "--text-dir")),
     InputFormat("validate", "conllu", "CoNLL-X / CoNLL-U dependency trees", "any other "
-                "file of tab-separated lines, or a directory of them", ()),
+                "file of tab-separated lines, or a directory of them", ("--names",)),
     InputFormat("validate", "brackets", "bracketed trees", "a name ending in `.tree`, or a "
-                "directory of them", ()),
-    InputFormat("validate", "pyramid", "DUCView `.pyr`", "a name ending in `.pyr`", ()),
-    InputFormat("validate", "pan", "DUCView `.pan`", "a name ending in `.pan`", ()),
+                "directory of them", ("--names",)),
+    InputFormat("validate", "pyramid", "DUCView `.pyr`", "a name ending in `.pyr`", ("--names",)),
+    InputFormat("validate", "pan", "DUCView `.pan`", "a name ending in `.pan`", ("--names",)),
     InputFormat("validate", "codings", "long CSV `coder,unit,labels`", "a name ending in "
                 "`.csv` or `.tsv`, or `-`", ("--sep", "--vocabulary")),
     InputFormat("validate", "multilabel-csv", "multi-label CSV `item,annotator,label[,rank]`",
@@ -151,11 +151,11 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("validate", "inception-agreement", "INCEpTION's agreement page tables",
                 "a header of one of those tables", ("--vocabulary",)),
     InputFormat("validate", "spans-csv", "span table with `document,start,end`",
-                "a header naming `document`, `start` and `end`", ("--vocabulary",)),
+                "a header naming `document`, `start` and `end`", ("--names", "--vocabulary")),
     InputFormat("validate", "pygamma", "pygamma-agreement CSV", "a first line of four fields "
-                "ending in two numbers", ("--vocabulary",)),
+                "ending in two numbers", ("--names", "--vocabulary")),
     *(InputFormat("validate", f.name, f"{f.tool}: {f.holds}", RECOGNISED[f.name],
-                  ("--vocabulary",))
+                  ("--vocabulary", "--names", *_reader_options(f.name)))
       for f in EXPORT_FORMATS),
 )
 

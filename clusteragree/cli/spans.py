@@ -176,7 +176,7 @@ def _read(args: argparse.Namespace) -> Any:
     lenient = not args.strict
     if kind in export_formats():
         from ..spans.exports import spans_from_exports
-        exports = read_exports(args.files, kind, args)
+        exports = read_exports(args.files, kind, args)  # --strict: refuses validate's errors
         return spans_from_exports(exports, layer=args.layer, types=args.types,
                                   fragments=args.fragments, names=args.names)
     if kind in SPAN_FORMATS:
@@ -184,9 +184,12 @@ def _read(args: argparse.Namespace) -> Any:
         if args.lengths is not None:
             from ..spans.readers import read_lengths
             lengths = read_lengths(args.lengths, encoding=args.encoding)
-        return read_spans(args.files, kind, names=args.names, lengths=lengths,
-                          text_dir=args.text_dir, types=args.types, fragments=args.fragments,
-                          encoding=args.encoding)
+        corpus = read_spans(args.files, kind, names=args.names, lengths=lengths,
+                            text_dir=args.text_dir, types=args.types, fragments=args.fragments,
+                            encoding=args.encoding)
+        if args.strict and kind != "brat":  # BRAT: the checks of the coref domain
+            _refuse_table_errors(corpus)
+        return corpus
     names = check_names(args.names, len(args.files)) or unique_labels(args.files)
     if kind in ("conll", "corefud"):
         from ..coref.conll import read_conll
@@ -206,6 +209,18 @@ def _read(args: argparse.Namespace) -> Any:
     pans = load_pans(args.files, strict=args.strict, encoding=args.encoding,
                      annotators=args.names)
     return peer_spans(pans, fragments=args.fragments)
+
+
+def _refuse_table_errors(corpus: Any) -> None:
+    """Strict reading: refuse what ``validate`` calls an error in the span tables read."""
+    from itertools import chain
+
+    from ..incidents import refuse_errors
+    from ..spans.checks import across_tables, table_incidents
+    texts = corpus.texts if corpus.unit == "characters" else None
+    refuse_errors(chain(table_incidents(corpus.spans, texts=texts),
+                        across_tables(corpus.spans,
+                                      annotators=[str(a) for a in corpus.annotators])))
 
 
 def _run_spans(args: argparse.Namespace) -> int:

@@ -89,7 +89,15 @@ FORMAT_OPTIONS: dict[str, dict[str, set[str]]] = {
 }
 
 
-for _command in ("coref", "spans", "table"):  # the options of the export readers
+_LABEL_TABLES = {"codings", "multilabel-csv", "multilabel-json", "parquet", "inception-agreement"}
+FORMAT_OPTIONS["validate"] = {
+    "text_dir": {"brat"}, "sep": {"codings", "multilabel-csv"},
+    "vocabulary": {*_LABEL_TABLES, "spans-csv", "pygamma", *EXPORTS},
+    "names": {"conll", "corefud", "brat", "conllu", "brackets", "pyramid", "pan", "spans-csv",
+              "pygamma", *EXPORTS},
+}
+
+for _command in ("coref", "spans", "table", "validate"):  # the options of the export readers
     FORMAT_OPTIONS[_command].update({dest: set(formats)
                                      for dest, (formats, _) in EXPORT_OPTIONS.items()})
 

@@ -18,6 +18,7 @@ from .._version import __version__
 from ..errors import InputError, option
 from ..incidents import LEVELS, TESTS, Incident, Validation
 from ._common import add_output, check_names, name_list, print_json
+from .exports import EXPORT_OPTIONS, add_export_options
 from .input_formats import detect, input_formats
 
 __all__ = ["DOMAINS", "register", "validate_paths"]
@@ -75,6 +76,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--encoding", default=None,
                         help="encoding of the input files (default: UTF-8, with or without a "
                         "byte-order mark)")
+    add_export_options(parser)
     parser.set_defaults(run=_run)
 
 
@@ -117,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
     names = check_names(args.names, len(args.files))
     options = {k: v for k, v in (("vocabulary", args.vocabulary), ("text_dir", args.text_dir),
                                  ("sep", args.sep)) if v is not None}
+    options.update({keyword: getattr(args, dest) for dest, (_, keyword) in EXPORT_OPTIONS.items()
+                    if getattr(args, dest, None) is not None})
     found = Validation(level=args.level, max_err=args.max_err)
     for path in args.files:
         found.checked(path)
@@ -167,8 +171,9 @@ def _render(found: Validation, args: argparse.Namespace, signature: str) -> None
         print()
         width = max(len(r["test"]) for r in counts)
         for r in counts:
-            hidden = r["count"] - r["shown"]
-            more = f" ({hidden} not shown: --max-err 0 shows all)" if hidden > 0 else ""
+            hidden = r["incidents"] - r["shown"]
+            more = (f" ({hidden} of {r['incidents']} incidents not shown: --max-err 0 shows "
+                    "all)" if hidden > 0 else "")
             print(f"{r['class']:<11} L{r['level']} {r['test']:<{width}} {r['count']:>7}{more}")
     print()
     print(headline)

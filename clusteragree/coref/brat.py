@@ -226,7 +226,8 @@ def read_brat(
                 what = f"relations of type {m.group(2)}" if m else "relations"
             hint = (f" ({option('relations')} names coreference relations)"
                     if what.startswith("relations") else "")
-            tally.add("ignored", f"{what} not used{hint}", number)
+            # annotator notes comment on annotations; the others are annotations left out
+            tally.add("note" if line[0] == "#" else "ignored", f"{what} not used{hint}", number)
         else:
             raise fail(f"a line BRAT does not define: {line[:40]!r}", number)
     del annotation

@@ -5,7 +5,9 @@ the dash-separated fields of an opening chunk (``eid`` or the legacy ``GRP`` nam
 In MISC, ``Entity=`` holds chunks without separators: ``(e1-person-2-`` opens a mention (with its
 fields), ``e1)`` closes it (id only), ``(e1-person-1-)`` is a one-word mention.
 Discontinuous mentions are written as parts ``e3[1/2]``, ``e3[2/2]`` and joined. ``head`` is the
-1-based position of the head word within the mention. Multiword-token lines (``3-4``) are skipped;
+1-based position of the head word within the mention (among the words of every part of a
+discontinuous one). Multiword-token lines (``3-4``) are skipped (an ``Entity=`` on one is
+reported, kind ``ignored``);
 empty nodes (``5.1``) are tokens, since zero mentions live on them.
 
 A document starts at each ``# newdoc`` (with or without an id); one without an id, and the
@@ -49,6 +51,9 @@ ETYPES_DIFFER = "entities whose mentions give them different types (etype): the 
 UNOPENED = "closes of a mention that is not open ignored"
 UNCLOSED = "mentions not closed by the end of their document dropped"
 PARTS = "discontinuous mentions with parts missing dropped"
+#: The notice of mentions marked on a multiword-token line (they belong on its words).
+MWT_ENTITY = ("Entity= on multiword-token lines not read (mentions are marked on the word lines "
+              "that follow)")
 
 
 class _Doc:
@@ -61,7 +66,7 @@ class _Doc:
         self.order: dict[int, int] = {}  # id of a Mention object -> order of its opening
         self.counter = 0
         # entity[n] -> the discontinuous mentions of n parts being read, in order: each a
-        # dict part number -> (span, line, head)
+        # dict part number -> (span, line, head: the 1-based word of the whole mention)
         self.parts: dict[str, list[dict[int, tuple[tuple[int, int], int, int | None]]]] = {}
         self.expected: dict[str, int] = {}
         self.mentions: list[Mention] = []
@@ -172,7 +177,7 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
         raise state.fail("no token lines: not a CoNLL-U file", 1)
     state.tally.report()
     repairs = {what: n for what, n in state.tally.counts().items()
-               if what not in (CR_MIXED, ETYPES_DIFFER)}
+               if what not in (CR_MIXED, ETYPES_DIFFER, MWT_ENTITY)}
     return CorefCorpus(state.docs, name, repairs, "corefud")
 
 
@@ -260,6 +265,9 @@ class _Reading:
                     continue
                 spans = tuple(sorted(p[0] for p in parts))
                 head = next((h for _, _, h in parts if h is not None), None)
+                if head is not None:  # the head counts the words of every part (as Udapi)
+                    words = [t for s, e in spans for t in range(s, e)]
+                    head = words[head - 1] if head <= len(words) else spans[0][0] + head - 1
                 d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
         ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
         try:
@@ -332,8 +340,10 @@ def _read_lines(state: _Reading, text: str) -> None:
         if len(cols) != 10:
             raise state.fail(f"{len(cols)} columns, expected the 10 TAB-separated columns of "
                              "CoNLL-U", number)
-        if _RANGE.fullmatch(cols[0]):
-            continue  # a multiword token: its words follow
+        if _RANGE.fullmatch(cols[0]):  # a multiword token: its words follow
+            if entity_value(cols[9]):
+                state.tally.add("ignored", MWT_ENTITY, number)
+            continue
         if not _EMPTY.fullmatch(cols[0]):  # empty nodes (zeros) are tokens: they corefer
             try:
                 parse_int(cols[0], what="word id", path=state.name, line=number, lo=0)
@@ -404,5 +414,5 @@ def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: 
     if group is None:
         group = {}
         groups.append(group)
-    group[k] = ((start, token + 1), line, head_token)
+    group[k] = ((start, token + 1), line, head)  # the head's place is known once joined
     doc.expected[key] = int(m.group("n"))

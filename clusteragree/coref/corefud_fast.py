@@ -124,6 +124,8 @@ def corefud_lines(text: str) -> CorefudLines | None:
                           strict=True):
         if _RANGE.fullmatch(value):
             plain[row] = False  # a multiword token: its words follow
+            if b"Entity=" in buf[misc_s[row]:misc_e[row]].tobytes():
+                return None  # not read: the line-by-line reader reports it
         elif _EMPTY.fullmatch(value):
             plain[row] = True  # an empty node is a token: zeros corefer
         else:

@@ -472,7 +472,7 @@ def validation_section(records: Sequence[Mapping[str, Any]], inputs: Sequence[st
                      f"{html.escape(key)}</code>: {said}</summary><table class='incidents'>"
                      "<thead><tr><th>class</th><th>level</th><th>test</th><th>place</th>"
                      f"<th>what</th></tr></thead><tbody>{rows}</tbody></table></details>")
-    hidden = sum(int(t.get("count", 0)) - int(t.get("shown", 0)) for t in tests)
+    hidden = sum(int(t.get("incidents", 0)) - int(t.get("shown", 0)) for t in tests)
     if hidden > 0:
         parts.append(f"<p class='meta'>{hidden} more incident(s) counted, not listed: "
                      "<code>clusteragree validate</code> with <code>--max-err 0</code> lists "

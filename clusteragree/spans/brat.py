@@ -192,8 +192,9 @@ def _read_one(ann: Path, txt: Path, text: str, annotator: Hashable,
             _, key, target, value = m.groups()
             attributes.append((target, key, True if value is None else value, number))
         elif head in _KINDS:
-            tally.add("ignored", f"{_KINDS[head]} not used (spans are the text-bound "
-                      "annotations)", number)
+            # annotator notes comment on annotations; the others are annotations left out
+            tally.add("note" if head == "#" else "ignored", f"{_KINDS[head]} not used (spans "
+                      "are the text-bound annotations)", number)
         else:
             raise InputError(f"a line BRAT does not define: {line[:40]!r}", name, number)
     for target, key, value, number in attributes:
