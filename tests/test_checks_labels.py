@@ -247,7 +247,7 @@ def test_codes_and_scan_agree_on_random_tables(tmp_path):
                      min_size=1, max_size=40, unique_by=lambda c: (c[0].strip(), c[1].strip(),
                                                                    c[2]))
 
-    @hypothesis.settings(max_examples=150, deadline=None,
+    @hypothesis.settings(max_examples=80, deadline=None,
                          suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
     @hypothesis.given(cells=cells, documents=st.booleans(), extra=st.booleans(),
                       sep=st.sampled_from([None, "|", "none"]),
