@@ -55,8 +55,8 @@ from ..incidents import Incident, Test, read_checked, register
 if TYPE_CHECKING:
     from .table import CodingRows
 
-__all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "pool_coded",
-           "rows_of_model", "validate_inputs"]
+__all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "parquet_rows",
+           "pool_coded", "rows_of_model", "validate_inputs"]
 
 _D = "labels"
 _CODINGS = ("codings", "parquet", "inception-agreement")
@@ -345,6 +345,53 @@ def _firsts(codes: np.ndarray, n: int) -> np.ndarray:
     return first
 
 
+def _line_of(rows: CodingRows) -> Any:
+    """The line of a row (None for rows without lines: Parquet)."""
+    lines = rows.line
+    if lines is None:
+        return lambda row: None
+    return lambda row: int(lines[row])
+
+
+def parquet_rows(path: str) -> CodingRows | None:
+    """The rows of a Parquet input as :class:`~clusteragree.labels.table.CodingRows` (no
+    lines; the rows whose value is null left out, as the row scan leaves them), for
+    :func:`check_coded` and :func:`pool_coded`; None when a column holds what the scan would
+    read differently (values other than text; coders, units or documents other than text or
+    whole numbers, or null documents): such inputs are scanned."""
+    import pandas as pd
+
+    from .parquet import parquet_parts, read_part
+    from .table import CodingRows
+    parts = parquet_parts(path)
+    roles = parts.roles
+    frames = [read_part(parts, k) for k in range(len(parts.files))]
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    del frames
+    value = frame[roles["value"]].astype(object)
+    if pd.api.types.infer_dtype(value, skipna=True) != "string":
+        return None
+    keep = value.notna().to_numpy()
+    columns = {}
+    for role in ("document", "coder", "unit"):
+        if role not in roles:
+            continue
+        column = frame[roles[role]][keep]
+        kind = pd.api.types.infer_dtype(column, skipna=False)
+        if kind not in ("string", "integer", "empty"):
+            return None
+        codes, uniques = pd.factorize(column.astype(object), use_na_sentinel=True)
+        if (codes < 0).any():
+            return None
+        columns[role] = (codes.astype(np.int32), list(uniques.tolist()))
+    codes, uniques = pd.factorize(value[keep], use_na_sentinel=True)
+    n = int(keep.sum())
+    doc = columns.get("document", (np.zeros(n, dtype=np.int32), None))
+    return CodingRows(doc[0], columns["coder"][0], columns["unit"][0], codes.astype(np.int32),
+                      None, doc[1], columns["coder"][1], columns["unit"][1],
+                      [t.strip() for t in uniques.tolist()])
+
+
 class _Fields:
     """The distinct labels fields of :class:`~clusteragree.labels.table.CodingRows` split
     into labels as the row scan splits them, with the first row and the rows of each."""
@@ -389,7 +436,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
     """
     out: list[Incident] = []
     fields = _Fields(rows, sep)
-    lines = rows.line
+    line = _line_of(rows)
     if vocabulary is not None:
         allowed = set(vocabulary)
         n_of: dict[Hashable, int] = {}
@@ -402,7 +449,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                 out.insert(0, Incident("labels-vocabulary", f"label {label!r} is not in the "
                                        f"vocabulary ({n_of[label]} row(s); first by "
                                        f"{rows.coders[int(rows.coder[row])]!r})", file,
-                                       int(lines[row]), node=str(label),
+                                       line(row), node=str(label),
                                        annotator=rows.coders[int(rows.coder[row])],
                                        count=n_of[label]))
     empty = [k for k in fields.used if not fields.labels[k]]
@@ -411,7 +458,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
         row = int(min(fields.first[k] for k in empty))
         out.append(Incident("labels-empty-set", f"{n} labels field(s) left empty, read as the "
                             "empty set (a coding of no label; a missing coding has no row)",
-                            file, int(lines[row]), count=n))
+                            file, line(row), count=n))
     key = rows.doc.astype(np.int64) * len(rows.units) + rows.unit
     _, at, n_rows = np.unique(key, return_index=True, return_counts=True)
     del key
@@ -425,7 +472,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
             shown = ", ".join(repr(u) for u in units) + (", ..." if len(mine) > 5 else "")
             out.append(Incident("labels-unit-one-coder", f"{len(mine)} unit(s) coded by one "
                                 f"coder only ({shown}); agreement cannot pair them", file,
-                                int(lines[mine[0]]),
+                                line(int(mine[0])),
                                 None if rows.docs is None else str(rows.docs[d]),
                                 count=len(mine)))
     return out
@@ -444,8 +491,9 @@ def pool_coded(pool: Pool, rows: CodingRows, sep: str | None = None) -> None:
     for k in fields.used:
         for label in fields.labels[k]:
             users[label] |= coders_of[k]
+    line = _line_of(rows)
     for row, _, label in fields.in_order():
-        pool.add_label(label, users[label], int(rows.line[row]))
+        pool.add_label(label, users[label], line(row))
     first = _firsts(rows.coder, n_c)
     pool.coders.update(dict.fromkeys(rows.coders[c] for c in np.argsort(first, kind="stable")
                                      .tolist() if first[c] < len(rows.coder)))
@@ -614,6 +662,13 @@ def _scan_agreement(path: str, encoding: str | None, sep: str | None) -> Rows:
     return rows
 
 
+def _parquet_rows(path: str) -> CodingRows | None:
+    try:
+        return parquet_rows(path)
+    except InputError:  # (the reader read it: not expected)
+        return None
+
+
 def _read(path: str, input_format: str, encoding: str | None, sep: str | None,
           keep: bool = False) -> Any:
     """What ``clusteragree table`` reads (and its notices and refusal); codings with
@@ -709,10 +764,12 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         path = os.fspath(path)
         model, found = read_checked(path, partial(_read, path, input_format, encoding, sep,
                                                   keep=True))
-        if input_format == "codings" and model is not None:
-            # the reader accepted every row: the checks run on its codes, no scan needed
+        coded = (model[1] if input_format == "codings" else
+                 _parquet_rows(path) if input_format == "parquet" else None
+                 ) if model is not None else None
+        if coded is not None:
+            # the reader accepted every row: the checks run on codes, no scan needed
             yield from found
-            coded = model[1]
             if level >= 2:
                 yield from check_coded(coded, path, sep=sep, vocabulary=vocabulary)
                 pool_coded(pool, coded, sep)

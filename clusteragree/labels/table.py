@@ -107,12 +107,13 @@ class CodingRows:
     doc, coder, unit, field : ndarray of int
         Per row, codes into ``docs`` (zeros without a document column), ``coders``,
         ``units`` and ``fields``.
-    line : ndarray of int
-        The line of each row.
-    docs : list of str or None
+    line : ndarray of int or None
+        The line of each row (None: rows without lines, as Parquet's).
+    docs : list or None
         The documents in order of first appearance (None: the file has no document column).
-    coders, units : list of str
-        In order of first appearance, stripped as the table reads them.
+    coders, units : list
+        In order of first appearance, stripped as the table reads them (str; Parquet's may
+        be whole numbers).
     fields : list of str
         The distinct labels fields (or values) as written, stripped, in order of first
         appearance.
@@ -133,10 +134,10 @@ class CodingRows:
     coder: np.ndarray
     unit: np.ndarray
     field: np.ndarray
-    line: np.ndarray
-    docs: list[str] | None
-    coders: list[str]
-    units: list[str]
+    line: np.ndarray | None
+    docs: list[Any] | None
+    coders: list[Any]
+    units: list[Any]
     fields: list[str]
 
 
