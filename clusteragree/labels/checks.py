@@ -764,9 +764,12 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         path = os.fspath(path)
         model, found = read_checked(path, partial(_read, path, input_format, encoding, sep,
                                                   keep=True))
-        coded = (model[1] if input_format == "codings" else
-                 _parquet_rows(path) if input_format == "parquet" else None
-                 ) if model is not None else None
+        coded = None
+        if model is not None and input_format == "codings":
+            coded = model[1]
+        elif model is not None and input_format == "parquet":
+            model = None  # (its tables are not needed beside the rows)
+            coded = _parquet_rows(path)
         if coded is not None:
             # the reader accepted every row: the checks run on codes, no scan needed
             yield from found
