@@ -216,11 +216,18 @@ HOW = """\
 * **Readers' memory**: the long CSV is parsed by pyarrow a chunk of whole lines at a time and
   its text dropped before its distinct strings become Python objects; a pyramid that needs no
   repair is parsed from disk by lxml, each SCU dropped from the tree once read.
+* **validate** reads each input once, with its domain's reader, and checks what the reader
+  read when it accepted the input without repair: codings (CSV and Parquet) on the integer
+  codes of their rows (numpy over the rows, Python per distinct field, label and document),
+  pyramids on the reader's model. Only inputs the reader refused or repaired are read a
+  second time (a row scan, a parse without repairs) to list every fault. The pyramid reader
+  asks lxml for events of the elements it reads only. docs/validate.md, "Speed".
 
 Other scripts time narrower questions and are not quoted on this page: `bench_alpha.py`
 (class-derived alpha, three distances), `bench_coref.py` (coreference stage by stage),
 `bench_dataframe.py` (every DataFrame entry and shape), `bench_memory.py` (other formats and
-sizes than the memory section's), `bench_bootstrap.py` and `bench_choices.py`.
+sizes than the memory section's), `bench_validate.py` (`validate` against the readers
+alone, docs/validate.md), `bench_bootstrap.py` and `bench_choices.py`.
 """
 
 

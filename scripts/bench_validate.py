@@ -4,17 +4,25 @@ domain's reader alone, and against UD's validator (``udvalidate``, when installe
 CoNLL-U files.
 
 Generates, for each format asked: dependency trees in CoNLL-U (sentences of 5 to 30 tokens, a
-projective tree each, the second annotator with one head in ten moved to the root), CorefUD CoNLL-U (the
-same trees with entity mentions in MISC ``Entity``, a chain of two to five mentions per sentence
-or two) and CoNLL-2012 coreference (the same mentions in the last column). Each run is a fresh
-Python process; the report gives its time, its peak resident memory (``ru_maxrss``) and the
-ratio to the floor and to the peer.
+projective tree each, the second annotator with one head in ten moved to the root), CorefUD
+CoNLL-U (the same trees with entity mentions in MISC ``Entity``, a chain of two to five mentions
+per sentence or two), CoNLL-2012 coreference (the same mentions in the last column), a codings
+table
+(``codings``: one CSV ``coder,unit,labels`` whose two coders, the annotators, code ``--tokens``
+units each, labels drawn from five, one in ten differing) and DUCView pyramids (``pyramid``: one
+``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
+one SCU per ten words with a contributor of five words in each summary, written by
+:func:`clusteragree.pyramids.writers.pyramid_xml`). Each run is a fresh
+Python process; the report gives its time (wall clock, and CPU time, which depends less on the
+load of a shared machine), its peak resident memory (``ru_maxrss``) and the ratio to the floor
+and to the peer.
 
 The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as for reading.
 
 Usage::
 
-    python scripts/bench_validate.py [--tokens 1000000] [--formats conllu,corefud,conll]
+    python scripts/bench_validate.py [--tokens 1000000]
+        [--formats conllu,corefud,conll,codings,pyramid]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -34,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-FORMATS = ("conllu", "corefud", "conll")
+FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -52,6 +60,14 @@ if argv[0] == "--read":
         from clusteragree.coref.corefud import read_corefud as read
         for p in paths:
             read(p)
+    elif kind == "codings":
+        from clusteragree.labels.table import read_long_table as read
+        for p in paths:
+            read(p)
+    elif kind == "pyramid":
+        from clusteragree.pyramids.reader import read_pyramid as read
+        for p in paths:
+            read(p)
     else:
         from clusteragree.trees.readers import read_conll_trees as read
         for p in paths:
@@ -61,7 +77,8 @@ else:
     from clusteragree.cli import main
     code = main(argv)
 took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, code)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, code)
 """
 
 
@@ -94,7 +111,55 @@ def _mentions(sentence: int, n: int, rng: random.Random) -> list[tuple[int, int,
     return spans
 
 
+def write_codings(path: Path, tokens: int) -> None:
+    """Two coders, A and B, each coding ``tokens`` units; B differs from A on one unit in
+    ten."""
+    rng = random.Random(0)
+    labels = ("positive", "negative", "neutral", "mixed", "other")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("coder,unit,labels\n")
+        for k in range(tokens):
+            a = rng.choice(labels)
+            b = rng.choice(labels) if rng.random() < 0.1 else a
+            out.write(f"A,u{k},{a}\nB,u{k},{b}\n")
+
+
+def write_pyramid(path: Path, tokens: int, annotator: int) -> None:
+    """A pyramid of two model summaries of ``tokens // 2`` words (sentences of 20 words, one a
+    line), one SCU per ten words of a summary with a contributor of five words in each; the
+    second annotator's SCUs take one word less in one SCU in ten."""
+    from clusteragree.pyramids.model import SCU, Contributor, Part, Pyramid
+    from clusteragree.pyramids.writers import NIST_REGEX, _text_of, pyramid_xml
+    rng = random.Random(20 + annotator)
+    half = max(10, tokens // 2)
+    words = [WORDS[k % len(WORDS)] for k in range(half)]
+    body = "\n".join(" ".join(words[i:i + 20]) for i in range(0, half, 20))
+    text, spans = _text_of([("D0001.M.250.A.A", body), ("D0001.M.250.A.B", body)])
+    starts = []  # the offset of every word of a body, from its start
+    pos = 0
+    for i in range(0, half, 20):
+        for w in words[i:i + 20]:
+            starts.append(pos)
+            pos += len(w) + 1
+    scus = []
+    for k in range(half // 10):
+        size = 4 if annotator and rng.random() < 0.1 else 5
+        contributors = []
+        for summary in spans:
+            lo = summary.body[0]
+            start = lo + starts[10 * k]
+            end = lo + starts[10 * k + size - 1] + len(words[10 * k + size - 1])
+            label = text[start:end].replace("\n", "")
+            contributors.append(Contributor(label, (Part(start, end, label),)))
+        scus.append(SCU(k + 1, f"SCU {k + 1}", tuple(contributors)))
+    pyramid = Pyramid(text, tuple(spans), tuple(scus), str(path), NIST_REGEX, "stored regex")
+    path.write_text(pyramid_xml(pyramid), encoding="utf-8")
+
+
 def write(kind: str, path: Path, tokens: int, annotator: int) -> None:
+    if kind == "pyramid":
+        write_pyramid(path, tokens, annotator)
+        return
     sentences = _sentences(tokens, seed=1)
     rng = random.Random(10 + annotator)
     with open(path, "w", encoding="utf-8") as out:
@@ -142,13 +207,15 @@ def write(kind: str, path: Path, tokens: int, annotator: int) -> None:
             out.write("#end document\n")
 
 
-def measure(argv: list[str]) -> tuple[float, int, int]:
+def measure(argv: list[str]) -> tuple[float, int, int, float]:
+    """Wall-clock seconds, peak resident bytes, exit code and CPU seconds of one fresh
+    process (the CPU time, user and system, depends less on the machine's load)."""
     done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True,
                           text=True)
     if done.returncode:
         raise SystemExit(f"{argv[:2]} failed:\n{done.stderr[-2000:]}")
-    took, peak, code = done.stdout.split()[-3:]
-    return float(took), int(peak), int(code)
+    took, cpu, peak, code = done.stdout.split()[-4:]
+    return float(took), int(peak), int(code), float(cpu)
 
 
 def peer(path: Path, coref: bool) -> float | None:
@@ -182,20 +249,27 @@ def main() -> None:
           "alone on the same files; peer = udvalidate --level 2 (per token)")
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            suffix = ".conll" if kind == "conll" else ".conllu"
-            files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
-            for a, f in enumerate(files):
-                write(kind, f, args.tokens, a)
+            suffix = {"conll": ".conll", "codings": ".csv", "pyramid": ".pyr"}.get(kind,
+                                                                                  ".conllu")
+            if kind == "codings":  # one table, its two coders the annotators
+                files = [Path(tmp) / "codings.csv"]
+                write_codings(files[0], args.tokens)
+            else:
+                files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
+                for a, f in enumerate(files):
+                    write(kind, f, args.tokens, a)
             ours = measure(["validate", *map(str, files), "--input-format", kind, "--level",
                             "3", "-f", "json", "-o", str(Path(tmp) / "out.json")])
             floor = measure(["--read", kind, *map(str, files)])
             row = {"format": kind, "tokens": args.tokens, "annotators": 2,
                    "seconds": round(ours[0], 2), "exit": ours[2],
+                   "cpu_seconds": round(ours[3], 2),
                    "floor_seconds": round(floor[0], 2),
+                   "floor_cpu_seconds": round(floor[3], 2),
                    "over_floor": round(ours[0] / floor[0], 2),
                    "peak_mb": round(ours[1] / 2**20, 1),
                    "floor_peak_mb": round(floor[1] / 2**20, 1)}
-            if kind != "conll" and not args.no_peer:
+            if kind in ("conllu", "corefud") and not args.no_peer:
                 small = Path(tmp) / f"{kind}-peer{suffix}"
                 write(kind, small, args.peer_tokens, 0)
                 took = peer(small, kind == "corefud")
@@ -207,8 +281,9 @@ def main() -> None:
             peer_text = (f"  udvalidate {row['peer_seconds_per_million']} s per 10^6 tokens "
                          f"(ours {row['peer_over_ours']}x faster)"
                          if "peer_seconds_per_million" in row else "")
-            print(f"{kind:8} ours {row['seconds']:6.2f} s (exit {row['exit']})  reader alone "
-                  f"{row['floor_seconds']:6.2f} s ({row['over_floor']}x)  peak "
+            print(f"{kind:8} ours {row['seconds']:6.2f} s (CPU {row['cpu_seconds']:.2f} s, exit "
+                  f"{row['exit']})  reader alone {row['floor_seconds']:6.2f} s (CPU "
+                  f"{row['floor_cpu_seconds']:.2f} s; {row['over_floor']}x)  peak "
                   f"{row['peak_mb']:7.1f} MB (reader alone {row['floor_peak_mb']:.1f} MB)"
                   f"{peer_text}")
     if args.out:

@@ -180,3 +180,160 @@ def test_cli_validate_and_table_strict(tmp_path, capsys):
     multi.write_text("item,annotator,label\ni1,A,x\ni1,A,y\ni1,B,x\n", encoding="utf-8")
     assert main(["table", str(multi), "--strict"]) == 0
     assert main(["validate", str(multi)]) == 0
+
+
+# --- the checks on the reader's codes give what the row scan gives
+
+
+def _slow_and_fast(path, sep=None, vocabulary=None, fast=None):
+    """The level-2 and level-3 incidents of one codings file by the row scan (the path of
+    files the reader refuses) and by the reader's codes (the path of files it accepts)."""
+    from clusteragree.errors import Ledger
+    from clusteragree.inputs import decode, read_bytes
+    from clusteragree.labels.checks import (
+        Pool,
+        _scan_codings,
+        check_across,
+        check_coded,
+        check_rows,
+        pool_coded,
+    )
+    from clusteragree.labels.table import read_long_rows
+    rows, bad = _scan_codings(str(path), decode(read_bytes(path), str(path)), sep)
+    assert bad == []  # the reader accepted the file: the scan finds no malformed row
+    slow = check_rows(rows, str(path), vocabulary=vocabulary) + check_across(rows, str(path))
+    with Ledger():
+        _, coded = read_long_rows(path, sep=";" if sep is None else sep, fast=fast)
+    pool = Pool()
+    pool_coded(pool, coded, sep)
+    fast_found = (check_coded(coded, str(path), sep=sep, vocabulary=vocabulary)
+                  + check_across(pool, str(path)))
+    return slow, fast_found
+
+
+def test_codes_and_scan_agree_on_the_fixtures():
+    from clusteragree.errors import Ledger
+    from clusteragree.labels.table import read_long_table
+    checked = 0
+    for path in sorted(FIXTURES.rglob("*.csv")):
+        head = path.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0].lower()
+        if "coder" not in head or "unit" not in head:
+            continue
+        try:
+            with Ledger():
+                read_long_table(path)
+        except Exception:  # refused: validate scans it (nothing to compare)
+            continue
+        for vocabulary in (None, ["x"]):
+            for fast in (False, True):
+                slow, fast_found = _slow_and_fast(path, vocabulary=vocabulary, fast=fast)
+                assert fast_found == slow, path
+        checked += 1
+    assert checked >= 5
+
+
+LABELS = ("x", "y", "X", "x y", "x-y", "Pos", "pos ", "z")
+
+
+@pytest.mark.slow
+def test_codes_and_scan_agree_on_random_tables(tmp_path):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    cells = st.lists(st.tuples(st.sampled_from(["d1", "d2", " d3"]),
+                               st.sampled_from(["A", "B", "C ", "D"]),
+                               st.sampled_from([f"u{k}" for k in range(8)]),
+                               st.lists(st.sampled_from(LABELS), max_size=3)),
+                     min_size=1, max_size=40, unique_by=lambda c: (c[0].strip(), c[1].strip(),
+                                                                   c[2]))
+
+    @hypothesis.settings(max_examples=80, deadline=None,
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+    @hypothesis.given(cells=cells, documents=st.booleans(), extra=st.booleans(),
+                      sep=st.sampled_from([None, "|", "none"]),
+                      vocabulary=st.sampled_from([None, ["x", "y"], []]),
+                      fast=st.booleans())
+    def check(cells, documents, extra, sep, vocabulary, fast):
+        from clusteragree.errors import Ledger
+        from clusteragree.labels.table import read_long_table
+        if not documents:  # one coder and unit once in the whole file
+            cells = list({(c[1].strip(), c[2]): c for c in cells}.values())
+        joiner = ";" if sep is None else ("|" if sep == "|" else "")
+        lines = ["coder,unit,labels" + (",document" if documents else "")
+                 + (",comment" if extra else "")]
+        for doc, coder, unit, labels in cells:
+            field = joiner.join(labels) if joiner else (labels[0] if labels else "")
+            lines.append(f"{coder},{unit},{field}" + (f",{doc}" if documents else "")
+                         + (",c" if extra else ""))
+        path = tmp_path / "random.csv"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            with Ledger():
+                read_long_table(path, sep=";" if sep is None else sep)
+        except Exception:
+            hypothesis.assume(False)  # refused (no shared unit): validate scans it
+        slow, fast_found = _slow_and_fast(path, sep, vocabulary, fast)
+        assert fast_found == slow
+
+    check()
+
+
+@pytest.mark.slow
+def test_parquet_codes_and_scan_agree_on_random_tables(tmp_path):
+    hypothesis = pytest.importorskip("hypothesis")
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+    st = hypothesis.strategies
+    values = st.one_of(st.none(), st.sampled_from(["x", "y;x", " X ", "", "x-y", "z;y"]))
+    cells = st.lists(st.tuples(st.sampled_from(["d1", "d2"]), st.sampled_from(["A", "B", "C"]),
+                               st.integers(0, 6), values),
+                     min_size=1, max_size=30, unique_by=lambda c: c[:3])
+
+    @hypothesis.settings(max_examples=60, deadline=None,
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+    @hypothesis.given(cells=cells, documents=st.booleans(), text_units=st.booleans(),
+                      two_parts=st.booleans(), vocabulary=st.sampled_from([None, ["x", "y"]]))
+    def check(cells, documents, text_units, two_parts, vocabulary):
+        from clusteragree.errors import Ledger
+        from clusteragree.labels.checks import (
+            Pool,
+            _scan_parquet,
+            check_across,
+            check_coded,
+            check_rows,
+            parquet_rows,
+            pool_coded,
+        )
+        from clusteragree.labels.parquet import read_parquet_table
+        if not documents:
+            cells = list({c[1:3]: c for c in cells}.values())
+        frame = pd.DataFrame({"coder": [c[1] for c in cells],
+                              "unit": [f"u{c[2]}" if text_units else c[2] for c in cells],
+                              "labels": [c[3] for c in cells]})
+        if documents:
+            frame["document"] = [c[0] for c in cells]
+        folder = tmp_path / f"t{len(list(tmp_path.iterdir()))}"
+        folder.mkdir()
+        if two_parts and len(frame) > 1:
+            half = len(frame) // 2
+            frame.iloc[:half].to_parquet(folder / "part-0.parquet")
+            frame.iloc[half:].to_parquet(folder / "part-1.parquet")
+            path = str(folder)
+        else:
+            path = str(folder / "t.parquet")
+            frame.to_parquet(path)
+        try:
+            with Ledger():
+                read_parquet_table(path)
+        except Exception:
+            hypothesis.assume(False)  # refused: validate scans it
+        rows = _scan_parquet(path, None)
+        slow = check_rows(rows, path, vocabulary=vocabulary) + check_across(rows, path)
+        coded = parquet_rows(path)
+        assert coded is not None
+        pool = Pool()
+        pool_coded(pool, coded, None)
+        fast = check_coded(coded, path, vocabulary=vocabulary) + check_across(pool, path)
+        assert fast == slow
+
+    check()

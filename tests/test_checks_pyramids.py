@@ -347,3 +347,98 @@ def test_strict_pyramid_and_pan_refuse_what_validate_calls_an_error(tmp_path, ca
     assert main(["pan", *map(str, pans)]) == 0
     assert main(["pan", *map(str, pans), "--strict"]) == 1
     assert "pyramids-peer-unknown-scu" in capsys.readouterr().err
+
+
+# --- a file the reader read as written is checked on what it read: the same incidents
+
+
+def _both_ways(paths, kind, monkeypatch):
+    """validate_inputs as it runs (the reader's model when it repaired nothing) and with the
+    second, unrepaired parse of every file; and how many files took the first way."""
+    from clusteragree.pyramids import checks
+    taken = []
+    as_written = checks._as_written
+
+    def spy(path, model):
+        taken.append(as_written(path, model))
+        return taken[-1]
+
+    monkeypatch.setattr(checks, "_as_written", spy)
+    fast = list(validate_inputs([str(p) for p in paths], kind, level=3, encoding=None,
+                                names=None, options={}))
+    monkeypatch.setattr(checks, "_as_written", lambda path, model: False)
+    slow = list(validate_inputs([str(p) for p in paths], kind, level=3, encoding=None,
+                                names=None, options={}))
+    monkeypatch.undo()
+    return fast, slow, sum(taken)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora/duc-pyramids is absent")
+def test_real_duc_files_the_same_with_one_parse(monkeypatch):
+    files = sorted(CORPUS.glob("DUC200*/**/*.pyr")) + sorted(CORPUS.glob("DUC200*/**/*.pan"))
+    read_once = 0
+    for path in files:
+        fast, slow, n = _both_ways([path], "pan" if path.suffix == ".pan" else "pyramid",
+                                   monkeypatch)
+        assert fast == slow, path
+        read_once += n
+    assert read_once >= 40  # most files need no repair (the others are parsed twice)
+    pans = sorted(CORPUS.glob("DUC2006/**/11[45].D0631.*.pan"))[:6]
+    fast, slow, n = _both_ways(pans, "pan", monkeypatch)
+    assert fast == slow and n == 6
+
+
+def _random_pyramid(draw, st):
+    """A pyramid of two or three summaries and random SCUs whose parts lie anywhere in the
+    text (headers and preamble included), labels as in the text or not, contributor labels
+    as DUCView writes them or not, some SCUs without contributors."""
+    from clusteragree.pyramids.model import SCU, Contributor, Part, Pyramid
+    from clusteragree.pyramids.writers import NIST_REGEX, _text_of
+    words = st.sampled_from(["cat", "sat", "the", "mat", "dog", "ran", "Zoë"])
+    bodies = [" ".join(draw(st.lists(words, min_size=3, max_size=12)))
+              for _ in range(draw(st.integers(2, 3)))]
+    text, spans = _text_of([(f"D1.M.100.A.{'ABC'[k]}", b) for k, b in enumerate(bodies)])
+    n = len(text)
+    scus = []
+    for uid in range(1, draw(st.integers(1, 6)) + 1):
+        contributors = []
+        for _ in range(draw(st.integers(0, 3))):
+            parts = []
+            for _ in range(draw(st.integers(1, 2))):
+                start = draw(st.integers(0, n - 1))
+                end = min(n, start + draw(st.integers(0, 12)))
+                label = text[start:end].replace("\n", "")
+                fault = draw(st.integers(0, 9))
+                if fault == 0:
+                    label = label + "x"  # in no place: the reader refuses
+                elif fault == 1 and end < n - 3:  # shifted: re-anchored (a repair) or refused
+                    start, end = start + 2, end + 2
+                parts.append(Part(start, end, label))
+            joined = "...".join(p.label for p in sorted(parts, key=lambda p: p.start))
+            contributors.append(Contributor(joined if draw(st.booleans()) else "other",
+                                            tuple(parts)))
+        scus.append(SCU(uid, f"SCU {uid}", tuple(contributors)))
+    return Pyramid(text, tuple(spans), tuple(scus), "<random>", NIST_REGEX, "stored regex")
+
+
+@pytest.mark.slow
+def test_random_pyramids_the_same_with_one_parse(tmp_path, monkeypatch):
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @hypothesis.settings(max_examples=60, deadline=None,
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+    @hypothesis.given(data=st.data())
+    def check(data):
+        pyramids = [_random_pyramid(data.draw, st) for _ in range(2)]
+        paths = []
+        for k, p in enumerate(pyramids):
+            xml = pyramid_xml(p)
+            if k and data.draw(st.booleans()):
+                xml = pyramid_xml(pyramids[0])  # the same docset: level 3 compares them
+            paths.append(_write(tmp_path, f"p{k}.pyr", xml))
+        fast, slow, _ = _both_ways(paths, "pyramid", monkeypatch)
+        assert fast == slow
+
+    check()

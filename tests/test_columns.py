@@ -507,3 +507,47 @@ def test_a_list_with_an_int_past_float_precision_keeps_python_ints() -> None:
     table = CodingTable.from_matrix([[big, 1.5], [2**53, 1.5]])
     assert table.value(0, 0) == big and table.value(1, 0) == 2**53
     assert len(table.values) == 3  # 2**53 + 1 is not rounded onto 2**53
+
+
+# --- label_sets splits each distinct text once: the same as splitting every cell
+
+
+def _split_each(values: pd.Series, sep: str) -> list[Any]:
+    """The definition: every text cell split at ``sep`` (labels trimmed), other cells kept."""
+    out = []
+    for text in values.astype(object).tolist():
+        if not isinstance(text, str):
+            out.append(text)
+            continue
+        labels = [piece.strip() for piece in text.split(sep)] if text else []
+        if any(not label for label in labels):
+            out.append("refused")
+            break
+        out.append(frozenset(labels))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(st.one_of(st.sampled_from(["a", "b;a", " a ; b", "", "c;", ";", "x y"]),
+                                st.none(), st.just(float("nan"))), max_size=12),
+       kind=st.sampled_from(["object", "string", "category"]))
+def test_label_sets_as_splitting_every_cell(cells, kind):
+    """Text and nulls (columns with other values are mapped cell by cell, as before)."""
+    from clusteragree.core.columns import label_sets
+    from clusteragree.errors import InputError
+    values = pd.Series(cells, dtype=kind, index=[10 + k for k in range(len(cells))],
+                       name="labels")
+    expected = _split_each(values, ";")
+    try:
+        got = label_sets(values, ";")
+    except InputError:
+        assert expected and isinstance(expected[-1], str)  # "refused"
+        return
+    assert not any(isinstance(x, str) for x in expected)
+    assert got.index.equals(values.index) and got.name == "labels"
+    def null(x):
+        return x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x))
+
+    for a, b in zip(got.tolist(), expected, strict=True):  # (a null stays a null)
+        assert (null(a) and null(b)) if null(a) or null(b) else (
+            type(a) is type(b) and a == b)

@@ -140,8 +140,6 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _render(found: Validation, args: argparse.Namespace, signature: str) -> None:
-    import pandas as pd
-
     from ..report import table as render_table
     from ..report.schema import envelope
     by_class = found.by_class()
@@ -158,6 +156,8 @@ def _render(found: Validation, args: argparse.Namespace, signature: str) -> None
                                                              for k, v in by_class.items()}}))
         return
     if args.format in ("csv", "latex"):
+        import pandas as pd  # (only here: importing it takes a second)
+
         frame = pd.DataFrame([i.as_dict() for i in found.shown()],
                              columns=["kind", "test", "level", "class", "domain", "file",
                                       "line", "sentence", "node", "annotator", "count",

@@ -48,6 +48,10 @@ def _missing_types() -> tuple[type, ...]:
     return (type(None), type(pd.NA), type(pd.NaT))
 
 
+#: Types none of whose values is missing (exactly these types: subclasses are asked).
+_NEVER_MISSING = frozenset({str, int, bool, frozenset, set, tuple, list, bytes})
+
+
 def is_missing(value: Any) -> bool:
     """None, NaN, ``pd.NA``, ``pd.NaT`` and a masked cell mean a missing value.
 
@@ -85,6 +89,8 @@ def is_missing(value: Any) -> bool:
     >>> is_missing(frozenset()), is_missing(""), is_missing(float("inf"))  # values
     (False, False, False)
     """
+    if type(value) in _NEVER_MISSING:  # the common cases, first
+        return False
     if value is None or value is np.ma.masked or (  # no pd.NA nor pd.NaT without pandas
             loaded("pandas") and (value is pd.NA or value is pd.NaT)):
         return True
@@ -767,4 +773,17 @@ def label_sets(values: pd.Series, sep: str, path: str | None = None) -> pd.Serie
             raise InputError(f"empty label in {text!r} (separator {sep!r}); remove the extra "
                              "separator", path=path)
         return frozenset(labels)
-    return values.astype(object).map(split)
+    values = values.astype(object)
+    if len(values) and pd.api.types.infer_dtype(values, skipna=True) == "string":
+        # text and nulls only: each distinct text split once, in order of first appearance
+        # (so that the first empty label refused is the first in the column)
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        sets = np.empty(len(uniques), dtype=object)
+        for k, text in enumerate(uniques.tolist()):
+            sets[k] = split(text)
+        out = sets[codes] if len(sets) else np.empty(len(values), dtype=object)
+        null = codes < 0
+        if null.any():
+            out[null] = values.to_numpy()[null]
+        return pd.Series(out, index=values.index, name=values.name, dtype=object)
+    return values.map(split)

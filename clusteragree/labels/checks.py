@@ -10,6 +10,12 @@ units only one coder coded, and across the coders (the annotators of a table are
 labels only one coder uses, labels that two coders spell differently, coders missing whole
 documents.
 
+When the reader accepts a codings CSV, it has no malformed or repeated rows, and the checks
+run on the reader's integer codes (:func:`check_coded`, :func:`pool_coded`: numpy over the
+rows, Python only per distinct field, label and document) instead of a second, Python scan of
+every row; the incidents are the same, in the same order (tests/test_checks_labels.py compares
+both paths on random tables and on the fixtures). Files the reader refuses are scanned.
+
 A row of codings is one coder's coding of one unit (its field a set of labels), so two rows
 for one coder and unit are an error, as ``table`` says; a row of a multi-label file is one
 label, so two rows for one annotator and item are two labels, and only the same label twice is
@@ -39,12 +45,18 @@ import re
 from collections import defaultdict
 from collections.abc import Hashable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..errors import InputError
 from ..incidents import Incident, Test, read_checked, register
 
-__all__ = ["Rows", "check_across", "check_rows", "rows_of_model", "validate_inputs"]
+if TYPE_CHECKING:
+    from .table import CodingRows
+
+__all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "parquet_rows",
+           "pool_coded", "rows_of_model", "validate_inputs"]
 
 _D = "labels"
 _CODINGS = ("codings", "parquet", "inception-agreement")
@@ -203,7 +215,60 @@ def check_rows(rows: Rows, file: str | None, *, vocabulary: Sequence[str] | None
 _VARIANT = re.compile(r"[\s_\-]+")
 
 
-def check_across(rows: Rows, file: str | None) -> list[Incident]:
+class Pool:
+    """What the level-3 checks need of the rows of every input, pooled in file order: who
+    uses each label and its first line, the coders in order, the coders of each document.
+    Kept by label, coder and document, not by row, so that its memory does not grow with
+    the rows.
+
+    Examples
+    --------
+    >>> rows = Rows()
+    >>> rows.add(None, "A", "u1", ("x", "y"), 2)
+    >>> rows.add(None, "B", "u1", ("x",), 3)
+    >>> pool = Pool()
+    >>> pool.add_rows(rows)
+    >>> {label: sorted(who) for label, who in pool.users.items()}, pool.first_line
+    ({'x': ['A', 'B'], 'y': ['A']}, {'x': 2, 'y': 2})
+    """
+
+    def __init__(self) -> None:
+        self.users: dict[Hashable, set[Hashable]] = {}
+        self.first_line: dict[Hashable, int | None] = {}
+        self.coders: dict[Hashable, None] = {}
+        self.coded_by: dict[Hashable, set[Hashable]] = {}
+        self.has_documents = False
+
+    def add_rows(self, rows: Rows) -> None:
+        """Pool the rows of one input (as scanned, or as :func:`rows_of_model` gives them)."""
+        users, first_line = self.users, self.first_line
+        for coder, labels, line in zip(rows.coders, rows.labels, rows.lines, strict=True):
+            for label in labels:
+                if isinstance(label, str) and not label.strip():
+                    continue  # an empty label: level 2 says so
+                who = users.get(label)
+                if who is None:
+                    users[label] = who = set()
+                    first_line[label] = line
+                who.add(coder)
+        self.coders.update(dict.fromkeys(rows.coders))
+        for doc, coder in zip(rows.docs, rows.coders, strict=True):
+            self.coded_by.setdefault(doc, set()).add(coder)
+        self.has_documents = self.has_documents or rows.has_documents
+
+    def add_label(self, label: Hashable, coders: set[Hashable], line: int | None) -> None:
+        """Pool one label, used by ``coders`` and first written at ``line`` (labels added in
+        the order they first appear)."""
+        if isinstance(label, str) and not label.strip():
+            return
+        who = self.users.get(label)
+        if who is None:
+            self.users[label] = who = set()
+            self.first_line[label] = line
+        who |= coders
+
+
+def check_across(rows: Rows | Pool, file: str | None) -> list[Incident]:
     """The level-3 incidents across the coders of ``rows`` (one input, or several pooled).
 
     Examples
@@ -219,19 +284,14 @@ def check_across(rows: Rows, file: str | None) -> list[Incident]:
     [('labels-label-one-coder', 'B'), ('labels-label-one-coder', 'C'),
      ('labels-label-variant', 'B')]
     """
+    if isinstance(rows, Rows):
+        pool = Pool()
+        pool.add_rows(rows)
+    else:
+        pool = rows
     out: list[Incident] = []
-    users: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
-    first_line: dict[Hashable, int | None] = {}
-    docs_of: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
-    for doc, coder, labels, line in zip(rows.docs, rows.coders, rows.labels, rows.lines,
-                                        strict=True):
-        for label in labels:
-            if isinstance(label, str) and not label.strip():
-                continue  # an empty label: level 2 says so
-            users[label].add(coder)
-            first_line.setdefault(label, line)
-        docs_of[coder].add(doc)
-    coders = list(dict.fromkeys(rows.coders))
+    users, first_line = pool.users, pool.first_line
+    coders = list(pool.coders)
     if len(coders) < 2:
         return out
     private: defaultdict[Hashable, list[Hashable]] = defaultdict(list)
@@ -262,19 +322,191 @@ def check_across(rows: Rows, file: str | None) -> list[Incident]:
                                 f"{', '.join(sorted(map(str, users[variants[0]])))}) differ "
                                 "only in case, spaces, hyphens or underscores",
                                 file, first_line[label], node=str(label), annotator=names[0]))
-    if rows.has_documents:
-        every = list(dict.fromkeys(rows.docs))
-        coded_by: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
-        for doc, coder in zip(rows.docs, rows.coders, strict=True):
-            coded_by[doc].add(coder)
+    if pool.has_documents:
+        coded_by = pool.coded_by
         for coder in coders:
-            for doc in every:
-                if coder not in coded_by[doc] and len(coded_by[doc]) >= 1:
+            for doc, who in coded_by.items():
+                if coder not in who and len(who) >= 1:
                     out.append(Incident("labels-coder-missing-document", f"coder {coder!r} "
                                         f"has no coding in document {doc!r}, which "
-                                        f"{len(coded_by[doc])} other coder(s) coded", file,
+                                        f"{len(who)} other coder(s) coded", file,
                                         sentence=str(doc), annotator=str(coder)))
     return out
+
+
+# --- the same checks on the reader's codes (codings the reader accepted)
+
+
+def _firsts(codes: np.ndarray, n: int) -> np.ndarray:
+    """The first row of each code below ``n`` (``len(codes)`` for a code no row has)."""
+    first = np.full(n, len(codes), dtype=np.int64)
+    distinct, at = np.unique(codes, return_index=True)
+    first[distinct] = at
+    return first
+
+
+def _line_of(rows: CodingRows) -> Any:
+    """The line of a row (None for rows without lines: Parquet)."""
+    lines = rows.line
+    if lines is None:
+        return lambda row: None
+    return lambda row: int(lines[row])
+
+
+def parquet_rows(path: str) -> CodingRows | None:
+    """The rows of a Parquet input as :class:`~clusteragree.labels.table.CodingRows` (no
+    lines; the rows whose value is null left out, as the row scan leaves them), for
+    :func:`check_coded` and :func:`pool_coded`; None when a column holds what the scan would
+    read differently (values other than text; coders, units or documents other than text or
+    whole numbers, or null documents): such inputs are scanned."""
+    import pandas as pd
+
+    from .parquet import parquet_parts, read_part
+    from .table import CodingRows
+    parts = parquet_parts(path)
+    roles = parts.roles
+    frames = [read_part(parts, k) for k in range(len(parts.files))]
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    del frames
+    value = frame[roles["value"]].astype(object)
+    if pd.api.types.infer_dtype(value, skipna=True) != "string":
+        return None
+    keep = value.notna().to_numpy()
+    columns = {}
+    for role in ("document", "coder", "unit"):
+        if role not in roles:
+            continue
+        column = frame[roles[role]][keep]
+        kind = pd.api.types.infer_dtype(column, skipna=False)
+        if kind not in ("string", "integer", "empty"):
+            return None
+        codes, uniques = pd.factorize(column.astype(object), use_na_sentinel=True)
+        if (codes < 0).any():
+            return None
+        columns[role] = (codes.astype(np.int32), list(uniques.tolist()))
+    codes, uniques = pd.factorize(value[keep], use_na_sentinel=True)
+    n = int(keep.sum())
+    doc = columns.get("document", (np.zeros(n, dtype=np.int32), None))
+    return CodingRows(doc[0], columns["coder"][0], columns["unit"][0], codes.astype(np.int32),
+                      None, doc[1], columns["coder"][1], columns["unit"][1],
+                      [t.strip() for t in uniques.tolist()])
+
+
+class _Fields:
+    """The distinct labels fields of :class:`~clusteragree.labels.table.CodingRows` split
+    into labels as the row scan splits them, with the first row and the rows of each."""
+
+    def __init__(self, rows: CodingRows, sep: str | None) -> None:
+        n = len(rows.fields)
+        self.count = np.bincount(rows.field, minlength=n)
+        self.first = _firsts(rows.field, n)
+        self.used = [k for k in np.argsort(self.first, kind="stable").tolist()
+                     if self.count[k]]  # in order of first appearance
+        # (a field the scan would refuse, None, cannot be here: the reader refused it)
+        self.labels = {k: _split(rows.fields[k], sep) or () for k in self.used}
+
+    def in_order(self) -> Iterator[tuple[int, int, str]]:
+        """(first row, field, label) of each label at its first appearance, in file order."""
+        seen: set[str] = set()
+        for k in self.used:
+            for label in self.labels[k]:
+                if label not in seen:
+                    seen.add(label)
+                    yield int(self.first[k]), k, label
+
+
+def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
+                vocabulary: Sequence[str] | None = None) -> list[Incident]:
+    """:func:`check_rows` on the rows of a codings CSV the reader accepted, by their codes
+    (a pass of numpy over the rows, Python only per distinct field, label, document and
+    lonely unit): the same incidents, in the same order.
+
+    The reader accepted the rows, so none repeats a coder and unit of a document and every
+    field splits into labels: only the vocabulary, empty fields and units of one coder can
+    fire.
+
+    Examples
+    --------
+    >>> import io
+    >>> from clusteragree.labels.table import read_long_rows
+    >>> text = "coder,unit,labels\\nA,1,x\\nB,1,x;z\\nA,2,\\n"
+    >>> _, coded = read_long_rows(io.StringIO(text))
+    >>> [(i.test_id, i.line, i.count) for i in check_coded(coded, "t.csv", vocabulary=["x"])]
+    [('labels-vocabulary', 3, 1), ('labels-empty-set', 4, 1), ('labels-unit-one-coder', 4, 1)]
+    """
+    out: list[Incident] = []
+    fields = _Fields(rows, sep)
+    line = _line_of(rows)
+    if vocabulary is not None:
+        allowed = set(vocabulary)
+        n_of: dict[Hashable, int] = {}
+        for k in fields.used:
+            for label in fields.labels[k]:
+                if label not in allowed:
+                    n_of[label] = n_of.get(label, 0) + int(fields.count[k])
+        for row, _, label in fields.in_order():
+            if label in n_of:
+                out.insert(0, Incident("labels-vocabulary", f"label {label!r} is not in the "
+                                       f"vocabulary ({n_of[label]} row(s); first by "
+                                       f"{rows.coders[int(rows.coder[row])]!r})", file,
+                                       line(row), node=str(label),
+                                       annotator=rows.coders[int(rows.coder[row])],
+                                       count=n_of[label]))
+    empty = [k for k in fields.used if not fields.labels[k]]
+    if empty:
+        n = int(sum(int(fields.count[k]) for k in empty))
+        row = int(min(fields.first[k] for k in empty))
+        out.append(Incident("labels-empty-set", f"{n} labels field(s) left empty, read as the "
+                            "empty set (a coding of no label; a missing coding has no row)",
+                            file, line(row), count=n))
+    key = rows.doc.astype(np.int64) * len(rows.units) + rows.unit
+    _, at, n_rows = np.unique(key, return_index=True, return_counts=True)
+    del key
+    lonely = np.sort(at[n_rows == 1])  # one row: one coder (no coder codes a unit twice)
+    if len(lonely):
+        docs = rows.doc[lonely]
+        distinct, first = np.unique(docs, return_index=True)
+        for d in distinct[np.argsort(first, kind="stable")].tolist():
+            mine = lonely[docs == d]
+            units = [rows.units[u] for u in rows.unit[mine[:5]].tolist()]
+            shown = ", ".join(repr(u) for u in units) + (", ..." if len(mine) > 5 else "")
+            out.append(Incident("labels-unit-one-coder", f"{len(mine)} unit(s) coded by one "
+                                f"coder only ({shown}); agreement cannot pair them", file,
+                                line(int(mine[0])),
+                                None if rows.docs is None else str(rows.docs[d]),
+                                count=len(mine)))
+    return out
+
+
+def pool_coded(pool: Pool, rows: CodingRows, sep: str | None = None) -> None:
+    """Add the rows of a codings CSV the reader accepted to ``pool``, by their codes, as
+    :meth:`Pool.add_rows` adds the scanned rows."""
+    fields = _Fields(rows, sep)
+    n_c = len(rows.coders)
+    pairs = np.unique(rows.field.astype(np.int64) * n_c + rows.coder)
+    coders_of: defaultdict[int, set[Hashable]] = defaultdict(set)
+    for k, c in zip((pairs // n_c).tolist(), (pairs % n_c).tolist(), strict=True):
+        coders_of[k].add(rows.coders[c])
+    users: defaultdict[Hashable, set[Hashable]] = defaultdict(set)
+    for k in fields.used:
+        for label in fields.labels[k]:
+            users[label] |= coders_of[k]
+    line = _line_of(rows)
+    for row, _, label in fields.in_order():
+        pool.add_label(label, users[label], line(row))
+    first = _firsts(rows.coder, n_c)
+    pool.coders.update(dict.fromkeys(rows.coders[c] for c in np.argsort(first, kind="stable")
+                                     .tolist() if first[c] < len(rows.coder)))
+    docs = rows.docs
+    pairs = np.unique(rows.doc.astype(np.int64) * n_c + rows.coder)
+    doc_first = _firsts(rows.doc, len(docs) if docs is not None else 1)
+    by_doc: defaultdict[int, set[Hashable]] = defaultdict(set)
+    for d, c in zip((pairs // n_c).tolist(), (pairs % n_c).tolist(), strict=True):
+        by_doc[d].add(rows.coders[c])
+    for d in np.argsort(doc_first, kind="stable").tolist():
+        if d in by_doc:
+            pool.coded_by.setdefault(None if docs is None else docs[d], set()).update(by_doc[d])
+    pool.has_documents = pool.has_documents or docs is not None
 
 
 # --- the rows of each format
@@ -430,10 +662,21 @@ def _scan_agreement(path: str, encoding: str | None, sep: str | None) -> Rows:
     return rows
 
 
-def _read(path: str, input_format: str, encoding: str | None, sep: str | None) -> Any:
-    """What ``clusteragree table`` reads (and its notices and refusal)."""
+def _parquet_rows(path: str) -> CodingRows | None:
+    try:
+        return parquet_rows(path)
+    except InputError:  # (the reader read it: not expected)
+        return None
+
+
+def _read(path: str, input_format: str, encoding: str | None, sep: str | None,
+          keep: bool = False) -> Any:
+    """What ``clusteragree table`` reads (and its notices and refusal); codings with
+    ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`)."""
     if input_format == "codings":
-        from .table import read_long_table
+        from .table import read_long_rows, read_long_table
+        if keep:
+            return read_long_rows(path, sep=";" if sep is None else sep, encoding=encoding)
         return read_long_table(path, sep=";" if sep is None else sep, encoding=encoding)
     if input_format in _MULTI:
         from .reader import read_multilabel
@@ -495,7 +738,9 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
     """Every incident of ``paths`` (label tables of one format) up to ``level``.
 
     Each input is read by the reader ``clusteragree table`` uses (level 1), its rows scanned
-    as written (every malformed row: level 1; level 2); level 3 pools the rows of every input
+    as written (every malformed row: level 1; level 2), or, for a codings CSV the reader
+    accepted, checked on the reader's codes (the same incidents); level 3 pools the rows of
+    every input
     and compares the coders (the annotators of a table are its coders, named as written:
     ``names`` is not used). ``options``: ``vocabulary`` (the labels allowed) and ``sep`` (the
     separator of labels in a field, as ``table --sep``).
@@ -514,10 +759,25 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
     from ..inputs import decode, read_bytes
     sep = options.get("sep")
     vocabulary = options.get("vocabulary")
-    pooled = Rows(multilabel=input_format in _MULTI)
+    pool = Pool()
     for path in paths:
         path = os.fspath(path)
-        _, found = read_checked(path, partial(_read, path, input_format, encoding, sep))
+        model, found = read_checked(path, partial(_read, path, input_format, encoding, sep,
+                                                  keep=True))
+        coded = None
+        if model is not None and input_format == "codings":
+            coded = model[1]
+        elif model is not None and input_format == "parquet":
+            model = None  # (its tables are not needed beside the rows)
+            coded = _parquet_rows(path)
+        if coded is not None:
+            # the reader accepted every row: the checks run on codes, no scan needed
+            yield from found
+            if level >= 2:
+                yield from check_coded(coded, path, sep=sep, vocabulary=vocabulary)
+                pool_coded(pool, coded, sep)
+            del model, coded
+            continue
         bad: list[Incident] = []
         rows: Rows | None = None
         if input_format in ("codings", "multilabel-csv", "multilabel-json"):
@@ -541,6 +801,6 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         if level < 2 or rows is None:
             continue
         yield from check_rows(rows, path, vocabulary=vocabulary)
-        pooled.extend(rows)
+        pool.add_rows(rows)
     if level >= 3:
-        yield from check_across(pooled, paths[0] if len(paths) == 1 else None)
+        yield from check_across(pool, paths[0] if len(paths) == 1 else None)

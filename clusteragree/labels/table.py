@@ -34,7 +34,7 @@ from ..errors import InputError, ParameterError, ParameterTypeError, notify
 from ..inputs import MAX_INT_DIGITS, csv_rows, decode, read_bytes
 from .table_fast import FAST_MIN_CHARS, fast_columns, names_of
 
-__all__ = ["LongTable", "read_long_table"]
+__all__ = ["CodingRows", "LongTable", "read_long_rows", "read_long_table"]
 
 VALUE_COLUMNS = ("labels", "value", "label")
 
@@ -94,6 +94,51 @@ class LongTable:
         if self.coders is not None:
             return list(self.coders)
         return list(dict.fromkeys(c for t in self.tables.values() for c in t.coders))
+
+
+@dataclass(frozen=True)
+class CodingRows:
+    """The rows of a codings CSV as the reader coded them, in file order: what
+    ``clusteragree validate`` checks when the reader accepted the file (no Python object per
+    row).
+
+    Attributes
+    ----------
+    doc, coder, unit, field : ndarray of int
+        Per row, codes into ``docs`` (zeros without a document column), ``coders``,
+        ``units`` and ``fields``.
+    line : ndarray of int or None
+        The line of each row (None: rows without lines, as Parquet's).
+    docs : list or None
+        The documents in order of first appearance (None: the file has no document column).
+    coders, units : list
+        In order of first appearance, stripped as the table reads them (str; Parquet's may
+        be whole numbers).
+    fields : list of str
+        The distinct labels fields (or values) as written, stripped, in order of first
+        appearance.
+
+    References
+    ----------
+    docs/multilabel.md, "Reading" (the codings CSV); docs/validate.md.
+
+    Examples
+    --------
+    >>> import io
+    >>> _, rows = read_long_rows(io.StringIO("coder,unit,labels\\nA,1,x;y\\nB,1,x\\n"))
+    >>> rows.coder.tolist(), rows.fields, rows.line.tolist(), rows.docs
+    ([0, 1], ['x;y', 'x'], [2, 3], None)
+    """
+
+    doc: np.ndarray
+    coder: np.ndarray
+    unit: np.ndarray
+    field: np.ndarray
+    line: np.ndarray | None
+    docs: list[Any] | None
+    coders: list[Any]
+    units: list[Any]
+    fields: list[str]
 
 
 def _source_text(source: str | os.PathLike[str] | IO[str], path: str,
@@ -242,6 +287,54 @@ def read_long_table(
     clusteragree.errors.InputError: codings.csv:3: coder 'A' coded unit '1' twice (first at
     line 2); keep one row per coder and unit
     """
+    return _read(source, sep=sep, scalar=scalar, numeric=numeric, path=path,
+                 encoding=encoding, fast=fast)[0]
+
+
+def read_long_rows(
+    source: str | os.PathLike[str] | IO[str],
+    *,
+    sep: str = ";",
+    scalar: bool = False,
+    numeric: bool = False,
+    path: str | None = None,
+    encoding: str | None = None,
+    fast: bool | None = None,
+) -> tuple[LongTable, CodingRows]:
+    """:func:`read_long_table`, with the rows it read: what it returns, its notices and its
+    refusals are the same, and :class:`CodingRows` gives each row's codes and line (for
+    checks that look at the rows as written, such as ``clusteragree validate``).
+
+    Parameters
+    ----------
+    source, sep, scalar, numeric, path, encoding, fast
+        As :func:`read_long_table`.
+
+    Returns
+    -------
+    (LongTable, CodingRows)
+
+    References
+    ----------
+    docs/multilabel.md, "Reading"; docs/validate.md.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = "coder,unit,labels,document\\nA,1,x,d1\\nB,1,y,d1\\n\\nA,1,x,d2\\nB,1,x,d2\\n"
+    >>> long, rows = read_long_rows(io.StringIO(text))
+    >>> list(long.tables), rows.docs, rows.doc.tolist(), rows.line.tolist()
+    (['d1', 'd2'], ['d1', 'd2'], [0, 0, 1, 1], [2, 3, 5, 6])
+    """
+    table, rows = _read(source, sep=sep, scalar=scalar, numeric=numeric, path=path,
+                        encoding=encoding, fast=fast, keep=True)
+    assert rows is not None
+    return table, rows
+
+
+def _read(source: str | os.PathLike[str] | IO[str], *, sep: str, scalar: bool, numeric: bool,
+          path: str | None, encoding: str | None, fast: bool | None, keep: bool = False
+          ) -> tuple[LongTable, CodingRows | None]:
     if not isinstance(sep, str) or not sep:
         raise ParameterError("the label separator must be a non-empty string or 'none'",
                              params=("sep",))
@@ -286,6 +379,9 @@ def read_long_table(
     _refuse_duplicates(arrays, coders, units, name)
     values, of_field, merged = _parse_values(fields.names, arrays["first"], scalar, numeric,
                                              sep, name)
+    kept = (CodingRows(arrays["doc"], arrays["coder"], arrays["unit"], arrays["value"],
+                       arrays["line"], list(docs.names) if idoc is not None else None,
+                       coders.names, units.names, fields.names) if keep else None)
     arrays["value"] = of_field[arrays["value"]]
     doc_names: list[Hashable] = list(docs.names) if idoc is not None else [None]
     tables: dict[Hashable, CodingTable] = {}
@@ -306,7 +402,7 @@ def read_long_table(
                                   values=[values[k] for k in v_ids.tolist()])
     repairs = {"cells with a label given twice (counted once)": merged} if merged else {}
     _check_pairable(tables, name)
-    return LongTable(tables, n, repairs, name, tuple(coders.names))
+    return LongTable(tables, n, repairs, name, tuple(coders.names)), kept
 
 
 def _read_rows(rows_iter: Any, header: list[str], header_line: int,

@@ -5,9 +5,11 @@ Level 1 is the reader's (:func:`~clusteragree.pyramids.reader.read_ducview` unde
 legacy encodings, appended documents) and notes (contributors in two summaries, two
 contributors from one summary).
 
-Level 2 checks one file as written: its parts are read again from the XML without any repair
-(the offsets as stored), so that every part whose label is not at its offsets is listed, not
-only the first the reader would refuse; then its SCUs, contributors and summaries. Level 3
+Level 2 checks one file as written: when the reader repaired something (or refused the file),
+its parts are read again from the XML without any repair (the offsets as stored), so that
+every part whose label is not at its offsets is listed, not only the first the reader would
+refuse; a file the reader read as written is checked on what it read (one parse). Then its
+SCUs, contributors and summaries. Level 3
 compares the inputs: pyramids of one docset (the same model summaries, the same text), and
 the ``.pan`` files of one peer by several annotators (the same peer text, the same pyramid).
 
@@ -49,7 +51,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter, defaultdict
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
@@ -153,33 +156,38 @@ def _part_checks(scus: Sequence[SCU], text: str, file: str, pyramid: bool
                            "contributor; remove it or give it its contributors", file,
                            scu.line, _uid(scu))
         for k, c in enumerate(scu.contributors, start=1):
-            node = f"contributor {k}"
             if not c.parts:
                 yield Incident("pyramids-empty-contributor", f"contributor {c.label!r} of "
-                               f"{what} {scu.uid} has no part", file, c.line, _uid(scu), node)
+                               f"{what} {scu.uid} has no part", file, c.line, _uid(scu),
+                               f"contributor {k}")
                 continue
             placed = True
             for p in c.parts:
-                at = f"part {p.label!r} at {p.start}-{p.end}"
                 if not 0 <= p.start <= p.end <= n:
                     placed = False
                     why = ("its start is after its end" if p.start > p.end else
                            f"outside the text of {n} characters")
-                    yield Incident("pyramids-part-offsets", f"{at}: {why}", file, p.line,
-                                   _uid(scu), node)
+                    yield Incident("pyramids-part-offsets", f"{_at(p)}: {why}", file, p.line,
+                                   _uid(scu), f"contributor {k}")
                     continue
                 there = text[p.start:p.end].replace("\n", "")
                 if p.start == p.end:
-                    yield Incident("pyramids-empty-part", f"{at} holds no characters", file,
-                                   p.line, _uid(scu), node)
+                    yield Incident("pyramids-empty-part", f"{_at(p)} holds no characters",
+                                   file, p.line, _uid(scu), f"contributor {k}")
                 if there != p.label:
-                    yield Incident("pyramids-part-not-at-offsets", f"{at}: the text there is "
-                                   f"{there!r}", file, p.line, _uid(scu), node)
-            expected = "...".join(p.label for p in sorted(c.parts, key=lambda p: p.start))
+                    yield Incident("pyramids-part-not-at-offsets", f"{_at(p)}: the text there "
+                                   f"is {there!r}", file, p.line, _uid(scu), f"contributor {k}")
+            expected = (c.parts[0].label if len(c.parts) == 1 else
+                        "...".join(p.label for p in sorted(c.parts, key=lambda p: p.start)))
+            node = f"contributor {k}"
             if placed and c.label != expected:  # (text order needs offsets in the text)
                 yield Incident("pyramids-contributor-label", f"contributor label {c.label!r}; "
                                f"its parts in text order give {expected!r}", file, c.line,
                                _uid(scu), node)
+
+
+def _at(p: Part) -> str:
+    return f"part {p.label!r} at {p.start}-{p.end}"
 
 
 def _valid(p: Part, n: int) -> bool:
@@ -230,24 +238,30 @@ def _summary_checks(p: Pyramid, file: str) -> Iterator[Incident]:
         return
     n = len(p.text)
     names = [s.id for s in p.summaries]
+    starts = [s.header[0] for s in p.summaries]  # (Pyramid.summary_at, inlined)
+    bodies = [s.body for s in p.summaries]
     for scu in p.scus:
-        by: defaultdict[int | None, list[int]] = defaultdict(list)
+        by: dict[int | None, list[int]] = {}
         every: set[int | None] = set()
         for k, c in enumerate(scu.contributors, start=1):
-            parts = [q for q in c.parts if _valid(q, n)]
+            parts = []  # the parts in the text (of some characters), with their summary
+            for q in c.parts:
+                if 0 <= q.start < q.end <= n:  # (_valid)
+                    j = bisect_right(starts, q.start)
+                    parts.append((q, j - 1 if j else None))
             if not parts:
                 continue
-            at = {p.summary_at(q.start) for q in parts}
+            at = {s for _, s in parts}
             every |= at
-            by[p.summary_at(min(q.start for q in parts))].append(k)
+            j = bisect_right(starts, min(q.start for q, _ in parts))
+            by.setdefault(j - 1 if j else None, []).append(k)
             if len(at) > 1:
                 yield Incident("pyramids-contributor-two-summaries", f"contributor {c.label!r} "
                                f"of SCU {scu.uid} has parts in the summaries "
                                f"{', '.join(_name(names, s) for s in sorted(at, key=_key))}",
                                file, c.line, _uid(scu), f"contributor {k}")
-            for q in parts:
-                s = p.summary_at(q.start)
-                body = p.summaries[s].body if s is not None else None
+            for q, s in parts:
+                body = bodies[s] if s is not None else None
                 if body is None or not body[0] <= q.start < body[1]:
                     yield Incident("pyramids-part-outside-summaries", f"part {q.label!r} at "
                                    f"{q.start}-{q.end} starts in "
@@ -459,6 +473,29 @@ def _raw(path: str, encoding: str | None, kind: str, model: Pyramid | PeerAnnota
     return PeerAnnotation(pyramid, got[0], tuple(got[1]), name), found
 
 
+_TEXT = re.compile(rb"<text[\s/>]")
+_REGEX = re.compile(rb"<startDocumentRegEx[\s/>]")
+
+
+def _as_written(path: str, model: Pyramid | PeerAnnotation | None) -> bool:
+    """Whether what the reader read is the file as written, so that :func:`_raw` need not
+    parse it again: the reader accepted it and repaired nothing (it re-anchors parts, drops
+    documents, reads legacy encodings and markup in lines only as repairs; it refuses
+    repeated uids, contributors without parts, attributes missing), and each layer has one
+    ``<text>`` and at most one ``<startDocumentRegEx>`` (the reader keeps the last of
+    several, :func:`_raw` the first)."""
+    if model is None or model.repairs:
+        return False
+    from ..inputs import read_bytes
+    try:
+        data = read_bytes(path)
+    except (InputError, OSError):
+        return False
+    texts = 2 if isinstance(model, PeerAnnotation) else 1
+    # (an upper bound of the elements: "<" is escaped in attributes and text)
+    return (len(_TEXT.findall(data)) == texts and len(_REGEX.findall(data)) <= 1)
+
+
 # --- level 3
 
 
@@ -641,8 +678,11 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
                 models.append(model)
                 kept.append(i)
             continue
-        raw, more = _raw(os.fspath(path), encoding, kind, model)
-        yield from more
+        if _as_written(os.fspath(path), model):
+            raw: Pyramid | PeerAnnotation | None = model  # (no second parse)
+        else:
+            raw, more = _raw(os.fspath(path), encoding, kind, model)
+            yield from more
         if raw is None:
             continue
         yield from (check_pan(raw) if isinstance(raw, PeerAnnotation) else check_pyramid(raw))

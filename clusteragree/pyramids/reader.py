@@ -31,6 +31,7 @@ import io
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -40,7 +41,7 @@ from lxml import etree
 
 from ..errors import InputError, ParameterTypeError, Tally, is_strict, notify
 from ..errors import strict as errors_strict
-from ..inputs import check_encoding, parse_int, read_bytes
+from ..inputs import MAX_INT_DIGITS, check_encoding, parse_int, read_bytes
 from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
 
 __all__ = ["HEADER_PATTERN", "read_ducview", "read_pan", "read_pyramid"]
@@ -199,6 +200,9 @@ class _TextIndex:
 
 def _int(el: Any, attr: str, path: str, offset: int) -> int:
     value = el.get(attr)
+    if value is not None and value.isascii() and value.isdigit() and \
+            len(value) <= MAX_INT_DIGITS:
+        return int(value)  # (what parse_int gives, without building its message)
     if value is None:
         raise _fail(f"<{el.tag}> has no {attr} attribute", path, el.sourceline + offset)
     return parse_int(value, what=f"<{el.tag}> {attr}", path=path, line=el.sourceline + offset)
@@ -207,15 +211,17 @@ def _int(el: Any, attr: str, path: str, offset: int) -> int:
 def _parts(el: Any, index: _TextIndex, path: str, offset: int, window: int,
            repairs: _Repairs) -> tuple[Part, ...]:
     parts = []
+    text, n, astral = index.text, len(index.text), len(index.utf16_starts) > 0
     for p in el.findall("part"):
         line = p.sourceline + offset
         label = p.get("label")
         if label is None:
             raise _fail("<part> has no label attribute", path, line)
-        start = index.python_offset(_int(p, "start", path, offset))
-        end = index.python_offset(_int(p, "end", path, offset))
-        n = len(index.text)
-        if 0 <= start <= end <= n and index.label_at(start, end) == label:
+        start = _int(p, "start", path, offset)
+        end = _int(p, "end", path, offset)
+        if astral:  # (else the offsets are the Python indices)
+            start, end = index.python_offset(start), index.python_offset(end)
+        if 0 <= start <= end <= n and text[start:end].replace("\n", "") == label:
             parts.append(Part(start, end, label, line))
             continue
         if not label:
@@ -353,6 +359,24 @@ class _Part:
 
 _PARSE = dict(events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
               huge_tree=True, remove_comments=True, remove_pis=True)
+#: The elements :func:`_walk` reads (the others are read with them, or ignored).
+_READ = ("pyramid", "peerAnnotation", "annotation", "text", "scu", "peerscu",
+         "startDocumentRegEx")
+
+
+def _events(handle: Any) -> Iterator[tuple[str, Any]]:
+    """The events :func:`_walk` reads: the start of the root, from a parse that stops there
+    when the root is not one of :data:`_READ` (so that it is refused before anything after it
+    is parsed, as when every element had events), then those of the elements of
+    :data:`_READ` (the lines, contributors and parts are read with their text or SCU)."""
+    start = handle.tell()
+    for _, el in etree.iterparse(handle, **{**_PARSE, "events": ("start",)}):
+        if el.tag not in _READ:
+            yield "start", el  # (refused by the caller)
+            return
+        break
+    handle.seek(start)
+    yield from etree.iterparse(handle, tag=_READ, **_PARSE)
 
 
 def _walk(source: bytes | str, name: str, offset: int, window: int,
@@ -366,7 +390,7 @@ def _walk(source: bytes | str, name: str, offset: int, window: int,
     elements: list[Any] = []
     handle = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115
     try:
-        for event, el in etree.iterparse(handle, **_PARSE):
+        for event, el in _events(handle):
             tag = el.tag if isinstance(el.tag, str) else ""
             if event == "start":
                 if not root_tag:

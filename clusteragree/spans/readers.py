@@ -25,12 +25,16 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import module
 from ..errors import InputError, ParameterError, option
 from ..inputs import csv_rows, decode, parse_float, parse_int, read_bytes, read_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # loaded on the first table read: recognising a file (sniff_table) needs none of it
+    pd = module("pandas")
 
 __all__ = ["read_lengths", "read_pygamma_csv", "read_span_table", "read_texts", "sniff_table"]
 
