@@ -45,15 +45,19 @@ import re
 from collections import defaultdict
 from collections.abc import Hashable, Iterator, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, Ledger
+from ..exports.agreement_csv import read_agreement_csv
 from ..incidents import Incident, Test, read_checked, register
-
-if TYPE_CHECKING:
-    from .table import CodingRows
+from ..inputs import csv_rows, decode, load_json, read_bytes
+from .exports import codings_from_agreement
+from .model import MultiLabel
+from .parquet import parquet_parts, read_parquet_table, read_part
+from .reader import read_multilabel
+from .table import VALUE_COLUMNS, CodingRows, read_long_rows, read_long_table
 
 __all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "parquet_rows",
            "pool_coded", "rows_of_model", "validate_inputs"]
@@ -361,8 +365,6 @@ def parquet_rows(path: str) -> CodingRows | None:
     whole numbers, or null documents): such inputs are scanned."""
     import pandas as pd
 
-    from .parquet import parquet_parts, read_part
-    from .table import CodingRows
     parts = parquet_parts(path)
     roles = parts.roles
     frames = [read_part(parts, k) for k in range(len(parts.files))]
@@ -523,8 +525,6 @@ def _split(text: str, sep: str | None) -> tuple[str, ...] | None:
 
 
 def _scan_codings(path: str, text: str, sep: str | None) -> tuple[Rows, list[Incident]]:
-    from ..inputs import csv_rows
-    from .table import VALUE_COLUMNS
     rows, bad = Rows(), list[Incident]()
     it = csv_rows(text, path)
     try:
@@ -565,7 +565,6 @@ def _scan_codings(path: str, text: str, sep: str | None) -> tuple[Rows, list[Inc
 
 def _scan_multilabel_csv(path: str, text: str, sep: str | None
                          ) -> tuple[Rows, list[Incident]]:
-    from ..inputs import csv_rows
     rows, bad = Rows(multilabel=True), list[Incident]()
     it = csv_rows(text, path)
     try:
@@ -599,7 +598,6 @@ def _scan_multilabel_csv(path: str, text: str, sep: str | None
 
 
 def _scan_multilabel_json(path: str, text: str, sep: str | None) -> Rows:
-    from ..inputs import load_json
     rows = Rows(multilabel=True)
     try:
         objects = load_json(text, path)
@@ -621,7 +619,6 @@ def _scan_multilabel_json(path: str, text: str, sep: str | None) -> Rows:
 
 
 def _scan_parquet(path: str, sep: str | None) -> Rows:
-    from .parquet import parquet_parts, read_part
     rows = Rows()
     try:
         parts = parquet_parts(path)
@@ -645,8 +642,6 @@ def _scan_parquet(path: str, sep: str | None) -> Rows:
 
 
 def _scan_agreement(path: str, encoding: str | None, sep: str | None) -> Rows:
-    from ..errors import Ledger
-    from ..exports.agreement_csv import read_agreement_csv
     rows = Rows()
     try:
         with Ledger():  # its notices are the reader's, reported at level 1
@@ -674,22 +669,16 @@ def _read(path: str, input_format: str, encoding: str | None, sep: str | None,
     """What ``clusteragree table`` reads (and its notices and refusal); codings with
     ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`)."""
     if input_format == "codings":
-        from .table import read_long_rows, read_long_table
         if keep:
             return read_long_rows(path, sep=";" if sep is None else sep, encoding=encoding)
         return read_long_table(path, sep=";" if sep is None else sep, encoding=encoding)
     if input_format in _MULTI:
-        from .reader import read_multilabel
         return read_multilabel(path, encoding=encoding,
                                input_format=input_format.removeprefix("multilabel-"), sep=sep)
     if input_format == "parquet":
-        from .parquet import read_parquet_table
         return read_parquet_table(path, sep=";" if sep is None else sep)
     import io
 
-    from ..exports.agreement_csv import read_agreement_csv
-    from .exports import codings_from_agreement
-    from .table import read_long_table
     text = codings_from_agreement(read_agreement_csv(path, encoding=encoding),
                                   sep=";" if sep is None else sep, path=path)
     return read_long_table(io.StringIO(text), sep=";" if sep is None else sep, path=path)
@@ -709,7 +698,6 @@ def rows_of_model(model: Any) -> Rows:
     >>> list(zip(rows.coders, rows.units, rows.labels))
     [('A', '1', ('x', 'y')), ('B', '1', ())]
     """
-    from .model import MultiLabel
     if isinstance(model, MultiLabel):
         rows = Rows(multilabel=True)
         for (annotator, item), labels in model.cells.items():
@@ -756,7 +744,6 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
     [('labels-malformed-row', 5), ('read-refused', 5), ('labels-coded-twice', 4)]
     >>> folder.cleanup()
     """
-    from ..inputs import decode, read_bytes
     sep = options.get("sep")
     vocabulary = options.get("vocabulary")
     pool = Pool()

@@ -63,7 +63,11 @@ from lxml import etree
 from ..core.text import first_difference
 from ..errors import InputError, Ledger
 from ..incidents import Incident, Test, from_notice, read_checked, register
+from ..inputs import read_bytes
+from . import reader
+from .agreement import _peer_of
 from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
+from .reader import read_pan, read_pyramid
 
 __all__ = ["check_across", "check_pan", "check_pyramid", "validate_inputs"]
 
@@ -393,7 +397,6 @@ def _raw(path: str, encoding: str | None, kind: str, model: Pyramid | PeerAnnota
     when it cannot be parsed (the reader's refusal says why). The summaries are those the
     reader found (the same text); when it refused, they are found here, and the notices of
     finding them become incidents."""
-    from . import reader
     try:
         raw, name, offset, _ = reader._load(path, encoding)
         root = etree.fromstring(raw, etree.XMLParser(resolve_entities=False, no_network=True,
@@ -486,7 +489,6 @@ def _as_written(path: str, model: Pyramid | PeerAnnotation | None) -> bool:
     several, :func:`_raw` the first)."""
     if model is None or model.repairs:
         return False
-    from ..inputs import read_bytes
     try:
         data = read_bytes(path)
     except (InputError, OSError):
@@ -630,7 +632,6 @@ def pan_names(paths: Sequence[str], names: Sequence[str] | None
     """The annotator and the peer of each ``.pan`` file: from ``names`` (one per file) and
     the file name, or from ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`` (the peer None, and the
     annotator the file's stem, when the name says neither)."""
-    from .agreement import _peer_of
     annotators: list[str] = []
     peers: list[str | None] = []
     for i, path in enumerate(paths):
@@ -662,7 +663,6 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
     ['pyramids-part-offsets', 'read-repaired']
     >>> folder.cleanup()
     """
-    from .reader import read_pan, read_pyramid
     kind = "pan" if input_format == "pan" else "pyramid"
 
     def read(path: str) -> Pyramid | PeerAnnotation:
