@@ -50,14 +50,18 @@ def alone(corpora: Path) -> Iterator[tuple[str, list[Path], dict[str, str]]]:
         if p.is_file() and p.suffix in (".key", ".response"):
             yield "reference scorer cases", [p], {"input_format": "conll"}
     for p in sorted((scorer / "coval" / "tests").rglob("*")):
-        if p.is_file():
+        if p.is_file() and "README" not in p.name:
             yield "coval cases", [p], {"input_format": "conll"}
-    for sub, fmt in (("tests-conll", "conll"), ("tests-corefud", "corefud"),
-                     ("tests-ua", "auto")):
+    # tests-ua holds the Universal Anaphora format, which no reader of the project reads
+    for sub, fmt in (("tests-conll", "conll"), ("tests-corefud", "corefud")):
         for p in sorted((scorer / "corefud-scorer" / "tests" / sub).rglob("*")):
             if p.is_file() and not p.name.endswith(("README", ".md", ".txt", ".py")) \
                     and "README" not in p.name:
                 yield f"CorefUD scorer {sub}", [p], {"input_format": fmt}
+    pa = corpora / "coref-multi-annotator" / "participant-analysis"
+    for coder in ("A", "B"):
+        if (pa / coder).is_dir():
+            yield "participant-analysis", [pa / coder], {"text_dir": str(pa / "text")}
     lit = corpora / "coref-multi-annotator" / "litbank" / "coref"
     for p in sorted((lit / "conll").glob("*.conll")):
         yield "LitBank", [p], {}
@@ -120,8 +124,8 @@ def run(corpora: Path) -> tuple[list[dict[str, object]], float]:
     for level, source in ((2, alone), (3, together)):
         for corpus, paths, options in source(corpora):
             fmt = options.pop("input_format", "auto")
-            if level == 2:
-                inputs[corpus] += 1
+            if level == 2 or corpus not in inputs:
+                inputs[corpus] += 1 if level == 2 else len(paths)
             try:
                 with Ledger():
                     found = list(validate_paths([str(p) for p in paths], fmt, level=level,
