@@ -511,3 +511,28 @@ def test_a_thousand_documents_by_three_annotators(cli, tmp_path) -> None:
     finally:
         driver.quit()
     assert math.isfinite(size)
+
+
+def test_the_validation_section_comes_before_the_figures_when_there_is_something_to_say(
+        tmp_path: Path) -> None:
+    """The page shows validate's incidents per input before the headline figures; a clean
+    input gives no section."""
+    from clusteragree.cli import main
+    page = tmp_path / "coref.html"
+    conll = [str(FIX / "coref" / f"annotator-{a}.conll") for a in "ab"]
+    assert main(["report", "coref", *conll, "-o", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "id='validation'" in text
+    # part 001 of each file shares token 1 between two mentions of entity 1 (the fixtures'
+    # README): validate's error, listed under its input, open
+    section = text.split("id='validation'")[1].split("</section>")[0]
+    assert section.count("coref-crossing-same-entity") == 2
+    assert "<details open>" in section
+    assert text.index("id='validation'") < text.index("id='headline'")
+    clean = tmp_path / "clean.csv"
+    clean.write_text("coder,unit,labels\n" + "".join(
+        f"{c},u{u},{(u + (c == 'b')) % 3}\n" for u in range(6) for c in "ab"),
+        encoding="utf-8")
+    page = tmp_path / "table.html"
+    assert main(["report", "table", str(clean), "--distance", "nominal", "-o", str(page)]) == 0
+    assert "id='validation'" not in page.read_text(encoding="utf-8")

@@ -96,7 +96,8 @@ def _validation(inner: argparse.Namespace) -> list[dict[str, Any]]:
     from ..incidents import Validation
     from .input_formats import input_formats
     from .validate import validate_paths
-    files = [str(f) for f in getattr(inner, "files", None) or []]
+    files = [str(f) for f in (getattr(inner, "dirs", None) or getattr(inner, "files", None)
+                              or ([inner.file] if getattr(inner, "file", None) else []))]
     if not files or "-" in files:
         return []
     given = getattr(inner, "input_format", "auto") or "auto"
