@@ -247,3 +247,21 @@ def test_strict_names_every_repair_of_a_file(tmp_path, cli) -> None:
     refusal = err.splitlines()[-1]
     assert refusal.startswith(f"{both}:") and "1 other problem(s)" in refusal
     assert "without --strict" in refusal and "strict=" not in refusal
+
+
+@pytest.mark.parametrize("element", ["text", "startDocumentRegEx"])
+def test_a_second_text_or_pattern_is_refused_not_one_kept(tmp_path: Path, element: str) -> None:
+    """Two <text> (or <startDocumentRegEx>) elements in one pyramid: which one is meant cannot
+    be told, so the file is refused at the second instead of one being kept in silence."""
+    from clusteragree.pyramids.reader import read_pyramid
+    second = ("<text><line>x y z</line></text>" if element == "text"
+              else "<startDocumentRegEx><![CDATA[[=]{10}]]></startDocumentRegEx>")
+    path = tmp_path / "two.pyr"
+    path.write_text('<?xml version="1.0"?>\n<pyramid>\n'
+                    "<startDocumentRegEx><![CDATA[[-]{10}]]></startDocumentRegEx>\n"
+                    "<text><line>a b c</line></text>\n" + second + "\n"
+                    '<scu uid="1" label="a"><contributor label="a">'
+                    '<part label="a" start="0" end="1"/></contributor></scu>\n</pyramid>\n',
+                    encoding="utf-8")
+    with pytest.raises(InputError, match=rf"two.pyr:5: a second <{element}> element"):
+        read_pyramid(path)

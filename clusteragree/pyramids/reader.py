@@ -423,6 +423,12 @@ def _walk(source: bytes | str, name: str, offset: int, window: int,
             parent = el.getparent()
             if parent is None or parent.tag != current.tag:
                 continue  # inner elements are read with their SCU or text
+            if tag in ("startDocumentRegEx", "text") and (
+                    current.pattern_line if tag == "startDocumentRegEx" else current.index
+            ) is not None:  # which of the two would be meant cannot be told
+                raise _fail(f"a second <{tag}> element in <{current.tag}>: DUCView writes one; "
+                            "keep the right one and delete the other", name,
+                            el.sourceline + offset)
             if tag == "startDocumentRegEx":
                 current.pattern = el.text
                 current.pattern_line = el.sourceline + offset
