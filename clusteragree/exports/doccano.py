@@ -52,7 +52,16 @@ from ..errors import InputError, Tally, notify
 from ..inputs import check_encoding, objects_in_bulk
 from . import _records
 from ._records import field, iter_jsonl, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_document,
+    new_span,
+)
 
 __all__ = ["read_doccano", "sniff_doccano"]
 
@@ -355,8 +364,8 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
                 label = value.get("label")
                 if type(start) is int and type(end) is int and type(label) is str and \
                         type(sid) in (int, str) and 0 <= start < end <= size:
-                    spans.append(Span(str(sid), start, end, LAYER, label_text(label),
-                                      line=line))
+                    spans.append(new_span(str(sid), start, end, LAYER, label_text(label),
+                                          line=line))
                     continue
             item = f"{what}, {column} {k}"
             if isinstance(value, str):
@@ -401,8 +410,8 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
             record, "Comments", list, what=what, path=shown, line=line, required=False,
             default=[]):
         tally.add("ignored", "comments on documents", line)
-    doc = AnnotatedDocument(name, user, text, spans=tuple(spans), relations=tuple(relations),
-                            labels=tuple(labels), path=shown, line=line, tool=TOOL)
+    doc = new_document(name, user, text, spans=tuple(spans), relations=tuple(relations),
+                       labels=tuple(labels), path=shown, line=line, tool=TOOL)
     if relations:
         doc = dataclasses.replace(doc, chains=connected_chains(doc))
     return doc

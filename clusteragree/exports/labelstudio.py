@@ -58,7 +58,16 @@ from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk, read_bytes
 from . import _records
 from ._records import _INTERNED, field, iter_json_array_bytes, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_document,
+    new_span,
+)
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
 __all__ = ["read_label_studio", "sniff_label_studio"]
@@ -221,7 +230,7 @@ class _Cursor:
 class _Reader:
     def __init__(self, path: Path, duplicates: str, text_key: str | None,
                  annotator_key: str) -> None:
-        self.path = path
+        self.path, self.shown = path, os.fspath(path)
         self.duplicates, self.text_key, self.annotator_key = duplicates, text_key, annotator_key
         self.tally = Tally(path)
         self.docs: list[AnnotatedDocument] = []
@@ -522,18 +531,17 @@ class _Reader:
             for rid, layer, values in choices:
                 if rid is not None:
                     features.setdefault(rid, []).append((layer, "|".join(values)))
-            spans = tuple(Span(rid, at[0], at[1], layer, label,
-                               tuple(features[rid]) if rid in features else (),
-                               text=covered, line=place)
+            spans = tuple(new_span(rid, at[0], at[1], layer, label,
+                                   tuple(features[rid]) if rid in features else (), covered,
+                                   place)
                           for (rid, layer, _, _, covered, label, place), at
                           in zip(regions, offsets, strict=True) if at is not None)
         region_ids = {r[0] for r in regions}
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                labels=doc_labels, path=os.fspath(self.path), line=line,
-                                tool=TOOL)
+        doc = new_document(task, annotator, text, spans=spans, relations=rels,
+                           labels=doc_labels, path=self.shown, line=line, tool=TOOL)
         if rels:
             doc = dataclasses.replace(doc, chains=connected_chains(doc))
         return doc

@@ -58,6 +58,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
+from itertools import chain
 from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
@@ -66,7 +67,16 @@ from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk
 from . import _records
 from ._records import field, integer, iter_jsonl, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_document,
+    new_span,
+)
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
 __all__ = ["read_prodigy", "sniff_prodigy"]
@@ -204,7 +214,7 @@ def _open(name: Path) -> IO[bytes]:
 
 class _Reader:
     def __init__(self, path: Path, answers: frozenset[str]) -> None:
-        self.path, self.answers = path, answers
+        self.path, self.answers, self.shown = path, answers, os.fspath(path)
         self.tally = Tally(path)
         self.docs: dict[tuple[str, object], _Doc] = {}
         self.names: dict[str, object] = {}
@@ -351,9 +361,9 @@ class _Reader:
             spans = self._spans(raw, tokens, text, doc.name, what, line)
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
-        out = AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens,
-                                spans=(*spans, *extra), relations=relations,
-                                path=os.fspath(self.path), line=line, tool=TOOL)
+        out = new_document(doc.name, doc.annotator, text, tokens=tokens,
+                           spans=(*spans, *extra), relations=relations, path=self.shown,
+                           line=line, tool=TOOL)
         if relations:
             out = dataclasses.replace(out, chains=connected_chains(out))
         return out
@@ -409,7 +419,7 @@ class _Reader:
             pairs = tuple(map(_START_END, raw))
         except (KeyError, TypeError):
             return None
-        flat = [x for pair in pairs for x in pair]
+        flat = list(chain.from_iterable(pairs))
         starts, ends = flat[::2], flat[1::2]
         if {*map(type, flat)} != {int} or min(starts) < 0 or max(ends) > len(text) or \
                 not all(map(le, starts, ends)):
@@ -485,8 +495,8 @@ class _Reader:
             if None in offsets:
                 self.tally.add("skipped", "spans outside the text left out", line,
                                offsets.count(None))
-        return [Span(sid, at[0], at[1], LAYER, None if label is None else label_text(label),
-                     text=covered, line=line)
+        return [new_span(sid, at[0], at[1], LAYER,
+                         None if label is None else label_text(label), (), covered, line)
                 for (sid, _, _, label, covered), at in zip(found, offsets, strict=True)
                 if at is not None]
 
