@@ -28,14 +28,8 @@ from clusteragree.exports import _records
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
-    _DOCUMENT_FIELDS,
     _SPAN_FIELDS,
-    AnnotatedDocument,
-    Chain,
-    DocumentLabel,
-    Relation,
     Span,
-    new_document,
     new_span,
 )
 from clusteragree.exports.prodigy import read_prodigy
@@ -343,11 +337,10 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
     _check(lambda: read_prodigy(tmp_path / "prodigy.jsonl"), monkeypatch)
 
 
-# --- the constructors of the readers' many objects
+# --- the constructor of the readers' many spans
 
-def test_the_fast_constructors_follow_the_dataclasses() -> None:
+def test_the_fast_constructor_follows_the_dataclass() -> None:
     assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
-    assert tuple(f.name for f in dataclasses.fields(AnnotatedDocument)) == _DOCUMENT_FIELDS
 
 
 LABEL = st.one_of(st.none(), st.text(max_size=3))
@@ -365,26 +358,3 @@ def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label:
     want = Span(id_, start, end, layer, label, features, text=text, line=line)
     _same(want, made)
     assert hash(made) == hash(want) and repr(made) == repr(want)
-
-
-@given(name=st.text(max_size=3), annotator=st.text(max_size=3), text=LABEL,
-       tokens=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=2).map(tuple),
-       n=st.integers(0, 2), line=st.one_of(st.none(), st.integers(1, 9)),
-       path=st.text(max_size=3), tool=st.text(max_size=3))
-def test_new_document_is_the_document(name: str, annotator: str, text: str | None,
-                                      tokens: tuple[tuple[int, int], ...], n: int,
-                                      line: int | None, path: str, tool: str) -> None:
-    spans = tuple(Span(f"s{k}", k, k + 1, "l", None) for k in range(n))
-    relations = tuple(Relation(f"s{k}", "s0", "r", None) for k in range(n))
-    chains = tuple(Chain(f"c{k}", "c", ("s0",)) for k in range(n))
-    labels = tuple(DocumentLabel("l", f"v{k}") for k in range(n))
-    made = new_document(name, annotator, text, tokens=tokens, spans=spans,
-                        relations=relations, chains=chains, labels=labels, path=path,
-                        line=line, tool=tool)
-    want = AnnotatedDocument(name, annotator, text, tokens=tokens, spans=spans,
-                             relations=relations, chains=chains, labels=labels, path=path,
-                             line=line, tool=tool)
-    _same(want, made)
-    assert repr(made) == repr(want) and vars(made) == vars(want)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.name = "other"  # type: ignore[misc]

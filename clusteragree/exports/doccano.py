@@ -59,7 +59,6 @@ from .model import (
     Relation,
     Span,
     connected_chains,
-    new_document,
     new_span,
 )
 
@@ -410,8 +409,8 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
             record, "Comments", list, what=what, path=shown, line=line, required=False,
             default=[]):
         tally.add("ignored", "comments on documents", line)
-    doc = new_document(name, user, text, spans=tuple(spans), relations=tuple(relations),
-                       labels=tuple(labels), path=shown, line=line, tool=TOOL)
+    doc = AnnotatedDocument(name, user, text, spans=tuple(spans), relations=tuple(relations),
+                            labels=tuple(labels), path=shown, line=line, tool=TOOL)
     if relations:
         doc = dataclasses.replace(doc, chains=connected_chains(doc))
     return doc

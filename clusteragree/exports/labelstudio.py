@@ -65,7 +65,6 @@ from .model import (
     Relation,
     Span,
     connected_chains,
-    new_document,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -540,8 +539,8 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        doc = new_document(task, annotator, text, spans=spans, relations=rels,
-                           labels=doc_labels, path=self.shown, line=line, tool=TOOL)
+        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                labels=doc_labels, path=self.shown, line=line, tool=TOOL)
         if rels:
             doc = dataclasses.replace(doc, chains=connected_chains(doc))
         return doc

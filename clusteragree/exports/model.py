@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
-           "connected_chains", "new_document", "new_span"]
+           "connected_chains", "new_span"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,9 +245,9 @@ class Export:
         return iter(self.documents)
 
 
-# --- the readers' constructors of a large export's many objects
+# --- the readers' constructor of a large export's many spans
 
-#: The fields of Span and of AnnotatedDocument in order (tests/test_exports_fast.py checks them).
+#: The fields of Span in order (tests/test_exports_fast.py checks them).
 _SPAN_FIELDS = ("id", "start", "end", "layer", "label", "features", "fragments", "text", "line")
 (_set_id, _set_start, _set_end, _set_layer, _set_label, _set_features, _set_fragments,
  _set_text, _set_line) = (getattr(Span, name).__set__ for name in _SPAN_FIELDS)
@@ -278,31 +278,6 @@ def new_span(id: str, start: int, end: int, layer: str, label: str | None,
     _set_text(span, text)
     _set_line(span, line)
     return span
-
-
-_DOCUMENT_FIELDS = ("name", "annotator", "text", "tokens", "sentences", "spans", "relations",
-                    "chains", "labels", "path", "line", "tool")
-
-
-def new_document(name: str, annotator: str, text: str | None, *,
-                 tokens: tuple[tuple[int, int], ...] = (), spans: tuple[Span, ...] = (),
-                 relations: tuple[Relation, ...] = (), chains: tuple[Chain, ...] = (),
-                 labels: tuple[DocumentLabel, ...] = (), path: str = "",
-                 line: int | None = None, tool: str = "") -> AnnotatedDocument:
-    """``AnnotatedDocument(...)`` (without sentences) at half the cost: its fields set at once,
-    not one by one by the frozen dataclass's ``__init__``.
-
-    Examples
-    --------
-    >>> new_document("d", "ann", "text", line=2) == AnnotatedDocument("d", "ann", "text",
-    ...                                                                line=2)
-    True
-    """
-    doc = _new(AnnotatedDocument)
-    doc.__dict__.update(name=name, annotator=annotator, text=text, tokens=tokens,
-                        sentences=(), spans=spans, relations=relations, chains=chains,
-                        labels=labels, path=path, line=line, tool=tool)
-    return doc
 
 
 def connected_chains(doc: AnnotatedDocument, layer: str | None = None, *,

@@ -74,7 +74,6 @@ from .model import (
     Relation,
     Span,
     connected_chains,
-    new_document,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -361,9 +360,9 @@ class _Reader:
             spans = self._spans(raw, tokens, text, doc.name, what, line)
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
-        out = new_document(doc.name, doc.annotator, text, tokens=tokens,
-                           spans=(*spans, *extra), relations=relations, path=self.shown,
-                           line=line, tool=TOOL)
+        out = AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens,
+                                spans=(*spans, *extra), relations=relations, path=self.shown,
+                                line=line, tool=TOOL)
         if relations:
             out = dataclasses.replace(out, chains=connected_chains(out))
         return out
