@@ -7,9 +7,12 @@ JSONL): a sentence of about 150 characters per task, with a word outside the Bas
 Plane now and then, three to six labelled spans per annotation, a relation between two of them
 in one task of three, and a document label. Each file is read in a fresh Python process by
 :func:`clusteragree.exports.read_export` and, as the floor, by ``json.load`` / ``json.loads``
-per line (what any reader must do at least); the report gives each time, the ratio of ours to
-the floor, the peak resident memory of the process (``ru_maxrss``), the baseline (the
-interpreter with the package imported) and the peak over the file size.
+per line (what any reader must do at least, with the cyclic garbage collector paused as the
+readers pause it); the report gives each time (and the processor time, steadier on a shared
+machine), the ratio of ours to the floor, the peak resident memory of the process
+(``ru_maxrss``), the baseline (the interpreter with the package imported) and the peak over the
+file size. With orjson installed (the extra ``fast``) the readers parse JSON Lines with it; the
+floor is always the standard library.
 
 The targets of issue 24: 100,000 tasks x 3 annotators read in under 15 s and under 5x the
 file's size in memory.
@@ -152,13 +155,14 @@ def write_prodigy(path: Path, tasks: int, annotators: int, seed: int = 0) -> Non
 
 
 _CHILD = """
-import json, resource, sys, time
+import gc, json, resource, sys, time
 from pathlib import Path
 kind, path, floor = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1"
 from clusteragree.exports.reading import read_export
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 if floor:
+    gc.disable()  # as the readers pause the cyclic collector
     files = sorted(path.iterdir()) if path.is_dir() else [path]
     for f in files:
         with open(f, encoding="utf-8") as h:
@@ -171,22 +175,23 @@ if floor:
 else:
     export = read_export(path, kind)
     count = sum(len(d.spans) for d in export.documents)
-took = time.perf_counter() - start
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base, count)
+took, cpu = time.perf_counter() - start, time.process_time() - cpu
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base, count, cpu)
 """
 
 
-def measure(kind: str, path: Path, floor: bool, repeat: int) -> tuple[float, int, int, int]:
-    """Best time, and the peak memory, baseline and spans read of the best run, each run a
-    fresh process."""
+def measure(kind: str, path: Path, floor: bool, repeat: int
+            ) -> tuple[float, int, int, int, float]:
+    """Best time, and the peak memory, baseline, spans read and processor time of the best
+    run, each run a fresh process."""
     runs = []
     for _ in range(repeat):
         done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path), str(int(floor))],
                               capture_output=True, text=True)
         if done.returncode:
             raise SystemExit(f"{kind}: the reader failed:\n{done.stderr[-2000:]}")
-        took, peak, base, count = done.stdout.split()
-        runs.append((float(took), int(peak), int(base), int(count)))
+        took, peak, base, count, cpu = done.stdout.split()
+        runs.append((float(took), int(peak), int(base), int(count), float(cpu)))
     return min(runs)
 
 
@@ -215,8 +220,13 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown format(s) {', '.join(unknown)}")
     figures = []
+    try:
+        import orjson  # noqa: F401
+        lines = "JSON Lines parsed by orjson (the extra 'fast')"
+    except ImportError:
+        lines = "JSON Lines parsed by the standard library (orjson not installed)"
     print(f"{args.tasks:,} tasks x {args.annotators} annotators; best of {args.repeat}; "
-          "floor = json.load of the same file(s)")
+          f"floor = json.load of the same file(s); {lines}")
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             path = Path(tmp) / {"label-studio": "ls.json", "doccano": "doccano",
@@ -229,15 +239,18 @@ def main() -> None:
             floor = measure(kind, path, True, args.repeat)
             row = {"format": kind, "tasks": args.tasks, "annotators": args.annotators,
                    "file_mb": round(size / 2**20, 1), "seconds": round(ours[0], 2),
-                   "floor_seconds": round(floor[0], 2),
+                   "floor_seconds": round(floor[0], 2), "cpu_seconds": round(ours[4], 2),
+                   "floor_cpu_seconds": round(floor[4], 2),
                    "over_floor": round(ours[0] / floor[0], 2) if floor[0] else None,
                    "peak_mb": round(ours[1] / 2**20, 1),
                    "baseline_mb": round(ours[2] / 2**20, 1),
                    "peak_over_file": round(ours[1] / size, 2),
                    "floor_peak_over_file": round(floor[1] / size, 2), "spans": ours[3]}
             figures.append(row)
-            print(f"{kind:12} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s  "
-                  f"json alone {row['floor_seconds']:6.2f} s  ({row['over_floor']}x)  "
+            print(f"{kind:12} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s "
+                  f"(processor {row['cpu_seconds']:.2f} s)  json alone "
+                  f"{row['floor_seconds']:6.2f} s (processor {row['floor_cpu_seconds']:.2f} s) "
+                  f" ({row['over_floor']}x)  "
                   f"peak {row['peak_mb']:7.1f} MB = {row['peak_over_file']}x the file "
                   f"(json alone {row['floor_peak_over_file']}x; baseline "
                   f"{row['baseline_mb']:.0f} MB)  {row['spans']:,} spans")

@@ -50,8 +50,17 @@ from typing import IO, Any
 
 from ..errors import InputError, Tally, notify
 from ..inputs import check_encoding, objects_in_bulk
+from . import _records
 from ._records import field, iter_jsonl, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_span,
+)
 
 __all__ = ["read_doccano", "sniff_doccano"]
 
@@ -327,8 +336,15 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
                          "labels by their ids only; export from doccano 1.6 or later (JSONL), "
                          "one file per user", shown, line)
     key = "data" if "data" in record and "text" not in record else "text"
-    text = field(record, key, str, what=what, path=shown, line=line)
-    name = text_field(record, "id", what=what, path=shown, line=line, required=False)
+    text = record.get(key)
+    if type(text) is not str:
+        text = field(record, key, str, what=what, path=shown, line=line)
+    size, fast = len(text), _records.FAST
+    name = record.get("id")
+    if type(name) is int:
+        name = str(name)
+    elif type(name) is not str:
+        name = text_field(record, "id", what=what, path=shown, line=line, required=False)
     if name is None:
         name = f"line {line}"
         tally.add("note", "documents without an id, named by their line", line)
@@ -336,9 +352,20 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
     labels: list[DocumentLabel] = []
     relations: list[Relation] = []
     for column in ("label", "entities", "cats"):
-        values = field(record, column, list, what=what, path=shown, line=line,
-                       required=False, default=[])
+        values = record.get(column)
+        if type(values) is not list:
+            values = field(record, column, list, what=what, path=shown, line=line,
+                           required=False, default=[])
         for k, value in enumerate(values, 1):
+            if fast and type(value) is dict and column == "entities":  # the common case
+                sid, start, end = value.get("id"), value.get("start_offset"), \
+                    value.get("end_offset")
+                label = value.get("label")
+                if type(start) is int and type(end) is int and type(label) is str and \
+                        type(sid) in (int, str) and 0 <= start < end <= size:
+                    spans.append(new_span(str(sid), start, end, LAYER, label_text(label),
+                                          line=line))
+                    continue
             item = f"{what}, {column} {k}"
             if isinstance(value, str):
                 labels.append(DocumentLabel(LAYER, label_text(value), line))
@@ -356,15 +383,21 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
     ids = {s.id for s in spans}
     if len(ids) != len(spans):
         raise InputError(f"{what}: two entities have one id", shown, line)
-    rels = field(record, "relations", list, what=what, path=shown, line=line, required=False,
-                 default=[])
+    rels = record.get("relations")
+    if type(rels) is not list:
+        rels = field(record, "relations", list, what=what, path=shown, line=line,
+                     required=False, default=[])
     for k, rel in enumerate(rels, 1):
-        item = f"{what}, relation {k}"
-        if not isinstance(rel, dict):
-            raise InputError(f"{item} is not a JSON object", shown, line)
-        src = text_field(rel, "from_id", what=item, path=shown, line=line)
-        dst = text_field(rel, "to_id", what=item, path=shown, line=line)
-        kind = field(rel, "type", str, what=item, path=shown, line=line, required=False)
+        src, dst = _end(rel, "from_id"), _end(rel, "to_id")
+        kind = rel.get("type") if type(rel) is dict else None
+        if not fast or src is None or dst is None or (kind is not None and
+                                                        type(kind) is not str):
+            item = f"{what}, relation {k}"
+            if not isinstance(rel, dict):
+                raise InputError(f"{item} is not a JSON object", shown, line)
+            src = text_field(rel, "from_id", what=item, path=shown, line=line)
+            dst = text_field(rel, "to_id", what=item, path=shown, line=line)
+            kind = field(rel, "type", str, what=item, path=shown, line=line, required=False)
         if src not in ids or dst not in ids:
             tally.add("skipped", "relations with an end that is not an entity of the document "
                       "left out", line)
@@ -372,14 +405,21 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
         assert src is not None and dst is not None
         relations.append(Relation(src, dst, "relations",
                                   None if kind is None else label_text(kind), line))
-    if field(record, "Comments", list, what=what, path=shown, line=line, required=False,
-             default=[]):
+    if record.get("Comments") not in (None, []) and field(
+            record, "Comments", list, what=what, path=shown, line=line, required=False,
+            default=[]):
         tally.add("ignored", "comments on documents", line)
     doc = AnnotatedDocument(name, user, text, spans=tuple(spans), relations=tuple(relations),
                             labels=tuple(labels), path=shown, line=line, tool=TOOL)
     if relations:
         doc = dataclasses.replace(doc, chains=connected_chains(doc))
     return doc
+
+
+def _end(rel: Any, key: str) -> str | None:
+    """A relation's end as its id, None when it is not a whole number or a string."""
+    value = rel.get(key) if type(rel) is dict else None
+    return str(value) if type(value) is int else value if type(value) is str else None
 
 
 def _in_text(start: int, end: int, text: str, item: str, line: int, tally: Tally) -> bool:

@@ -56,9 +56,18 @@ from typing import Any
 
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk, read_bytes
-from ._records import field, iter_json_array_bytes, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
-from .offsets import OffsetCheck, resolve_offsets
+from . import _records
+from ._records import _INTERNED, field, iter_json_array_bytes, label_text, text_field
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_span,
+)
+from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
 __all__ = ["read_label_studio", "sniff_label_studio"]
 
@@ -220,7 +229,7 @@ class _Cursor:
 class _Reader:
     def __init__(self, path: Path, duplicates: str, text_key: str | None,
                  annotator_key: str) -> None:
-        self.path = path
+        self.path, self.shown = path, os.fspath(path)
         self.duplicates, self.text_key, self.annotator_key = duplicates, text_key, annotator_key
         self.tally = Tally(path)
         self.docs: list[AnnotatedDocument] = []
@@ -250,25 +259,45 @@ class _Reader:
             return
         data = field(task, "data", dict, what=what, path=self.path, line=line)
         cursor = _Cursor(window, start, end, line)
+        # a task written on one line: every region is on the task's line (no search needed)
+        flat = _records.FAST and window.find("\n", start, end) < 0
         read: dict[str, tuple[str, int, AnnotatedDocument]] = {}
         for k, ann in enumerate(annotations, 1):
             if not isinstance(ann, dict):
                 raise InputError(f"{what}: annotation {k} is not a JSON object", self.path,
                                  line)
-            ann_id = text_field(ann, "id", what=f"{what}, annotation {k}", path=self.path,
-                                line=line, required=False) or f"#{k}"
+            value = ann.get("id")
+            if type(value) is int:
+                ann_id = str(value)
+            elif type(value) is str and value:
+                ann_id = value
+            else:
+                ann_id = text_field(ann, "id", what=f"{what}, annotation {k}", path=self.path,
+                                    line=line, required=False) or f"#{k}"
             where = f"{what}, annotation {ann_id}"
-            if field(ann, "was_cancelled", bool, what=where, path=self.path, line=line,
-                     required=False, default=False):
+            value = ann.get("was_cancelled")
+            if value is True or (value is not False and field(
+                    ann, "was_cancelled", bool, what=where, path=self.path, line=line,
+                    required=False, default=False)):
                 self.tally.add("skipped", CANCELLED, line)
                 continue
-            annotator = self._annotator(ann, where, line)
-            if field(ann, "ground_truth", bool, what=where, path=self.path, line=line,
-                     required=False, default=False):
+            value = ann.get("completed_by")
+            annotator = label_text(str(value)) if type(value) is int else \
+                self._annotator(ann, where, line)
+            value = ann.get("ground_truth")
+            if value is True or (value is not False and field(
+                    ann, "ground_truth", bool, what=where, path=self.path, line=line,
+                    required=False, default=False)):
                 self.tally.add("note", GROUND_TRUTH, line)
-            result = field(ann, "result", list, what=where, path=self.path, line=line,
-                           required=False, default=[])
-            doc = self._annotation(name, annotator, data, result, where, line, cursor)
+            result = ann.get("result")
+            if type(result) is not list:
+                result = field(ann, "result", list, what=where, path=self.path, line=line,
+                               required=False, default=[])
+            doc = None
+            if _records.FAST:
+                doc = self._annotation_fast(name, annotator, data, result, line, cursor, flat)
+            if doc is None:
+                doc = self._annotation(name, annotator, data, result, where, line, cursor)
             if annotator in read:
                 doc = self._duplicate(name, annotator, read[annotator], (ann_id, line, doc))
             read[annotator] = (ann_id, line, doc)
@@ -411,6 +440,107 @@ class _Reader:
         doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
                                 labels=doc_labels, path=os.fspath(self.path), line=line,
                                 tool=TOOL)
+        if rels:
+            doc = dataclasses.replace(doc, chains=connected_chains(doc))
+        return doc
+
+    def _annotation_fast(self, task: str, annotator: str, data: dict[str, Any],
+                         result: list[Any], line: int, cursor: _Cursor, flat: bool
+                         ) -> AnnotatedDocument | None:
+        """:meth:`_annotation` for an annotation of labels regions (one label or none each,
+        with their covered text), relations and choices, all well formed, whose text field is
+        known: the same document, the same notices. None, with nothing done, for anything
+        else (the general path then reads it)."""
+        text = data.get(self.chosen_key) if self.chosen_key is not None else None
+        if type(text) is not str:
+            return None
+        pos, at_line = cursor.pos, cursor.line
+        regions: list[tuple[str, str, int, int, str, str | None, int]] = []
+        choices: list[tuple[str | None, str, list[str]]] = []
+        relations: list[tuple[str, str, list[str], str, int]] = []
+        interned, done = _INTERNED.get, False
+        try:
+            for res in result:
+                kind = res["type"]
+                if kind == "labels":
+                    rid, layer, value = res["id"], res["from_name"], res["value"]
+                    start, end = value["start"], value["end"]
+                    covered, labels = value["text"], value["labels"]
+                    if type(rid) is not str or type(layer) is not str or \
+                            type(start) is not int or type(end) is not int or \
+                            type(covered) is not str or type(labels) is not list:
+                        break
+                    if labels:
+                        label = labels[0]
+                        if type(label) is not str or len(labels) > 1:
+                            break
+                        label = interned(label) or label_text(label)
+                    else:
+                        label = None
+                    regions.append((rid, interned(layer) or label_text(layer), start, end,
+                                    covered, label,
+                                    line if flat else cursor.find(f'"{rid}"')))
+                elif kind == "relation":
+                    src, dst, labels = res["from_id"], res["to_id"], res.get("labels")
+                    if type(src) is not str or type(dst) is not str or not (
+                            labels is None or (type(labels) is list and
+                                               all(type(v) is str for v in labels))):
+                        break
+                    relations.append((src, dst, list(labels or ()),
+                                      str(res.get("direction")),
+                                      line if flat else cursor.find('"from_id"')))
+                elif kind == "choices":
+                    rid, layer, values = res.get("id"), res["from_name"], \
+                        res["value"].get("choices")
+                    if (rid is not None and type(rid) is not str) or type(layer) is not str \
+                            or not (values is None or (type(values) is list and
+                                                       all(type(v) is str for v in values))):
+                        break
+                    choices.append((rid, interned(layer) or label_text(layer),
+                                    list(values or ())))
+                else:
+                    break
+            else:
+                done = True
+        except (KeyError, TypeError, AttributeError):
+            pass
+        if done:
+            return self._fast_document(task, annotator, text, regions, choices, relations,
+                                       line)
+        cursor.pos, cursor.line = pos, at_line
+        return None
+
+    def _fast_document(self, task: str, annotator: str, text: str,
+                       regions: list[tuple[str, str, int, int, str, str | None, int]],
+                       choices: list[tuple[str | None, str, list[str]]],
+                       relations: list[tuple[str, str, list[str], str, int]], line: int
+                       ) -> AnnotatedDocument:
+        spans: tuple[Span, ...] = ()
+        if regions:
+            plain = [(s, e, c) for _, _, s, e, c, _, _ in regions]
+            found = resolve_plain(text, plain, self.tally, regions[0][6])
+            if found is None:  # the general reckoning of units, with its notices
+                checks = [OffsetCheck(s, e, c, at, f"region {rid!r}")
+                          for rid, _, s, e, c, _, at in regions]
+                offsets = resolve_offsets(text, checks, path=self.path, document=task,
+                                          tally=self.tally)[1]
+            else:
+                offsets = found  # type: ignore[assignment]
+            features: dict[str, list[tuple[str, str]]] = {}
+            for rid, layer, values in choices:
+                if rid is not None:
+                    features.setdefault(rid, []).append((layer, "|".join(values)))
+            spans = tuple(new_span(rid, at[0], at[1], layer, label,
+                                   tuple(features[rid]) if rid in features else (), covered,
+                                   place)
+                          for (rid, layer, _, _, covered, label, place), at
+                          in zip(regions, offsets, strict=True) if at is not None)
+        region_ids = {r[0] for r in regions}
+        doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
+                           if rid is None or rid not in region_ids for value in values)
+        rels = self._relations({s.id for s in spans}, relations) if relations else ()
+        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                labels=doc_labels, path=self.shown, line=line, tool=TOOL)
         if rels:
             doc = dataclasses.replace(doc, chains=connected_chains(doc))
         return doc

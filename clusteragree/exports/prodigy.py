@@ -58,14 +58,25 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk
+from . import _records
 from ._records import field, integer, iter_jsonl, label_text, text_field
-from .model import AnnotatedDocument, DocumentLabel, Export, Relation, Span, connected_chains
-from .offsets import OffsetCheck, resolve_offsets
+from .model import (
+    AnnotatedDocument,
+    DocumentLabel,
+    Export,
+    Relation,
+    Span,
+    connected_chains,
+    new_span,
+)
+from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
 __all__ = ["read_prodigy", "sniff_prodigy"]
 
@@ -78,6 +89,9 @@ _MANUAL_VIEWS = ("relations", "dep", "coref", "blocks")
 IGNORED = "examples the annotator skipped (answer 'ignore') left out"
 REJECTED = ("examples the annotator rejected (answer 'reject' in a manual recipe: the example "
             "is unusable) left out; read them with answers='accept,reject'")
+_START_END = itemgetter("start", "end")
+_TOKEN_MISMATCH = ("spans whose token_start and token_end (inclusive) are not the tokens at "
+                   "their start and end; read at start and end")
 BINARY_SPANS = ("binary decisions on one suggested span (ner.teach, spans.teach) left out: "
                 "they are not a complete annotation of the text")
 
@@ -199,7 +213,7 @@ def _open(name: Path) -> IO[bytes]:
 
 class _Reader:
     def __init__(self, path: Path, answers: frozenset[str]) -> None:
-        self.path, self.answers = path, answers
+        self.path, self.answers, self.shown = path, answers, os.fspath(path)
         self.tally = Tally(path)
         self.docs: dict[tuple[str, object], _Doc] = {}
         self.names: dict[str, object] = {}
@@ -210,14 +224,18 @@ class _Reader:
             raise InputError("a line of prodigy db-out is a JSON object; this one is not",
                              self.path, line)
         what = f"the example at line {line}"
-        answer = field(record, "answer", str, what=what, path=self.path, line=line)
+        answer = record.get("answer")
+        if type(answer) is not str:
+            answer = field(record, "answer", str, what=what, path=self.path, line=line)
         if answer not in ("accept", "reject", "ignore"):
             raise InputError(f'{what}: "answer" is {answer[:40]!r}, not accept, reject or '
                              "ignore", self.path, line)
-        annotator = (field(record, "_annotator_id", str, what=what, path=self.path,
-                           line=line, required=False)
-                     or field(record, "_session_id", str, what=what, path=self.path,
-                              line=line, required=False))
+        annotator = record.get("_annotator_id")
+        if type(annotator) is not str or not annotator:
+            annotator = (field(record, "_annotator_id", str, what=what, path=self.path,
+                               line=line, required=False)
+                         or field(record, "_session_id", str, what=what, path=self.path,
+                                  line=line, required=False))
         if not annotator:
             raise InputError(f"{what} names no annotator (_annotator_id, _session_id): "
                              "annotate in named multi-user sessions (?session=NAME in the "
@@ -226,14 +244,20 @@ class _Reader:
         if answer == "ignore":
             self.tally.add("skipped", IGNORED, line)
             return
-        text = field(record, "text", str, what=what, path=self.path, line=line,
-                     required=False)
+        text = record.get("text")
+        if type(text) is not str:
+            text = field(record, "text", str, what=what, path=self.path, line=line,
+                         required=False)
         if text is None:
             self.tally.add("ignored", "examples without a text (images, audio) left out", line)
             return
-        input_hash = text_field(record, "_input_hash", what=what, path=self.path, line=line)
-        task_hash = text_field(record, "_task_hash", what=what, path=self.path, line=line,
-                               required=False)
+        value = record.get("_input_hash")
+        input_hash = str(value) if type(value) is int else value if type(value) is str else \
+            text_field(record, "_input_hash", what=what, path=self.path, line=line)
+        value = record.get("_task_hash")
+        task_hash = str(value) if type(value) is int else value if type(value) is str else \
+            text_field(record, "_task_hash", what=what, path=self.path, line=line,
+                       required=False)
         assert input_hash is not None
         view = record.get("_view_id") if isinstance(record.get("_view_id"), str) else None
         manual = (view is not None and (view.endswith("_manual") or view in _MANUAL_VIEWS)) \
@@ -327,22 +351,34 @@ class _Reader:
                 ) -> AnnotatedDocument:
         text = doc.text
         tokens = self._tokens(record, text, what, line)
-        raw = field(record, "spans", list, what=what, path=self.path, line=line,
-                    required=False, default=[])
-        spans = self._spans(raw, tokens, text, doc.name, what, line)
+        raw = record.get("spans")
+        if type(raw) is not list:
+            raw = field(record, "spans", list, what=what, path=self.path, line=line,
+                        required=False, default=[])
+        spans = self._spans_fast(raw, tokens, text, doc.name, line) if _records.FAST else None
+        if spans is None:
+            spans = self._spans(raw, tokens, text, doc.name, what, line)
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
         out = AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens,
-                                spans=(*spans, *extra), relations=relations,
-                                path=os.fspath(self.path), line=line, tool=TOOL)
+                                spans=(*spans, *extra), relations=relations, path=self.shown,
+                                line=line, tool=TOOL)
         if relations:
             out = dataclasses.replace(out, chains=connected_chains(out))
         return out
 
     def _tokens(self, record: dict[str, Any], text: str, what: str, line: int
                 ) -> tuple[tuple[int, int], ...]:
-        raw = field(record, "tokens", list, what=what, path=self.path, line=line,
-                    required=False, default=[])
+        raw = record.get("tokens")
+        if type(raw) is not list:
+            raw = field(record, "tokens", list, what=what, path=self.path, line=line,
+                        required=False, default=[])
+        found = self._tokens_fast(raw, text) if _records.FAST and raw else None
+        if found is not None:
+            tokens, wrong = found
+            self.tally.add("mismatch", "tokens whose text is not the text at their offsets",
+                           line, wrong)
+            return self._shared(text, tokens)
         out: list[tuple[int, int]] = []
         size, wrong = len(text), 0
         for k, tok in enumerate(raw):
@@ -362,13 +398,63 @@ class _Reader:
             out.append((start, end))
         self.tally.add("mismatch", "tokens whose text is not the text at their offsets", line,
                        wrong)
-        tokens = tuple(out)
-        # the annotators of one text share its tokens: one tuple for all of them
+        return self._shared(text, tuple(out))
+
+    def _shared(self, text: str, tokens: tuple[tuple[int, int], ...]
+                ) -> tuple[tuple[int, int], ...]:
+        """The annotators of one text share its tokens: one tuple for all of them."""
         shared = self.tokens.get(text)
         if shared == tokens:
             return shared
         self.tokens[text] = tokens
         return tokens
+
+    @staticmethod
+    def _tokens_fast(raw: list[Any], text: str) -> tuple[tuple[tuple[int, int], ...], int] | None:
+        """The tokens' offsets and the number whose text is not the text at them, for tokens
+        that are objects with whole-number ``start`` and ``end`` within the text; None for
+        anything else (:meth:`_tokens` then reads them, and says what is wrong)."""
+        try:
+            pairs = tuple(map(_START_END, raw))
+        except (KeyError, TypeError):
+            return None
+        flat = list(chain.from_iterable(pairs))
+        starts, ends = flat[::2], flat[1::2]
+        if {*map(type, flat)} != {int} or min(starts) < 0 or max(ends) > len(text) or \
+                not all(map(le, starts, ends)):
+            return None
+        written = [t.get("text") for t in raw]
+        covered = list(map(text.__getitem__, map(slice, starts, ends)))
+        wrong = 0 if written == covered else \
+            sum(1 for w, c in zip(written, covered, strict=True) if w is not None and w != c)
+        return pairs, wrong
+
+    def _spans_fast(self, raw: list[Any], tokens: tuple[tuple[int, int], ...], text: str,
+                    name: str, line: int) -> list[Span] | None:
+        """:meth:`_spans` for spans that are objects with whole-number offsets, string labels
+        and texts (or none) and whole-number token indices (or none): the same spans and
+        notices. None, with nothing done, for anything else."""
+        found: list[tuple[str, int, int, str | None, str | None]] = []
+        wrong, count = 0, len(tokens)
+        for k, sp in enumerate(raw, 1):
+            if type(sp) is not dict:
+                return None
+            start, end = sp.get("start"), sp.get("end")
+            label, covered = sp.get("label"), sp.get("text")
+            first, last = sp.get("token_start"), sp.get("token_end")
+            if type(start) is not int or type(end) is not int or start < 0 or end < 0 or \
+                    (label is not None and type(label) is not str) or \
+                    (covered is not None and type(covered) is not str) or \
+                    (first is not None and type(first) is not int) or \
+                    (last is not None and type(last) is not int):
+                return None
+            if first is not None and last is not None and count and (
+                    not 0 <= first <= last < count or tokens[first][0] != start or
+                    tokens[last][1] != end):
+                wrong += 1
+            found.append((f"s{k}", start, end, label, covered))
+        self.tally.add("mismatch", _TOKEN_MISMATCH, line, wrong)
+        return self._found_spans(found, text, name, line)
 
     def _spans(self, raw: list[Any], tokens: tuple[tuple[int, int], ...], text: str,
                name: str, what: str, line: int) -> list[Span]:
@@ -385,9 +471,20 @@ class _Reader:
                             required=False)
             self._token_check(sp, start, end, tokens, item, line)
             found.append((f"s{k}", start, end, label, covered))
+        return self._found_spans(found, text, name, line)
+
+    def _found_spans(self, found: list[tuple[str, int, int, str | None, str | None]],
+                     text: str, name: str, line: int) -> list[Span]:
         if not found:
             return []
-        if any(c is not None for *_, c in found):
+        plain = None
+        if _records.FAST and all(c is not None for *_, c in found):
+            plain = resolve_plain(text, [(s, e, c) for _, s, e, _, c in found
+                                         if c is not None], self.tally, line)
+        offsets: list[tuple[int, int] | None]
+        if plain is not None:
+            offsets = list(plain)
+        elif any(c is not None for *_, c in found):
             checks = [OffsetCheck(s, e, c, line, f"span {sid}") for sid, s, e, _, c in found]
             _, offsets = resolve_offsets(text, checks, path=self.path, document=name,
                                          tally=self.tally)
@@ -397,8 +494,8 @@ class _Reader:
             if None in offsets:
                 self.tally.add("skipped", "spans outside the text left out", line,
                                offsets.count(None))
-        return [Span(sid, at[0], at[1], LAYER, None if label is None else label_text(label),
-                     text=covered, line=line)
+        return [new_span(sid, at[0], at[1], LAYER,
+                         None if label is None else label_text(label), (), covered, line)
                 for (sid, _, _, label, covered), at in zip(found, offsets, strict=True)
                 if at is not None]
 
@@ -412,9 +509,7 @@ class _Reader:
             return
         if not (0 <= first <= last < len(tokens)) or tokens[first][0] != start or \
                 tokens[last][1] != end:
-            self.tally.add("mismatch", "spans whose token_start and token_end (inclusive) are "
-                           "not the tokens at their start and end; read at start and end",
-                           line)
+            self.tally.add("mismatch", _TOKEN_MISMATCH, line)
 
     def _relations(self, record: dict[str, Any], spans: list[Span], extra: list[Span],
                    tokens: tuple[tuple[int, int], ...], text: str, what: str, line: int
@@ -482,7 +577,8 @@ class _Reader:
         for doc in self.docs.values():
             labels = tuple(lab for _, group in doc.labels.values() for lab in group)
             if doc.manual is not None:
-                out.append(dataclasses.replace(doc.manual, labels=labels))
+                out.append(dataclasses.replace(doc.manual, labels=labels) if labels else
+                           doc.manual)
             else:
                 out.append(AnnotatedDocument(doc.name, doc.annotator, doc.text, labels=labels,
                                              path=os.fspath(self.path), line=doc.line,

@@ -1,0 +1,360 @@
+"""The fast paths of the JSON readers (Label Studio, doccano, Prodigy) against their general
+path: the same documents, field by field, the same notices and the same errors.
+
+Each input is read three ways: the general path alone (``_records.FAST = False``), the fast
+paths with orjson, and the fast paths with the standard library's ``json`` (orjson hidden).
+The inputs are the fixtures (corpora_fixtures/exports) and random exports (hypothesis) written
+to exercise both what the fast paths take (well-formed records, UTF-16 offsets after
+characters outside the BMP) and what they must leave to the general path (wrong types,
+missing fields, offsets off the text, several labels, long whole numbers, deep nesting,
+non-JSON numbers, lone surrogates, records written over several lines).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clusteragree.errors import InputError, Ledger
+from clusteragree.exports import _records
+from clusteragree.exports.doccano import read_doccano
+from clusteragree.exports.labelstudio import read_label_studio
+from clusteragree.exports.model import (
+    _SPAN_FIELDS,
+    Span,
+    new_span,
+)
+from clusteragree.exports.prodigy import read_prodigy
+
+FIX = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "exports"
+MODES = ("general", "fast", "fast-stdlib")
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+
+def _outcome(read: Callable[[], Any], mode: str, monkeypatch: pytest.MonkeyPatch
+             ) -> tuple[Any, list[tuple[Any, ...]]]:
+    """What one reading gives in ``mode``: the export or the error, and the notices."""
+    with monkeypatch.context() as patch:
+        patch.setattr(_records, "FAST", mode != "general")
+        if mode == "fast-stdlib":
+            patch.setattr(_records, "_orjson", None)
+        with Ledger() as ledger:
+            try:
+                found: Any = read()
+            except InputError as err:
+                found = ("error", str(err), err.line, err.col)
+    notices = [(n.kind, n.message, n.file, n.line, n.count) for n in ledger.notices]
+    return found, notices
+
+
+def _same(a: Any, b: Any, where: str = "export") -> None:
+    """``a == b``, field by field, with the place of the first difference."""
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        assert type(a) is type(b), where
+        for f in dataclasses.fields(a):
+            _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
+    elif isinstance(a, tuple) and isinstance(b, tuple):
+        assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{where}[{k}]")
+    else:
+        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
+
+
+def _check(read: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    general, notices = _outcome(read, "general", monkeypatch)
+    for mode in MODES[1:]:
+        found, said = _outcome(read, mode, monkeypatch)
+        _same(general, found, mode)
+        assert said == notices, mode
+
+
+# --- the fixtures
+
+def _fixtures() -> list[tuple[str, Path]]:
+    out = [("label-studio", p) for p in sorted((FIX / "labelstudio").glob("*.json"))]
+    out += [("prodigy", p) for p in sorted((FIX / "prodigy").glob("*.jsonl"))]
+    out += [("doccano", p) for p in sorted((FIX / "doccano").iterdir())
+            if p.is_dir() or p.suffix == ".zip"]
+    return out
+
+
+READERS: dict[str, Callable[..., Any]] = {"label-studio": read_label_studio,
+                                          "prodigy": read_prodigy, "doccano": read_doccano}
+
+
+@pytest.mark.parametrize(("kind", "path"), _fixtures(), ids=lambda x: getattr(x, "name", x))
+def test_the_fixtures_read_alike(kind: str, path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    _check(lambda: READERS[kind](path), monkeypatch)
+
+
+# --- random exports
+
+#: Texts of words: characters outside the BMP (UTF-16 offsets differ after them), a
+#: combining accent and CR LF (grapheme clusters differ), ASCII.
+TEXT = st.lists(st.sampled_from(["\N{GRINNING FACE}", "Zo\u00eb", "e\u0301t\u00e9", "ab", "\r\n",
+                                 "x", "\N{GRINNING FACE}!"]), max_size=6).map(" ".join)
+NAME = st.one_of(st.sampled_from(["A", "B", "r1", "r2"]), st.integers(1, 3))
+ODD = st.sampled_from([None, 1.5, True, "x", [], {}, 2**64 + 1, -1])
+
+
+def _utf16(text: str, offset: int) -> int:
+    return len(text[:offset].encode("utf-16-le")) // 2
+
+
+@st.composite
+def _offsets(draw: st.DrawFn, text: str, utf16: bool) -> tuple[Any, Any, Any]:
+    """Start, end and covered text, mostly right (in code points or UTF-16 units)."""
+    s = draw(st.integers(0, len(text)))
+    e = draw(st.integers(s, len(text)))
+    covered: Any = text[s:e]
+    if utf16 != _rarely(draw):
+        s, e = _utf16(text, s), _utf16(text, e)
+    how = draw(st.integers(0, 24))
+    if how in (11, 12):
+        s, e = draw(st.integers(-2, len(text) + 3)), draw(st.integers(-2, len(text) + 3))
+    elif how in (13, 14):
+        covered = draw(TEXT)
+    elif how == 15:
+        covered = draw(ODD)
+    elif how == 16:
+        s = draw(ODD)
+    return s, e, covered
+
+
+def _rarely(draw: st.DrawFn) -> bool:
+    """True about once in twenty-five draws (so that most exports are read, some refused); not
+    at 0, which hypothesis draws more often than the others."""
+    return draw(st.integers(0, 24)) == 17
+
+
+def _drop(draw: st.DrawFn, record: dict[str, Any]) -> dict[str, Any]:
+    """Now and then a field left out or given a value of another type."""
+    if record and _rarely(draw):
+        key = draw(st.sampled_from(sorted(record)))
+        if draw(st.booleans()):
+            del record[key]
+        else:
+            record[key] = draw(ODD)
+    return record
+
+
+@st.composite
+def _ls_annotation(draw: st.DrawFn, text: str, k: int) -> dict[str, Any]:
+    result: list[Any] = []
+    ids = []
+    utf16 = draw(st.booleans())
+    for r in range(draw(st.integers(0, 4))):
+        s, e, covered = draw(_offsets(text, utf16))
+        rid = f"a{k}r{r}" if draw(st.integers(0, 7)) else draw(NAME)
+        ids.append(rid)
+        labels = draw(st.sampled_from([["PER"], ["LOC"], ["PER"], ["LOC"], [], ["PER", "LOC"]]))
+        labels = [3] if _rarely(draw) else labels
+        value = {"start": s, "end": e, "text": covered, "labels": labels}
+        result.append(_drop(draw, {"id": rid, "type": "labels", "from_name": "label",
+                                   "to_name": "text", "value": _drop(draw, value)}))
+    for _ in range(draw(st.integers(0, 2))):
+        ends = [*ids, "nowhere"]
+        result.append(_drop(draw, {"type": "relation", "from_id": draw(st.sampled_from(ends)),
+                                   "to_id": draw(st.sampled_from(ends)),
+                                   "direction": draw(st.sampled_from(["left", "right"])),
+                                   "labels": draw(st.sampled_from([[], ["coref"], None]))}))
+    if draw(st.booleans()):
+        rid = draw(st.sampled_from([None, *ids]))
+        choice = {"type": "choices", "from_name": "topic", "to_name": "text",
+                  "value": {"choices": [1] if _rarely(draw) else draw(
+                      st.sampled_from([["x"], ["x", "y"]]))}}
+        if rid is not None:
+            choice["id"] = rid
+        result.append(_drop(draw, choice))
+    if _rarely(draw):
+        result.append({"id": "t", "type": "textarea", "value": {"text": ["note"]}})
+    if _rarely(draw):
+        result.append("not an object")
+    who = draw(st.one_of(st.integers(1, 3), st.sampled_from(["u1", "u2"]),
+                         st.builds(lambda i: {"id": i, "email": f"u{i}@x.org"},
+                                   st.integers(1, 3))))
+    return _drop(draw, {"id": draw(st.one_of(st.integers(1, 9), st.just("x"))),
+                        "completed_by": who, "result": result,
+                        "was_cancelled": _rarely(draw), "ground_truth": _rarely(draw)})
+
+
+@st.composite
+def _ls_export(draw: st.DrawFn) -> str:
+    tasks = []
+    for t in range(draw(st.integers(1, 4))):
+        text = draw(TEXT)
+        data: dict[str, Any] = {"text": text}
+        if _rarely(draw):
+            data["title"] = draw(TEXT)
+        task = {"id": t + 1, "data": data,
+                "annotations": [draw(_ls_annotation(text, k)) for k in range(
+                    draw(st.integers(0, 3)))],
+                "predictions": draw(st.sampled_from([[], [{"result": []}]]))}
+        tasks.append(_drop(draw, task))
+    return json.dumps(tasks, ensure_ascii=draw(st.booleans()),
+                      indent=draw(st.sampled_from([None, None, 1])))
+
+
+@given(content=_ls_export(), duplicates=st.sampled_from(["refuse", "first", "last"]),
+       key=st.sampled_from(["email", "id"]), text_key=st.sampled_from(["text", None]))
+@SETTINGS
+def test_random_label_studio_exports_read_alike(tmp_path: Path, content: str, duplicates: str,
+                                                key: str, text_key: str | None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(content, encoding="utf-8")
+    _check(lambda: read_label_studio(path, duplicates=duplicates, annotator_key=key,
+                                     text_key=text_key), monkeypatch)
+
+
+@st.composite
+def _tokens(draw: st.DrawFn, text: str) -> list[Any]:
+    out: list[Any] = []
+    at = 0
+    for word in text.split(" "):
+        out.append({"text": word, "start": at, "end": at + len(word), "id": len(out)})
+        at += len(word) + 1
+    if out and _rarely(draw):
+        k = draw(st.integers(0, len(out) - 1))
+        out[k] = _drop(draw, dict(out[k])) if draw(st.booleans()) else \
+            {**out[k], "text": draw(TEXT)}
+    return out
+
+
+@st.composite
+def _prodigy_line(draw: st.DrawFn, text: str, tokens: list[Any], t: int) -> str:
+    spans = []
+    utf16 = draw(st.booleans())
+    for _ in range(draw(st.integers(0, 3))):
+        s, e, covered = draw(_offsets(text, utf16))
+        span: dict[str, Any] = {"start": s, "end": e, "label": 3 if _rarely(draw) else
+                                draw(st.sampled_from(["PER", "LOC", None]))}
+        if draw(st.booleans()):
+            span["text"] = covered
+        if tokens and draw(st.booleans()):
+            first = draw(st.integers(0, len(tokens) - 1))
+            span.update(token_start=first, token_end=draw(st.integers(first, len(tokens))))
+        spans.append(_drop(draw, span))
+    record: dict[str, Any] = {
+        "text": text, "_input_hash": 2**64 + t if _rarely(draw) else
+        draw(st.sampled_from([t, t, str(t)])),
+        "_task_hash": 100 + t, "tokens": tokens, "spans": spans,
+        "answer": draw(st.sampled_from(["accept", "accept", "accept", "reject", "ignore"])),
+        "_view_id": draw(st.sampled_from(["ner_manual", "ner_manual", "ner", None])),
+        "_annotator_id": draw(st.sampled_from(["ann-1", "ann-2", "ann-1", "ann-2", ""])),
+        "_session_id": "ann-s", "meta": {"id": draw(st.sampled_from([None, "d", 7]))}}
+    if spans and _rarely(draw):
+        record["relations"] = [{"head": 0, "child": draw(st.integers(0, 3)),
+                                "label": "COREF"}]
+    if _rarely(draw):
+        record["meta"]["deep"] = json.loads("[" * 150 + "]" * 150)
+    line = json.dumps(_drop(draw, record), ensure_ascii=draw(st.booleans()))
+    if not _rarely(draw):
+        return line
+    return draw(st.sampled_from([line.replace("}", ', "x": NaN}', 1),
+                                 line.replace("}", ', "x": 1e400}', 1),
+                                 line.replace("}", ', "x": "\\ud800"}', 1),
+                                 line.replace("}", ', "x": 12345678901234567890}', 1)]))
+
+
+@given(data=st.data(), answers=st.sampled_from(["accept", "accept,reject"]))
+@SETTINGS
+def test_random_prodigy_exports_read_alike(tmp_path: Path, data: st.DataObject, answers: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = []
+    for t in range(data.draw(st.integers(1, 4))):
+        text = data.draw(TEXT)
+        tokens = data.draw(_tokens(text))
+        for _ in range(data.draw(st.integers(1, 3))):
+            lines.append(data.draw(_prodigy_line(text, tokens, t)))
+    path = tmp_path / "db.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _check(lambda: read_prodigy(path, answers=answers), monkeypatch)
+
+
+@st.composite
+def _doccano_line(draw: st.DrawFn, t: int, text: str) -> str:
+    entities: list[Any] = []
+    for k in range(draw(st.integers(0, 4))):
+        s, e, _ = draw(_offsets(text, False))
+        if draw(st.integers(0, 5)) == 3:
+            entities.append([s, e, "PER"])
+        else:
+            entities.append(_drop(draw, {"id": draw(st.sampled_from([t * 10 + k, str(k), k])),
+                                         "label": "PER", "start_offset": s, "end_offset": e}))
+    ids = [x["id"] for x in entities if isinstance(x, dict) and "id" in x] + [999]
+    relations = [_drop(draw, {"id": r, "from_id": draw(st.sampled_from(ids)),
+                              "to_id": draw(st.sampled_from(ids)), "type": "coref"})
+                 for r in range(draw(st.integers(0, 2)))]
+    record: dict[str, Any] = {"id": draw(st.sampled_from([t, str(t), None])), "text": text,
+                              "entities": entities, "relations": relations,
+                              "cats": [1] if _rarely(draw) else draw(
+                                  st.sampled_from([[], ["x"]])),
+                              "Comments": draw(st.sampled_from([[], ["c"], None]))}
+    if draw(st.booleans()):
+        record["label"] = draw(st.sampled_from([[[0, 1, "X"]], ["topic"], [[0, 99, "X"]]]))
+    return json.dumps(_drop(draw, record), ensure_ascii=draw(st.booleans()))
+
+
+@given(data=st.data())
+@SETTINGS
+def test_random_doccano_exports_read_alike(tmp_path: Path, data: st.DataObject,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    for user in ("alice", "bob"):
+        lines = [data.draw(_doccano_line(t, data.draw(TEXT)))
+                 for t in range(data.draw(st.integers(1, 4)))]
+        (folder / f"{user}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _check(lambda: read_doccano(folder), monkeypatch)
+
+
+def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small export of the benchmark (scripts/bench_exports.py), in each format."""
+    import importlib.util
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench_exports.py"
+    spec = importlib.util.spec_from_file_location("bench_exports", script)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.write_label_studio(tmp_path / "ls.json", 60, 3)
+    bench.write_doccano(tmp_path / "doccano", 60, 3)
+    bench.write_prodigy(tmp_path / "prodigy.jsonl", 60, 3)
+    _check(lambda: read_label_studio(tmp_path / "ls.json"), monkeypatch)
+    _check(lambda: read_doccano(tmp_path / "doccano"), monkeypatch)
+    _check(lambda: read_prodigy(tmp_path / "prodigy.jsonl"), monkeypatch)
+
+
+# --- the constructor of the readers' many spans
+
+def test_the_fast_constructor_follows_the_dataclass() -> None:
+    assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
+
+
+LABEL = st.one_of(st.none(), st.text(max_size=3))
+
+
+@given(id_=st.text(max_size=3), start=st.integers(0, 9), end=st.integers(0, 9),
+       layer=st.text(max_size=3), label=LABEL,
+       features=st.lists(st.tuples(st.text(max_size=2), st.text(max_size=2)),
+                         max_size=2).map(tuple),
+       text=LABEL, line=st.one_of(st.none(), st.integers(1, 9)))
+def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label: str | None,
+                              features: tuple[tuple[str, str], ...], text: str | None,
+                              line: int | None) -> None:
+    made = new_span(id_, start, end, layer, label, features, text, line)
+    want = Span(id_, start, end, layer, label, features, text=text, line=line)
+    _same(want, made)
+    assert hash(made) == hash(want) and repr(made) == repr(want)
