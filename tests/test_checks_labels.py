@@ -248,7 +248,9 @@ def test_codes_and_scan_agree_on_random_tables(tmp_path):
                                                                    c[2]))
 
     @hypothesis.settings(max_examples=80, deadline=None,
-                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture,
+                                                hypothesis.HealthCheck.too_slow,
+                                                hypothesis.HealthCheck.filter_too_much])
     @hypothesis.given(cells=cells, documents=st.booleans(), extra=st.booleans(),
                       sep=st.sampled_from([None, "|", "none"]),
                       vocabulary=st.sampled_from([None, ["x", "y"], []]),
@@ -290,7 +292,9 @@ def test_parquet_codes_and_scan_agree_on_random_tables(tmp_path):
                      min_size=1, max_size=30, unique_by=lambda c: c[:3])
 
     @hypothesis.settings(max_examples=60, deadline=None,
-                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+                         suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture,
+                                                hypothesis.HealthCheck.too_slow,
+                                                hypothesis.HealthCheck.filter_too_much])
     @hypothesis.given(cells=cells, documents=st.booleans(), text_units=st.booleans(),
                       two_parts=st.booleans(), vocabulary=st.sampled_from([None, ["x", "y"]]))
     def check(cells, documents, text_units, two_parts, vocabulary):
