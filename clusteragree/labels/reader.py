@@ -9,6 +9,8 @@ from typing import Any
 from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
+from .reader_fast import csv_columns, json_columns, multilabel_of_columns
+from .table_fast import FAST_MIN_CHARS
 
 __all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel"]
 
@@ -23,7 +25,8 @@ SET_SEPARATOR = ";"
 
 
 def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None,
-                    input_format: str = "auto", sep: str | None = None) -> MultiLabel:
+                    input_format: str = "auto", sep: str | None = None,
+                    fast: bool | None = None) -> MultiLabel:
     """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
     ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
 
@@ -50,6 +53,15 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
         The separator of several labels in one field (each piece stripped; a field with a
         rank or a weight must hold one label); ``"none"``: every field is one label, whatever
         it holds. Default: one label per field, a field holding ``;`` refused.
+    fast : bool or None, default=None
+        Read plain files by columns (:mod:`clusteragree.labels.reader_fast`): a CSV of the
+        header ``item,annotator,label`` without quotes, blank lines or empty fields (read
+        with pyarrow when it is installed), or a JSON list of objects with the keys item,
+        annotator and label only, whose labels the record-by-record reader would keep as
+        they are without a notice. Anything else, and every file with ``fast=False``, is read
+        record by record, so the data, notices and errors are the same either way. None: a
+        CSV by columns from :data:`~clusteragree.labels.table_fast.FAST_MIN_CHARS`
+        characters on (below, loading pyarrow costs more than it saves), a JSON file always.
 
     Returns
     -------
@@ -135,7 +147,8 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
-    data = _read_json(text, name, sep) if as_json else _read_csv(text, name, sep)
+    data = (_read_json(text, name, sep, fast) if as_json
+            else _read_csv(text, name, sep, fast))
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "
@@ -188,8 +201,14 @@ def _split(records: list[tuple[Any, ...]], lines: list[int | None], sep: str | N
     return out, out_lines
 
 
-def _read_json(text: str, name: str, sep: str | None = None) -> MultiLabel:
+def _read_json(text: str, name: str, sep: str | None = None, fast: bool | None = None
+               ) -> MultiLabel:
     objects = load_json(text, name)
+    if fast is not False:
+        columns = json_columns(objects)
+        data = None if columns is None else multilabel_of_columns(columns, sep)
+        if data is not None:
+            return data
     if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
         raise InputError("expected a JSON list of objects with item, annotator, label",
                          path=name, line=1)
@@ -212,7 +231,8 @@ def _read_json(text: str, name: str, sep: str | None = None) -> MultiLabel:
     return MultiLabel.from_records(records, source=name)
 
 
-def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
+def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = None
+              ) -> MultiLabel:
     rows = csv_rows(text, name)
     first = next(rows, None)
     header = [h.strip().lower() for h in first[1]] if first else []
@@ -220,6 +240,13 @@ def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
                                                                             ["weight"]):
         raise InputError(f"the header is {header}; expected item,annotator,label[,rank] or "
                          "item,annotator,label,weight", path=name, line=first[0] if first else 1)
+    if fast is None:
+        fast = len(text) >= FAST_MIN_CHARS
+    if fast and first is not None and first[0] == 1 and len(header) == 3:  # (the header on the first line)
+        columns = csv_columns(text)
+        data = None if columns is None else multilabel_of_columns(columns, sep)
+        if data is not None:
+            return data
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
     for number, row in rows:
