@@ -242,7 +242,8 @@ def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = 
                          "item,annotator,label,weight", path=name, line=first[0] if first else 1)
     if fast is None:
         fast = len(text) >= FAST_MIN_CHARS
-    if fast and first is not None and first[0] == 1 and len(header) == 3:  # (the header on the first line)
+    # (by columns only when the header is on the first line)
+    if fast and first is not None and first[0] == 1 and len(header) == 3:
         columns = csv_columns(text)
         data = None if columns is None else multilabel_of_columns(columns, sep)
         if data is not None:
