@@ -104,7 +104,9 @@ def test_plain_files_take_the_column_path(tmp_path: Path, rows: list[tuple[str, 
     trivially if they were not), with the same result."""
     text = "item,annotator,label\n" + "".join(f"{i},{a},{lab}\n" for i, a, lab in rows)
     objects = [{"item": i, "annotator": a, "label": lab} for i, a, lab in rows]
-    for columns in (csv_columns(text), json_columns(objects)):
+    from_csv = csv_columns(text)
+    assert from_csv is not None
+    for columns in (from_csv[0], json_columns(objects)):
         assert columns is not None
         assert multilabel_of_columns(columns, sep) is not None
     (tmp_path / "labels.csv").write_text(text, encoding="utf-8")
@@ -150,9 +152,9 @@ def test_fixtures_read_the_same_either_way(tmp_path: Path, name: str, sep: str |
 def test_column_path_on_a_plain_fixture_matches_its_rows() -> None:
     """The fields of the ranked fixture without its ranks, written out by hand from the file
     (cells in order of their first row, labels sorted)."""
-    columns = csv_columns(fixture_variants()["unranked.csv"])
-    assert columns is not None
-    data = multilabel_of_columns(columns, None)
+    got = csv_columns(fixture_variants()["unranked.csv"])
+    assert got is not None
+    data = multilabel_of_columns(got[0], None)
     assert data is not None
     assert list(data.cells.items()) == [
         (("A", "m1"), ("answer", "question")), (("B", "m1"), ("question",)),
@@ -162,3 +164,64 @@ def test_column_path_on_a_plain_fixture_matches_its_rows() -> None:
     assert data.items == ("m1", "m2", "m3", "m4") and data.annotators == ("A", "B")
     assert data.categories == ("answer", "planning", "question", "social")
     assert not data.ranked and data.weights is None
+
+
+# --- clusteragree validate: the checks on the reader's codes against the scan of the rows
+
+
+def incidents(paths: list[Path], sep: str | None, vocabulary: list[str] | None,
+              by_columns: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every incident of validating ``paths`` at level 3, the files read by columns (the
+    checks then run on the reader's codes) or record by record (the rows then scanned)."""
+    from clusteragree.labels import reader
+    from clusteragree.labels.checks import validate_inputs
+
+    monkeypatch.setattr(reader, "FAST_MIN_CHARS", 0 if by_columns else 1 << 62)
+    with Ledger():
+        return [repr(i) for i in validate_inputs(
+            [str(p) for p in paths], "multilabel-csv", level=3, encoding=None, names=None,
+            options={"sep": sep, "vocabulary": vocabulary})]
+
+
+plain_rows = st.lists(st.tuples(st.sampled_from(["m1", "m2", "m3", "m4", "m5"]),
+                                st.sampled_from(["A", "B", "C"]),
+                                st.sampled_from(["x", "y", "z", "X", "w w", ""])),
+                      min_size=0, max_size=14)
+
+
+@SETTINGS
+@given(st.lists(plain_rows, min_size=1, max_size=2), st.sampled_from(SEPS),
+       st.sampled_from([None, ["x", "y"], []]))
+def test_validate_gives_the_same_incidents_either_way(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: list[list[tuple[str, ...]]],
+        sep: str | None, vocabulary: list[str] | None) -> None:
+    paths = []
+    for k, rows in enumerate(files):
+        path = tmp_path / f"labels{k}.csv"
+        path.write_text("item,annotator,label\n" + "".join(",".join(r) + "\n" for r in rows),
+                        encoding="utf-8")
+        paths.append(path)
+    assert (incidents(paths, sep, vocabulary, True, monkeypatch)
+            == incidents(paths, sep, vocabulary, False, monkeypatch))
+
+
+@pytest.mark.parametrize("vocabulary", [None, ["answer", "social"]])
+def test_validate_a_plain_fixture_either_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             vocabulary: list[str] | None) -> None:
+    path = tmp_path / "unranked.csv"
+    path.write_text(fixture_variants()["unranked.csv"] + "m5,A,answer\nm5,A,social\n",
+                    encoding="utf-8")
+    from clusteragree.labels import checks
+
+    scanned = checks._scan_multilabel_csv
+
+    def no_scan(*args: Any) -> Any:
+        raise AssertionError("a file read by columns is scanned again")
+
+    monkeypatch.setattr(checks, "_scan_multilabel_csv", no_scan)
+    got = incidents([path], None, vocabulary, True, monkeypatch)
+    monkeypatch.setattr(checks, "_scan_multilabel_csv", scanned)
+    assert got == incidents([path], None, vocabulary, False, monkeypatch)
+    # m5 has two labels, both of A: one coder (not two rows); planning and question outside
+    assert any("labels-unit-one-coder" in i and "'m5'" in i for i in got)
+    assert sum("labels-vocabulary" in i for i in got) == (2 if vocabulary else 0)

@@ -56,7 +56,7 @@ from ..inputs import csv_rows, decode, load_json, read_bytes
 from .exports import codings_from_agreement
 from .model import MultiLabel
 from .parquet import parquet_parts, read_parquet_table, read_part
-from .reader import read_multilabel
+from .reader import read_multilabel, read_multilabel_rows
 from .table import VALUE_COLUMNS, CodingRows, read_long_rows, read_long_table
 
 __all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "parquet_rows",
@@ -419,13 +419,14 @@ class _Fields:
 
 def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                 vocabulary: Sequence[str] | None = None) -> list[Incident]:
-    """:func:`check_rows` on the rows of a codings CSV the reader accepted, by their codes
+    """:func:`check_rows` on the rows of a codings CSV the reader accepted (or of a
+    multi-label CSV it read by columns, with ``sep="none"``), by their codes
     (a pass of numpy over the rows, Python only per distinct field, label, document and
     lonely unit): the same incidents, in the same order.
 
-    The reader accepted the rows, so none repeats a coder and unit of a document and every
-    field splits into labels: only the vocabulary, empty fields and units of one coder can
-    fire.
+    The reader accepted the rows, so none repeats a coder and unit of a document (in a
+    multi-label file: an annotator's label for an item), no label is empty and every field
+    splits into labels: only the vocabulary, empty fields and units of one coder can fire.
 
     Examples
     --------
@@ -462,9 +463,14 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                             "empty set (a coding of no label; a missing coding has no row)",
                             file, line(row), count=n))
     key = rows.doc.astype(np.int64) * len(rows.units) + rows.unit
-    _, at, n_rows = np.unique(key, return_index=True, return_counts=True)
+    _, at, inverse = np.unique(key, return_index=True, return_inverse=True)
     del key
-    lonely = np.sort(at[n_rows == 1])  # one row: one coder (no coder codes a unit twice)
+    # the coders of each unit (of a document); a multi-label file gives a coder's unit a row
+    # per label
+    coded = np.unique(inverse.reshape(-1).astype(np.int64) * len(rows.coders) + rows.coder)
+    n_coders = np.bincount(coded // len(rows.coders), minlength=len(at))
+    del inverse, coded
+    lonely = np.sort(at[n_coders == 1])
     if len(lonely):
         docs = rows.doc[lonely]
         distinct, first = np.unique(docs, return_index=True)
@@ -667,12 +673,17 @@ def _parquet_rows(path: str) -> CodingRows | None:
 def _read(path: str, input_format: str, encoding: str | None, sep: str | None,
           keep: bool = False) -> Any:
     """What ``clusteragree table`` reads (and its notices and refusal); codings with
-    ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`)."""
+    ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`),
+    multi-label files with ``keep``: the data and the rows of a CSV read by columns
+    (:func:`~clusteragree.labels.reader.read_multilabel_rows`)."""
     if input_format == "codings":
         if keep:
             return read_long_rows(path, sep=";" if sep is None else sep, encoding=encoding)
         return read_long_table(path, sep=";" if sep is None else sep, encoding=encoding)
     if input_format in _MULTI:
+        if keep:
+            return read_multilabel_rows(path, encoding=encoding, sep=sep,
+                                        input_format=input_format.removeprefix("multilabel-"))
         return read_multilabel(path, encoding=encoding,
                                input_format=input_format.removeprefix("multilabel-"), sep=sep)
     if input_format == "parquet":
@@ -752,8 +763,11 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         model, found = read_checked(path, partial(_read, path, input_format, encoding, sep,
                                                   keep=True))
         coded = None
-        if model is not None and input_format == "codings":
+        split = sep
+        if model is not None and input_format in ("codings", *_MULTI):
             coded = model[1]
+            if input_format in _MULTI:  # one label per row, read whole
+                split = "none"
         elif model is not None and input_format == "parquet":
             model = None  # (its tables are not needed beside the rows)
             coded = _parquet_rows(path)
@@ -761,8 +775,8 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
             # the reader accepted every row: the checks run on codes, no scan needed
             yield from found
             if level >= 2:
-                yield from check_coded(coded, path, sep=sep, vocabulary=vocabulary)
-                pool_coded(pool, coded, sep)
+                yield from check_coded(coded, path, sep=split, vocabulary=vocabulary)
+                pool_coded(pool, coded, split)
             del model, coded
             continue
         bad: list[Incident] = []

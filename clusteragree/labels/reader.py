@@ -6,13 +6,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
 from .reader_fast import csv_columns, json_columns, multilabel_of_columns
+from .table import CodingRows
 from .table_fast import FAST_MIN_CHARS
 
-__all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel"]
+__all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel", "read_multilabel_rows"]
 
 
 #: Input formats of multi-label files: ``auto`` reads names ending in ``.json`` as JSON.
@@ -136,6 +139,38 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     >>> data.labels("A", "i1")
     ('ORG', 'PER')
     """
+    return read_multilabel_rows(path, encoding=encoding, input_format=input_format, sep=sep,
+                                fast=fast)[0]
+
+
+def read_multilabel_rows(path: str | os.PathLike[str], *, encoding: str | None = None,
+                         input_format: str = "auto", sep: str | None = None,
+                         fast: bool | None = None) -> tuple[MultiLabel, CodingRows | None]:
+    """:func:`read_multilabel`, and the rows of a CSV it read by columns.
+
+    Returns
+    -------
+    (MultiLabel, CodingRows or None)
+        The data, and for a CSV read by columns its rows in file order, one label each, as
+        :class:`~clusteragree.labels.table.CodingRows` (annotators as coders, items as units,
+        labels as fields, no documents), what ``clusteragree validate`` checks without
+        reading the file again; None for a file read record by record and for JSON.
+
+    References
+    ----------
+    docs/validate.md; docs/multilabel.md, "Reading".
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "labels.csv")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("item,annotator,label\\nm1,A,x\\nm1,A,y\\nm1,B,x\\n")
+    ...     data, rows = read_multilabel_rows(path, fast=True)
+    >>> data.labels("A", "m1"), rows.coders, rows.fields, rows.line.tolist()
+    (('x', 'y'), ['A', 'B'], ['x', 'y'], [2, 3, 4])
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     if input_format not in MULTILABEL_FORMATS:
@@ -147,14 +182,17 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
-    data = (_read_json(text, name, sep, fast) if as_json
-            else _read_csv(text, name, sep, fast))
+    rows: CodingRows | None = None
+    if as_json:
+        data = _read_json(text, name, sep, fast)
+    else:
+        data, rows = _read_csv(text, name, sep, fast)
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "
             f"({', '.join(map(str, data.annotators))}); agreement needs the labels of two or "
             "more annotators on the same items", path=name)
-    return data
+    return data, rows
 
 
 _KEYS = ("item", "annotator", "label", "rank")
@@ -232,7 +270,7 @@ def _read_json(text: str, name: str, sep: str | None = None, fast: bool | None =
 
 
 def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = None
-              ) -> MultiLabel:
+              ) -> tuple[MultiLabel, CodingRows | None]:
     rows = csv_rows(text, name)
     first = next(rows, None)
     header = [h.strip().lower() for h in first[1]] if first else []
@@ -244,10 +282,12 @@ def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = 
         fast = len(text) >= FAST_MIN_CHARS
     # (by columns only when the header is on the first line)
     if fast and first is not None and first[0] == 1 and len(header) == 3:
-        columns = csv_columns(text)
-        data = None if columns is None else multilabel_of_columns(columns, sep)
-        if data is not None:
-            return data
+        got = csv_columns(text)
+        data = None if got is None else multilabel_of_columns(got[0], sep)
+        if got is not None and data is not None:
+            items, item, annotators, annotator, labels, label = got[0]
+            return data, CodingRows(np.zeros(len(item), dtype=np.int32), annotator, item,
+                                    label, got[1], None, annotators, items, labels)
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
     for number, row in rows:
@@ -263,5 +303,5 @@ def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = 
     split, split_lines = _split(rows_read, list(lines), sep, name,
                                 "weight" if weighted else "rank")
     if weighted:
-        return MultiLabel.from_weighted_records(split, source=name, lines=split_lines)
-    return MultiLabel.from_records(split, source=name, lines=split_lines)
+        return MultiLabel.from_weighted_records(split, source=name, lines=split_lines), None
+    return MultiLabel.from_records(split, source=name, lines=split_lines), None

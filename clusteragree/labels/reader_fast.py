@@ -32,23 +32,25 @@ __all__ = ["Columns", "csv_columns", "json_columns", "multilabel_of_columns"]
 Columns = tuple[list[Any], np.ndarray, list[Any], np.ndarray, list[Any], np.ndarray]
 
 
-def csv_columns(text: str) -> Columns | None:
+def csv_columns(text: str) -> tuple[Columns, np.ndarray] | None:
     """The columns of a plain CSV ``item,annotator,label`` (its header on the first line,
-    already checked), or None when the file is not plain or a label is empty.
+    already checked) and the line of each row, or None when the file is not plain or a label
+    is empty.
 
     Examples
     --------
-    >>> items, item_codes, annotators, _, labels, _ = csv_columns(
+    >>> (items, item_codes, annotators, _, labels, _), lines = csv_columns(
     ...     "item,annotator,label\\nm1,A,x\\nm1,B, y\\nm2,A,x\\n")
-    >>> items, item_codes.tolist(), annotators, labels
-    (['m1', 'm2'], [0, 0, 1], ['A', 'B'], ['x', 'y'])
+    >>> items, item_codes.tolist(), annotators, labels, lines.tolist()
+    (['m1', 'm2'], [0, 0, 1], ['A', 'B'], ['x', 'y'], [2, 3, 4])
     """
     got = fast_columns(text, 3, [None, 1, 0, 2], scalar=True)
     if got is None:
         return None
     dictionaries, arrays = got
     _, annotators, items, labels = names_of(dictionaries)
-    return (items, arrays["unit"], annotators, arrays["coder"], labels, arrays["value"])
+    return ((items, arrays["unit"], annotators, arrays["coder"], labels, arrays["value"]),
+            arrays["line"])
 
 
 _PLAIN_IDS = (str, int)  # exact types an item or annotator may have here (no bool, no float)
