@@ -177,50 +177,67 @@ def incidents(paths: list[Path], sep: str | None, vocabulary: list[str] | None,
     from clusteragree.labels.checks import validate_inputs
 
     monkeypatch.setattr(reader, "FAST_MIN_CHARS", 0 if by_columns else 1 << 62)
+    monkeypatch.setattr(reader, "json_columns",
+                        json_columns if by_columns else lambda objects: None)
+    fmt = "multilabel-json" if paths[0].suffix == ".json" else "multilabel-csv"
     with Ledger():
         return [repr(i) for i in validate_inputs(
-            [str(p) for p in paths], "multilabel-csv", level=3, encoding=None, names=None,
+            [str(p) for p in paths], fmt, level=3, encoding=None, names=None,
             options={"sep": sep, "vocabulary": vocabulary})]
 
 
 plain_rows = st.lists(st.tuples(st.sampled_from(["m1", "m2", "m3", "m4", "m5"]),
-                                st.sampled_from(["A", "B", "C"]),
+                                st.sampled_from(["A", "B", "C", "3"]),
                                 st.sampled_from(["x", "y", "z", "X", "w w", ""])),
                       min_size=0, max_size=14)
 
 
 @SETTINGS
 @given(st.lists(plain_rows, min_size=1, max_size=2), st.sampled_from(SEPS),
-       st.sampled_from([None, ["x", "y"], []]))
+       st.sampled_from([None, ["x", "y"], []]), st.booleans())
 def test_validate_gives_the_same_incidents_either_way(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: list[list[tuple[str, ...]]],
-        sep: str | None, vocabulary: list[str] | None) -> None:
+        sep: str | None, vocabulary: list[str] | None, as_json: bool) -> None:
     paths = []
     for k, rows in enumerate(files):
-        path = tmp_path / f"labels{k}.csv"
-        path.write_text("item,annotator,label\n" + "".join(",".join(r) + "\n" for r in rows),
-                        encoding="utf-8")
+        path = tmp_path / f"labels{k}.{'json' if as_json else 'csv'}"
+        if as_json:  # (annotator "3" as a number)
+            path.write_text(json.dumps([{"item": i, "annotator": int(a) if a.isdigit() else a,
+                                         "label": lab} for i, a, lab in rows]),
+                            encoding="utf-8")
+        else:
+            path.write_text("item,annotator,label\n"
+                            + "".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
         paths.append(path)
     assert (incidents(paths, sep, vocabulary, True, monkeypatch)
             == incidents(paths, sep, vocabulary, False, monkeypatch))
 
 
 @pytest.mark.parametrize("vocabulary", [None, ["answer", "social"]])
+@pytest.mark.parametrize("suffix", ["csv", "json"])
 def test_validate_a_plain_fixture_either_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             vocabulary: list[str] | None) -> None:
-    path = tmp_path / "unranked.csv"
-    path.write_text(fixture_variants()["unranked.csv"] + "m5,A,answer\nm5,A,social\n",
-                    encoding="utf-8")
+                                             vocabulary: list[str] | None, suffix: str) -> None:
+    path = tmp_path / f"unranked.{suffix}"
+    if suffix == "csv":
+        path.write_text(fixture_variants()["unranked.csv"] + "m5,A,answer\nm5,A,social\n",
+                        encoding="utf-8")
+    else:
+        objects = json.loads(fixture_variants()["unranked.json"])
+        path.write_text(json.dumps(objects + [{"item": "m5", "annotator": "A", "label": lab}
+                                              for lab in ("answer", "social")]),
+                        encoding="utf-8")
     from clusteragree.labels import checks
 
-    scanned = checks._scan_multilabel_csv
+    scans = {k: getattr(checks, k) for k in ("_scan_multilabel_csv", "_scan_multilabel_json")}
 
     def no_scan(*args: Any) -> Any:
         raise AssertionError("a file read by columns is scanned again")
 
-    monkeypatch.setattr(checks, "_scan_multilabel_csv", no_scan)
+    for k in scans:
+        monkeypatch.setattr(checks, k, no_scan)
     got = incidents([path], None, vocabulary, True, monkeypatch)
-    monkeypatch.setattr(checks, "_scan_multilabel_csv", scanned)
+    for k, scan in scans.items():
+        monkeypatch.setattr(checks, k, scan)
     assert got == incidents([path], None, vocabulary, False, monkeypatch)
     # m5 has two labels, both of A: one coder (not two rows); planning and question outside
     assert any("labels-unit-one-coder" in i and "'m5'" in i for i in got)

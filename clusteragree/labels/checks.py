@@ -462,7 +462,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                                        f"vocabulary ({n_of[label]} row(s); first by "
                                        f"{rows.coders[int(rows.coder[row])]!r})", file,
                                        line(row), node=str(label),
-                                       annotator=rows.coders[int(rows.coder[row])],
+                                       annotator=str(rows.coders[int(rows.coder[row])]),
                                        count=n_of[label]))
     empty = [k for k in fields.used if not fields.labels[k]]
     if empty:
@@ -773,7 +773,7 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
                                                   keep=True))
         coded = None
         split = sep
-        if model is not None and input_format in ("codings", *_MULTI):
+        if model is not None and input_format in ("codings", *_MULTI):  # (JSON: no lines)
             coded = model[1]
             if input_format in _MULTI:  # one label per row, read whole
                 split = "none"

@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
-from .reader_fast import csv_columns, json_columns, multilabel_of_columns
+from .reader_fast import Columns, csv_columns, json_columns, multilabel_of_columns
 from .table import CodingRows
 from .table_fast import FAST_MIN_CHARS
 
@@ -151,10 +151,10 @@ def read_multilabel_rows(path: str | os.PathLike[str], *, encoding: str | None =
     Returns
     -------
     (MultiLabel, CodingRows or None)
-        The data, and for a CSV read by columns its rows in file order, one label each, as
+        The data, and for a file read by columns its rows in file order, one label each, as
         :class:`~clusteragree.labels.table.CodingRows` (annotators as coders, items as units,
-        labels as fields, no documents), what ``clusteragree validate`` checks without
-        reading the file again; None for a file read record by record and for JSON.
+        labels as fields, no documents; no lines for JSON), what ``clusteragree validate``
+        checks without reading the file again; None for a file read record by record.
 
     References
     ----------
@@ -182,11 +182,8 @@ def read_multilabel_rows(path: str | os.PathLike[str], *, encoding: str | None =
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
-    rows: CodingRows | None = None
-    if as_json:
-        data = _read_json(text, name, sep, fast)
-    else:
-        data, rows = _read_csv(text, name, sep, fast)
+    data, rows = (_read_json(text, name, sep, fast) if as_json
+                  else _read_csv(text, name, sep, fast))
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "
@@ -240,13 +237,13 @@ def _split(records: list[tuple[Any, ...]], lines: list[int | None], sep: str | N
 
 
 def _read_json(text: str, name: str, sep: str | None = None, fast: bool | None = None
-               ) -> MultiLabel:
+               ) -> tuple[MultiLabel, CodingRows | None]:
     objects = load_json(text, name)
     if fast is not False:
         columns = json_columns(objects)
         data = None if columns is None else multilabel_of_columns(columns, sep)
-        if data is not None:
-            return data
+        if columns is not None and data is not None:
+            return data, _coding_rows(columns, None)
     if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
         raise InputError("expected a JSON list of objects with item, annotator, label",
                          path=name, line=1)
@@ -266,7 +263,15 @@ def _read_json(text: str, name: str, sep: str | None = None, fast: bool | None =
         notify("ignored", f"keys not used: {', '.join(sorted(map(repr, extra)))} (a record "
                "reads item, annotator, label and rank)", path=name)
     records, _ = _split(records, [None] * len(records), sep, name, "rank")
-    return MultiLabel.from_records(records, source=name)
+    return MultiLabel.from_records(records, source=name), None
+
+
+def _coding_rows(columns: Columns, lines: np.ndarray | None) -> CodingRows:
+    """The rows of columns as :class:`~clusteragree.labels.table.CodingRows`: annotators as
+    coders, items as units, labels as fields, no documents."""
+    items, item, annotators, annotator, labels, label = columns
+    return CodingRows(np.zeros(len(item), dtype=np.int32), annotator, item, label, lines,
+                      None, annotators, items, labels)
 
 
 def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = None
@@ -285,9 +290,7 @@ def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = 
         got = csv_columns(text)
         data = None if got is None else multilabel_of_columns(got[0], sep)
         if got is not None and data is not None:
-            items, item, annotators, annotator, labels, label = got[0]
-            return data, CodingRows(np.zeros(len(item), dtype=np.int32), annotator, item,
-                                    label, got[1], None, annotators, items, labels)
+            return data, _coding_rows(got[0], got[1])
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
     for number, row in rows:
