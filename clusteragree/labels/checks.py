@@ -56,7 +56,7 @@ from ..inputs import csv_rows, decode, load_json, read_bytes
 from .exports import codings_from_agreement
 from .model import MultiLabel
 from .parquet import parquet_parts, read_parquet_table, read_part
-from .reader import read_multilabel
+from .reader import read_multilabel, read_multilabel_rows
 from .table import VALUE_COLUMNS, CodingRows, read_long_rows, read_long_table
 
 __all__ = ["Pool", "Rows", "check_across", "check_coded", "check_rows", "parquet_rows",
@@ -349,6 +349,15 @@ def _firsts(codes: np.ndarray, n: int) -> np.ndarray:
     return first
 
 
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array, sorted (by a sort: ``np.unique`` without
+    ``return_index`` hashes in numpy 2.4, some fifty times slower on a million int64)."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
 def _line_of(rows: CodingRows) -> Any:
     """The line of a row (None for rows without lines: Parquet)."""
     lines = rows.line
@@ -419,13 +428,14 @@ class _Fields:
 
 def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                 vocabulary: Sequence[str] | None = None) -> list[Incident]:
-    """:func:`check_rows` on the rows of a codings CSV the reader accepted, by their codes
+    """:func:`check_rows` on the rows of a codings CSV the reader accepted (or of a
+    multi-label CSV it read by columns, with ``sep="none"``), by their codes
     (a pass of numpy over the rows, Python only per distinct field, label, document and
     lonely unit): the same incidents, in the same order.
 
-    The reader accepted the rows, so none repeats a coder and unit of a document and every
-    field splits into labels: only the vocabulary, empty fields and units of one coder can
-    fire.
+    The reader accepted the rows, so none repeats a coder and unit of a document (in a
+    multi-label file: an annotator's label for an item), no label is empty and every field
+    splits into labels: only the vocabulary, empty fields and units of one coder can fire.
 
     Examples
     --------
@@ -452,7 +462,7 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                                        f"vocabulary ({n_of[label]} row(s); first by "
                                        f"{rows.coders[int(rows.coder[row])]!r})", file,
                                        line(row), node=str(label),
-                                       annotator=rows.coders[int(rows.coder[row])],
+                                       annotator=str(rows.coders[int(rows.coder[row])]),
                                        count=n_of[label]))
     empty = [k for k in fields.used if not fields.labels[k]]
     if empty:
@@ -462,9 +472,14 @@ def check_coded(rows: CodingRows, file: str | None, *, sep: str | None = None,
                             "empty set (a coding of no label; a missing coding has no row)",
                             file, line(row), count=n))
     key = rows.doc.astype(np.int64) * len(rows.units) + rows.unit
-    _, at, n_rows = np.unique(key, return_index=True, return_counts=True)
+    _, at, inverse = np.unique(key, return_index=True, return_inverse=True)
     del key
-    lonely = np.sort(at[n_rows == 1])  # one row: one coder (no coder codes a unit twice)
+    # the coders of each unit (of a document); a multi-label file gives a coder's unit a row
+    # per label
+    coded = _distinct(inverse.reshape(-1).astype(np.int64) * len(rows.coders) + rows.coder)
+    n_coders = np.bincount(coded // len(rows.coders), minlength=len(at))
+    del inverse, coded
+    lonely = np.sort(at[n_coders == 1])
     if len(lonely):
         docs = rows.doc[lonely]
         distinct, first = np.unique(docs, return_index=True)
@@ -485,7 +500,7 @@ def pool_coded(pool: Pool, rows: CodingRows, sep: str | None = None) -> None:
     :meth:`Pool.add_rows` adds the scanned rows."""
     fields = _Fields(rows, sep)
     n_c = len(rows.coders)
-    pairs = np.unique(rows.field.astype(np.int64) * n_c + rows.coder)
+    pairs = _distinct(rows.field.astype(np.int64) * n_c + rows.coder)
     coders_of: defaultdict[int, set[Hashable]] = defaultdict(set)
     for k, c in zip((pairs // n_c).tolist(), (pairs % n_c).tolist(), strict=True):
         coders_of[k].add(rows.coders[c])
@@ -500,7 +515,7 @@ def pool_coded(pool: Pool, rows: CodingRows, sep: str | None = None) -> None:
     pool.coders.update(dict.fromkeys(rows.coders[c] for c in np.argsort(first, kind="stable")
                                      .tolist() if first[c] < len(rows.coder)))
     docs = rows.docs
-    pairs = np.unique(rows.doc.astype(np.int64) * n_c + rows.coder)
+    pairs = _distinct(rows.doc.astype(np.int64) * n_c + rows.coder)
     doc_first = _firsts(rows.doc, len(docs) if docs is not None else 1)
     by_doc: defaultdict[int, set[Hashable]] = defaultdict(set)
     for d, c in zip((pairs // n_c).tolist(), (pairs % n_c).tolist(), strict=True):
@@ -667,12 +682,17 @@ def _parquet_rows(path: str) -> CodingRows | None:
 def _read(path: str, input_format: str, encoding: str | None, sep: str | None,
           keep: bool = False) -> Any:
     """What ``clusteragree table`` reads (and its notices and refusal); codings with
-    ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`)."""
+    ``keep``: the table and its rows (:func:`~clusteragree.labels.table.read_long_rows`),
+    multi-label files with ``keep``: the data and the rows of a CSV read by columns
+    (:func:`~clusteragree.labels.reader.read_multilabel_rows`)."""
     if input_format == "codings":
         if keep:
             return read_long_rows(path, sep=";" if sep is None else sep, encoding=encoding)
         return read_long_table(path, sep=";" if sep is None else sep, encoding=encoding)
     if input_format in _MULTI:
+        if keep:
+            return read_multilabel_rows(path, encoding=encoding, sep=sep,
+                                        input_format=input_format.removeprefix("multilabel-"))
         return read_multilabel(path, encoding=encoding,
                                input_format=input_format.removeprefix("multilabel-"), sep=sep)
     if input_format == "parquet":
@@ -752,8 +772,11 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         model, found = read_checked(path, partial(_read, path, input_format, encoding, sep,
                                                   keep=True))
         coded = None
-        if model is not None and input_format == "codings":
+        split = sep
+        if model is not None and input_format in ("codings", *_MULTI):  # (JSON: no lines)
             coded = model[1]
+            if input_format in _MULTI:  # one label per row, read whole
+                split = "none"
         elif model is not None and input_format == "parquet":
             model = None  # (its tables are not needed beside the rows)
             coded = _parquet_rows(path)
@@ -761,8 +784,8 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
             # the reader accepted every row: the checks run on codes, no scan needed
             yield from found
             if level >= 2:
-                yield from check_coded(coded, path, sep=sep, vocabulary=vocabulary)
-                pool_coded(pool, coded, sep)
+                yield from check_coded(coded, path, sep=split, vocabulary=vocabulary)
+                pool_coded(pool, coded, split)
             del model, coded
             continue
         bad: list[Incident] = []

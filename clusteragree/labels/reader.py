@@ -6,11 +6,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError, ParameterError, ParameterTypeError, notify, option
 from ..inputs import csv_rows, decode, load_json, read_bytes
 from .model import MultiLabel
+from .reader_fast import Columns, csv_columns, json_columns, multilabel_of_columns
+from .table import CodingRows
+from .table_fast import FAST_MIN_CHARS
 
-__all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel"]
+__all__ = ["MULTILABEL_FORMATS", "SET_SEPARATOR", "read_multilabel", "read_multilabel_rows"]
 
 
 #: Input formats of multi-label files: ``auto`` reads names ending in ``.json`` as JSON.
@@ -23,7 +28,8 @@ SET_SEPARATOR = ";"
 
 
 def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None,
-                    input_format: str = "auto", sep: str | None = None) -> MultiLabel:
+                    input_format: str = "auto", sep: str | None = None,
+                    fast: bool | None = None) -> MultiLabel:
     """Read a long CSV with the header ``item,annotator,label[,rank]`` (or
     ``item,annotator,label,weight``), or a JSON list of objects with those keys (``.json``).
 
@@ -50,6 +56,15 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
         The separator of several labels in one field (each piece stripped; a field with a
         rank or a weight must hold one label); ``"none"``: every field is one label, whatever
         it holds. Default: one label per field, a field holding ``;`` refused.
+    fast : bool or None, default=None
+        Read plain files by columns (:mod:`clusteragree.labels.reader_fast`): a CSV of the
+        header ``item,annotator,label`` without quotes, blank lines or empty fields (read
+        with pyarrow when it is installed), or a JSON list of objects with the keys item,
+        annotator and label only, whose labels the record-by-record reader would keep as
+        they are without a notice. Anything else, and every file with ``fast=False``, is read
+        record by record, so the data, notices and errors are the same either way. None: a
+        CSV by columns from :data:`~clusteragree.labels.table_fast.FAST_MIN_CHARS`
+        characters on (below, loading pyarrow costs more than it saves), a JSON file always.
 
     Returns
     -------
@@ -124,6 +139,38 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     >>> data.labels("A", "i1")
     ('ORG', 'PER')
     """
+    return read_multilabel_rows(path, encoding=encoding, input_format=input_format, sep=sep,
+                                fast=fast)[0]
+
+
+def read_multilabel_rows(path: str | os.PathLike[str], *, encoding: str | None = None,
+                         input_format: str = "auto", sep: str | None = None,
+                         fast: bool | None = None) -> tuple[MultiLabel, CodingRows | None]:
+    """:func:`read_multilabel`, and the rows of a CSV it read by columns.
+
+    Returns
+    -------
+    (MultiLabel, CodingRows or None)
+        The data, and for a file read by columns its rows in file order, one label each, as
+        :class:`~clusteragree.labels.table.CodingRows` (annotators as coders, items as units,
+        labels as fields, no documents; no lines for JSON), what ``clusteragree validate``
+        checks without reading the file again; None for a file read record by record.
+
+    References
+    ----------
+    docs/validate.md; docs/multilabel.md, "Reading".
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "labels.csv")
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         _ = f.write("item,annotator,label\\nm1,A,x\\nm1,A,y\\nm1,B,x\\n")
+    ...     data, rows = read_multilabel_rows(path, fast=True)
+    >>> data.labels("A", "m1"), rows.coders, rows.fields, rows.line.tolist()
+    (('x', 'y'), ['A', 'B'], ['x', 'y'], [2, 3, 4])
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterTypeError(f"path must be a file path. Got {type(path).__name__}.")
     if input_format not in MULTILABEL_FORMATS:
@@ -135,13 +182,14 @@ def read_multilabel(path: str | os.PathLike[str], *, encoding: str | None = None
     name = os.fspath(path)
     text = decode(read_bytes(name), name, encoding=encoding)
     as_json = input_format == "json" or (input_format == "auto" and name.endswith(".json"))
-    data = _read_json(text, name, sep) if as_json else _read_csv(text, name, sep)
+    data, rows = (_read_json(text, name, sep, fast) if as_json
+                  else _read_csv(text, name, sep, fast))
     if len(data.annotators) < 2:
         raise InputError(
             f"nothing to compare: {len(data.annotators)} annotator(s) "
             f"({', '.join(map(str, data.annotators))}); agreement needs the labels of two or "
             "more annotators on the same items", path=name)
-    return data
+    return data, rows
 
 
 _KEYS = ("item", "annotator", "label", "rank")
@@ -188,8 +236,14 @@ def _split(records: list[tuple[Any, ...]], lines: list[int | None], sep: str | N
     return out, out_lines
 
 
-def _read_json(text: str, name: str, sep: str | None = None) -> MultiLabel:
+def _read_json(text: str, name: str, sep: str | None = None, fast: bool | None = None
+               ) -> tuple[MultiLabel, CodingRows | None]:
     objects = load_json(text, name)
+    if fast is not False:
+        columns = json_columns(objects)
+        data = None if columns is None else multilabel_of_columns(columns, sep)
+        if columns is not None and data is not None:
+            return data, _coding_rows(columns, None)
     if not isinstance(objects, list) or not all(isinstance(o, dict) for o in objects):
         raise InputError("expected a JSON list of objects with item, annotator, label",
                          path=name, line=1)
@@ -209,10 +263,19 @@ def _read_json(text: str, name: str, sep: str | None = None) -> MultiLabel:
         notify("ignored", f"keys not used: {', '.join(sorted(map(repr, extra)))} (a record "
                "reads item, annotator, label and rank)", path=name)
     records, _ = _split(records, [None] * len(records), sep, name, "rank")
-    return MultiLabel.from_records(records, source=name)
+    return MultiLabel.from_records(records, source=name), None
 
 
-def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
+def _coding_rows(columns: Columns, lines: np.ndarray | None) -> CodingRows:
+    """The rows of columns as :class:`~clusteragree.labels.table.CodingRows`: annotators as
+    coders, items as units, labels as fields, no documents."""
+    items, item, annotators, annotator, labels, label = columns
+    return CodingRows(np.zeros(len(item), dtype=np.int32), annotator, item, label, lines,
+                      None, annotators, items, labels)
+
+
+def _read_csv(text: str, name: str, sep: str | None = None, fast: bool | None = None
+              ) -> tuple[MultiLabel, CodingRows | None]:
     rows = csv_rows(text, name)
     first = next(rows, None)
     header = [h.strip().lower() for h in first[1]] if first else []
@@ -220,6 +283,14 @@ def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
                                                                             ["weight"]):
         raise InputError(f"the header is {header}; expected item,annotator,label[,rank] or "
                          "item,annotator,label,weight", path=name, line=first[0] if first else 1)
+    if fast is None:
+        fast = len(text) >= FAST_MIN_CHARS
+    # (by columns only when the header is on the first line)
+    if fast and first is not None and first[0] == 1 and len(header) == 3:
+        got = csv_columns(text)
+        data = None if got is None else multilabel_of_columns(got[0], sep)
+        if got is not None and data is not None:
+            return data, _coding_rows(got[0], got[1])
     rows_read: list[tuple[Any, ...]] = []
     lines: list[int] = []
     for number, row in rows:
@@ -235,5 +306,5 @@ def _read_csv(text: str, name: str, sep: str | None = None) -> MultiLabel:
     split, split_lines = _split(rows_read, list(lines), sep, name,
                                 "weight" if weighted else "rank")
     if weighted:
-        return MultiLabel.from_weighted_records(split, source=name, lines=split_lines)
-    return MultiLabel.from_records(split, source=name, lines=split_lines)
+        return MultiLabel.from_weighted_records(split, source=name, lines=split_lines), None
+    return MultiLabel.from_records(split, source=name, lines=split_lines), None
