@@ -9,7 +9,9 @@ CoNLL-U (the same trees with entity mentions in MISC ``Entity``, a chain of two 
 per sentence or two), CoNLL-2012 coreference (the same mentions in the last column), a codings
 table
 (``codings``: one CSV ``coder,unit,labels`` whose two coders, the annotators, code ``--tokens``
-units each, labels drawn from five, one in ten differing) and DUCView pyramids (``pyramid``: one
+units each, labels drawn from five, one in ten differing; ``multilabel-csv`` and
+``multilabel-json``: the same codings as a multi-label file, one label per row) and DUCView
+pyramids (``pyramid``: one
 ``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
 one SCU per ten words with a contributor of five words in each summary, written by
 :func:`clusteragree.pyramids.writers.pyramid_xml`). Each run is a fresh
@@ -22,7 +24,7 @@ The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as fo
 Usage::
 
     python scripts/bench_validate.py [--tokens 1000000]
-        [--formats conllu,corefud,conll,codings,pyramid]
+        [--formats conllu,corefud,conll,codings,pyramid,multilabel-csv,multilabel-json]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -42,7 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
-FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid")
+FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid", "multilabel-csv",
+           "multilabel-json")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -66,6 +69,10 @@ if argv[0] == "--read":
             read(p)
     elif kind == "pyramid":
         from clusteragree.pyramids.reader import read_pyramid as read
+        for p in paths:
+            read(p)
+    elif kind.startswith("multilabel"):
+        from clusteragree.labels.reader import read_multilabel as read
         for p in paths:
             read(p)
     else:
@@ -122,6 +129,24 @@ def write_codings(path: Path, tokens: int) -> None:
             a = rng.choice(labels)
             b = rng.choice(labels) if rng.random() < 0.1 else a
             out.write(f"A,u{k},{a}\nB,u{k},{b}\n")
+
+
+def write_multilabel(path: Path, tokens: int) -> None:
+    """The codings of :func:`write_codings` as a multi-label file (one label per row):
+    ``item,annotator,label`` CSV, or a JSON list of such objects."""
+    rng = random.Random(0)
+    labels = ("positive", "negative", "neutral", "mixed", "other")
+    rows = []
+    for k in range(tokens):
+        a = rng.choice(labels)
+        b = rng.choice(labels) if rng.random() < 0.1 else a
+        rows += [(f"u{k}", "A", a), (f"u{k}", "B", b)]
+    with open(path, "w", encoding="utf-8") as out:
+        if path.suffix == ".json":
+            json.dump([{"item": i, "annotator": c, "label": lab} for i, c, lab in rows], out)
+        else:
+            out.write("item,annotator,label\n")
+            out.writelines(f"{i},{c},{lab}\n" for i, c, lab in rows)
 
 
 def write_pyramid(path: Path, tokens: int, annotator: int) -> None:
@@ -254,6 +279,9 @@ def main() -> None:
             if kind == "codings":  # one table, its two coders the annotators
                 files = [Path(tmp) / "codings.csv"]
                 write_codings(files[0], args.tokens)
+            elif kind.startswith("multilabel"):  # one file, its two annotators
+                files = [Path(tmp) / ("labels.json" if kind.endswith("json") else "labels.csv")]
+                write_multilabel(files[0], args.tokens)
             else:
                 files = [Path(tmp) / f"{kind}-{a}{suffix}" for a in (0, 1)]
                 for a, f in enumerate(files):
