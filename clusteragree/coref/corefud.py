@@ -184,9 +184,9 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
             _read_lines(state, text)
     if not state.docs:
         raise state.fail("no token lines: not a CoNLL-U file", 1)
-    state.tally.report()
     repairs = {what: n for what, n in state.tally.counts().items()
                if what not in (CR_MIXED, ETYPES_DIFFER, MWT_ENTITY)}
+    state.tally.report()  # which empties the tally
     return CorefCorpus(state.docs, name, repairs, "corefud")
 
 
