@@ -46,6 +46,7 @@ _PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
 _ID = re.compile(r"id\s*=\s*(?P<id>.*)")
 _GLOBAL = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_READ_COMMENT = re.compile(r"newdoc|global\.Entity")  # in every comment the two above match
 #: A chunk of an ``Entity=`` value as read: whether it opens a mention, whether it closes one,
 #: the entity (with its part, ``e3[1/2]``), (entity without part, etype) when an etype is
 #: given, the head, a head that is not a number (refused where met) and the part
@@ -224,7 +225,7 @@ class _Reading:
 
     def comment(self, line: str, number: int) -> bool:
         """Read a comment line; True when it starts a document."""
-        if "newdoc" not in line and "global.Entity" not in line:
+        if not _READ_COMMENT.search(line):
             return False  # neither pattern below can match
         m = _NEWDOC.match(line)
         if m:
@@ -427,9 +428,11 @@ def _assemble(state: _Reading, lines: CorefudLines) -> None:
                 entity(value, k - first, number)
             done = end
 
-    # The comments and the first token (which opens a document named after the file when no
-    # # newdoc came before it), in file order, each after the Entity= values before it.
-    marks: list[tuple[int, str | None]] = list(lines.comments)
+    # The comments that start a document or declare fields (the others are not read) and the
+    # first token (which opens a document named after the file when no # newdoc came before
+    # it), in file order, each after the Entity= values before it.
+    marks: list[tuple[int, str | None]] = [
+        (number, text) for number, text in lines.comments if _READ_COMMENT.search(text)]
     if token_lines:
         marks.insert(bisect.bisect_left(marks, (token_lines[0], "")), (token_lines[0], None))
     for number, comment in marks:
