@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError, ParameterTypeError, Tally, is_strict
-from ..inputs import CR_MIXED, decode, iter_lines, line_ends, parse_int, read_bytes
+from ..inputs import CR_MIXED, decode, iter_lines, line_ends, objects_in_bulk, parse_int, read_bytes
 from .corefud_fast import CorefudLines, corefud_lines, entity_value
 from .model import CorefCorpus, CorefDocument, Mention, unique_mentions
 from .reading import refusal
@@ -45,6 +45,15 @@ _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\])?$")
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
 _ID = re.compile(r"id\s*=\s*(?P<id>.*)")
+_GLOBAL = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_READ_COMMENT = re.compile(r"newdoc|global\.Entity")  # in every comment the two above match
+#: A chunk of an ``Entity=`` value as read: whether it opens a mention, whether it closes one,
+#: the entity (with its part, ``e3[1/2]``), (entity without part, etype) when an etype is
+#: given, the head, a head that is not a number (refused where met) and the part
+#: (entity[count], part, count) of a discontinuous mention.
+_Chunk = tuple[bool, bool, str, "tuple[str, str] | None", "int | None", "str | None",
+               "tuple[str, int, int] | None"]
+_CHUNKS_KEPT = 1 << 16  # distinct Entity= values whose chunks are kept at a time
 #: The note of an entity whose mentions give it different types (``etype``).
 ETYPES_DIFFER = "entities whose mentions give them different types (etype): the first kept"
 #: The repairs of lenient reading.
@@ -63,7 +72,7 @@ class _Doc:
         self.tokens: list[str] = []
         self.token_lines: list[int] = []
         self.open: dict[str, list[tuple[int, int, int | None, int]]] = {}
-        self.order: dict[int, int] = {}  # id of a Mention object -> order of its opening
+        self.order: list[int] = []  # of each mention in ``mentions``: when it was opened
         self.counter = 0
         # entity[n] -> the discontinuous mentions of n parts being read, in order: each a
         # dict part number -> (span, line, head: the 1-based word of the whole mention)
@@ -167,17 +176,18 @@ def read_corefud(path: str | os.PathLike[str], *, lenient: bool = False,
     state = _Reading(name, lenient)
     text, cr_line, cr_count = line_ends(text)
     state.tally.add("converted", CR_MIXED, cr_line, cr_count)
-    scanned = corefud_lines(text) if fast else None
-    if scanned is not None:
-        del text  # what the reading needs is scanned
-        _assemble(state, scanned)
-    else:
-        _read_lines(state, text)
+    with objects_in_bulk():  # tokens, chunks and mentions: no cycles to collect
+        scanned = corefud_lines(text) if fast else None
+        if scanned is not None:
+            del text  # what the reading needs is scanned
+            _assemble(state, scanned)
+        else:
+            _read_lines(state, text)
     if not state.docs:
         raise state.fail("no token lines: not a CoNLL-U file", 1)
-    state.tally.report()
     repairs = {what: n for what, n in state.tally.counts().items()
                if what not in (CR_MIXED, ETYPES_DIFFER, MWT_ENTITY)}
+    state.tally.report()  # which empties the tally
     return CorefCorpus(state.docs, name, repairs, "corefud")
 
 
@@ -198,6 +208,9 @@ class _Reading:
         self.global_fields: list[str] | None = None
         # Gives a document its tokens before it is finished (the vectorised path).
         self.fill: Callable[[_Doc, int], None] | None = None
+        # The chunks of the Entity= values met so far, read with the fields ``fields``.
+        self.fields: list[str] | None = None
+        self.chunks: dict[str, tuple[_Chunk, ...]] = {}
 
     def fail(self, message: str, line: int) -> InputError:
         """The error, once the problems counted so far are reported."""
@@ -212,6 +225,8 @@ class _Reading:
 
     def comment(self, line: str, number: int) -> bool:
         """Read a comment line; True when it starts a document."""
+        if not _READ_COMMENT.search(line):
+            return False  # neither pattern below can match
         m = _NEWDOC.match(line)
         if m:
             if self.doc is not None:
@@ -220,7 +235,7 @@ class _Reading:
             doc_id = given.group("id").strip() if given else ""
             self.start(doc_id or Path(self.name).stem, number, bool(doc_id))
             return True
-        g = re.match(r"#\s*global\.Entity\s*=\s*(\S+)", line)
+        g = _GLOBAL.match(line)
         if g:
             self.global_fields = g.group(1).split("-")
             if self.doc is not None:
@@ -269,7 +284,9 @@ class _Reading:
                     words = [t for s, e in spans for t in range(s, e)]
                     head = words[head - 1] if head <= len(words) else spans[0][0] + head - 1
                 d.mentions.append(Mention(spans, eid.split("[")[0], parts[0][1], head))
-        ordered = sorted(d.mentions, key=lambda m: d.order.get(id(m), 0))
+                d.order.append(0)  # discontinuous mentions first, in the order read
+        ordered = [d.mentions[i] for i in sorted(range(len(d.mentions)),
+                                                 key=d.order.__getitem__)]
         try:
             kept = unique_mentions(d.name, ordered, lenient=self.repairing, repairs=self.tally,
                                    path=self.name, line=d.line)
@@ -288,42 +305,65 @@ class _Reading:
             raise self.fail("Entity= annotations but no # global.Entity header declaring "
                             "their fields (for example # global.Entity = eid-etype-head-other)",
                             number)
-        chunks = _CHUNK.findall(entity)
-        if "".join(chunks) != entity:
-            raise self.fail(f"cannot read Entity={entity!r}", number)
-        for chunk in chunks:
-            if chunk.startswith("("):
-                body = chunk[1:-1] if chunk.endswith(")") else chunk[1:]
-                values = body.split("-")
-                info = dict(zip(doc.fields, values, strict=False))
-                eid = info.get("eid") or info.get("GRP") or values[0]
-                etype = info.get("etype")
-                if etype and etype != "_":
-                    base = eid.split("[")[0]
-                    if doc.etypes.setdefault(base, etype) != etype:
-                        self.tally.add("note", ETYPES_DIFFER, number)
-                head = info.get("head")
-                head_n = None
-                if head:
+        if doc.fields is not self.fields:  # the chunks were read with other fields
+            self.fields, self.chunks = doc.fields, {}
+        chunks = self.chunks.get(entity)
+        if chunks is None:
+            chunks = self.read_chunks(entity, doc.fields, number)
+            if len(self.chunks) >= _CHUNKS_KEPT:
+                self.chunks.clear()
+            self.chunks[entity] = chunks
+        for opens, closes, eid, typed, head_n, bad_head, part in chunks:
+            if opens:
+                if typed is not None and doc.etypes.setdefault(*typed) != typed[1]:
+                    self.tally.add("note", ETYPES_DIFFER, number)
+                if bad_head is not None:  # refused, at this line
                     try:
-                        head_n = parse_int(head, what=f"head of {eid}", path=self.name,
-                                           line=number, lo=1)
+                        parse_int(bad_head, what=f"head of {eid}", path=self.name,
+                                  line=number, lo=1)
                     except InputError as err:
                         raise refusal(self.tally, err) from None
                 doc.counter += 1
-                if chunk.endswith(")"):
-                    _close(doc, eid, token, number, head_n, token, doc.counter)
+                if closes:
+                    _close(doc, eid, part, token, number, head_n, token, doc.counter)
                 else:
                     doc.open.setdefault(eid, []).append((token, number, head_n, doc.counter))
             else:
-                eid = chunk[:-1]
                 stack = doc.open.get(eid)
                 if not stack:
                     self.repair(UNOPENED, number, f"mention {eid} closes here but was not "
                                 "opened", number)
                     continue
                 start, opened_at, head_n, order = stack.pop()
-                _close(doc, eid, start, opened_at, head_n, token, order)
+                _close(doc, eid, part, start, opened_at, head_n, token, order)
+
+    def read_chunks(self, entity: str, fields: list[str], number: int) -> tuple[_Chunk, ...]:
+        """The chunks of an ``Entity=`` value (of line ``number``) read with ``fields``."""
+        chunks = _CHUNK.findall(entity)
+        if "".join(chunks) != entity:
+            raise self.fail(f"cannot read Entity={entity!r}", number)
+        out: list[_Chunk] = []
+        for chunk in chunks:
+            if not chunk.startswith("("):
+                eid = chunk[:-1]
+                out.append((False, True, eid, None, None, None, _part(eid)))
+                continue
+            closes = chunk.endswith(")")
+            values = (chunk[1:-1] if closes else chunk[1:]).split("-")
+            info = dict(zip(fields, values, strict=False))
+            eid = info.get("eid") or info.get("GRP") or values[0]
+            etype = info.get("etype")
+            typed = (eid.split("[")[0], etype) if etype and etype != "_" else None
+            head = info.get("head")
+            head_n, bad_head = None, None
+            if head:
+                try:
+                    head_n = parse_int(head, what=f"head of {eid}", path=self.name, line=number,
+                                       lo=1)
+                except InputError:
+                    bad_head = head  # refused where it is met, after the chunks before it
+            out.append((True, closes, eid, typed, head_n, bad_head, _part(eid)))
+        return tuple(out)
 
 
 def _read_lines(state: _Reading, text: str) -> None:
@@ -371,48 +411,67 @@ def _assemble(state: _Reading, lines: CorefudLines) -> None:
         doc.tokens, doc.token_lines = lines.words[doc.first:end], token_lines[doc.first:end]
 
     state.fill = fill
-    # The comments, the first token (which opens a document named after the file when no
-    # # newdoc id came before it) and the Entity= values, merged in file order.
-    comments = [*lines.comments, (sys.maxsize, "")]
-    first_token = token_lines[0] if token_lines else sys.maxsize
-    at = 0
-    for k, value in [*lines.entities, (-1, "")]:
-        number = token_lines[k] if k >= 0 else sys.maxsize - 1  # the end, after every line
-        while min(comments[at][0], first_token) <= number:
-            if comments[at][0] < first_token:
-                if state.comment(comments[at][1], comments[at][0]):
-                    assert state.doc is not None
-                    state.doc.first = bisect.bisect_left(token_lines, comments[at][0])
-                at += 1
-            else:
-                first_token = sys.maxsize
-                if state.doc is None:
-                    state.unnamed(token_lines[0])
-        if k >= 0:
+    entities = lines.entities
+    entity_lines = [token_lines[k] for k, _ in entities]
+    done = 0
+
+    def read_entities(before: int) -> None:
+        """The Entity= values of the lines before line ``before`` not yet read."""
+        nonlocal done
+        end = bisect.bisect_left(entity_lines, before, lo=done)
+        if end > done:
+            doc = state.doc
+            assert doc is not None
+            first, entity = doc.first, state.entity
+            for (k, value), number in zip(entities[done:end], entity_lines[done:end],
+                                          strict=True):
+                entity(value, k - first, number)
+            done = end
+
+    # The comments that start a document or declare fields (the others are not read) and the
+    # first token (which opens a document named after the file when no # newdoc came before
+    # it), in file order, each after the Entity= values before it.
+    marks: list[tuple[int, str | None]] = [
+        (number, text) for number, text in lines.comments if _READ_COMMENT.search(text)]
+    if token_lines:
+        marks.insert(bisect.bisect_left(marks, (token_lines[0], "")), (token_lines[0], None))
+    for number, comment in marks:
+        read_entities(number)
+        if comment is None:
+            if state.doc is None:
+                state.unnamed(number)
+        elif state.comment(comment, number):
             assert state.doc is not None
-            state.entity(value, k - state.doc.first, number)
+            state.doc.first = bisect.bisect_left(token_lines, number)
+    read_entities(sys.maxsize)
     if state.doc is not None:
         state.finish(lines.last)
 
 
-def _close(doc: _Doc, eid: str, start: int, line: int, head: int | None, token: int,
-           order: int) -> None:
+def _part(eid: str) -> tuple[str, int, int] | None:
+    """(entity[count], part, count) of a part of a discontinuous mention (``e3[1/2]``)."""
     m = _PART.match(eid)
-    head_token = None if head is None else start + head - 1
     if m is None or m.group("k") is None:
-        mention = Mention(((start, token + 1),), eid, line, head_token)
-        doc.order[id(mention)] = order
+        return None
+    return eid.split("[")[0] + f"[{m.group('n')}]", int(m.group("k")), int(m.group("n"))
+
+
+def _close(doc: _Doc, eid: str, part: tuple[str, int, int] | None, start: int, line: int,
+           head: int | None, token: int, order: int) -> None:
+    if part is None:
+        mention = Mention(((start, token + 1),), eid, line,
+                          None if head is None else start + head - 1)
+        doc.order.append(order)
         doc.mentions.append(mention)
         return
     # Parts are matched in order, as Udapi does: part k joins the first mention of this
     # entity and part count that lacks a part k (several discontinuous mentions of one
     # entity in a document are several mentions).
-    key = eid.split("[")[0] + f"[{m.group('n')}]"
-    k = int(m.group("k"))
+    key, k, n = part
     groups = doc.parts.setdefault(key, [])
     group = next((g for g in groups if k not in g), None)
     if group is None:
         group = {}
         groups.append(group)
     group[k] = ((start, token + 1), line, head)  # the head's place is known once joined
-    doc.expected[key] = int(m.group("n"))
+    doc.expected[key] = n

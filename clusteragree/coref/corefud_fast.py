@@ -18,12 +18,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..inputs import ascii_naturals, byte_lines, decode_ranges, line_ends, tab_columns
+from ..inputs import (
+    Bytes,
+    Positions,
+    ascii_naturals,
+    byte_lines,
+    decode_ranges,
+    line_ends,
+    tab_columns,
+)
 
-__all__ = ["CorefudLines", "corefud_lines", "entity_value"]
+__all__ = ["CorefudLines", "corefud_lines", "entity_value", "entity_values"]
 
 _RANGE = re.compile(r"[0-9]+-[0-9]+")
 _EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+_ATTRIBUTE = np.frombuffer(b"Entity=", dtype=np.uint8)
+_BLOCK = 1 << 24  # bytes searched at a time
 
 
 @dataclass
@@ -61,6 +71,45 @@ def entity_value(misc: str) -> str | None:
     ('(e1-person-1-)', None)
     """
     return next((a[len("Entity="):] for a in misc.split("|") if a.startswith("Entity=")), None)
+
+
+def entity_values(buf: Bytes, starts: Positions, ends: Positions) -> list[tuple[int, str]]:
+    """``(cell, value)``: what :func:`entity_value` finds in each MISC cell ``[starts, ends)``
+    of the UTF-8 bytes ``buf`` (cells in file order, none holding a line feed), for the cells
+    where it finds a non-empty value; only those cells are decoded.
+
+    An ``Entity=`` is an attribute when it starts its cell or follows a ``|``; the first in a
+    cell is its value, up to the next ``|`` or the end of the cell.
+
+    Examples
+    --------
+    >>> cells = ["_", "SpaceAfter=No|Entity=(e1-person-1-)|X=1", "XEntity=a|Entity=", "Entity=e2)"]
+    >>> buf = np.frombuffer("\\t".join(cells).encode(), dtype=np.uint8)
+    >>> ends = np.cumsum([len(c) + 1 for c in cells]) - 1
+    >>> entity_values(buf, ends - [len(c) for c in cells], ends)
+    [(1, '(e1-person-1-)'), (3, 'e2)')]
+    """
+    size, top = len(_ATTRIBUTE), len(buf) - len(_ATTRIBUTE)
+    found = [np.flatnonzero(buf[a:min(a + _BLOCK, top + 1)] == _ATTRIBUTE[0]) + a
+             for a in range(0, top + 1, _BLOCK)]
+    at = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    for j in range(1, size):  # the candidates that go on with "ntity="
+        at = at[buf[at + j] == _ATTRIBUTE[j]]
+    cell = np.searchsorted(starts, at, side="right") - 1
+    inside = cell >= 0
+    at, cell = at[inside], cell[inside]
+    inside = at + size <= ends[cell]
+    at, cell = at[inside], cell[inside]
+    # An attribute starts its cell or follows a "|"; the first one of a cell is its value.
+    at_start = (at == starts[cell]) | (buf[np.maximum(at - 1, 0)] == 124)
+    at, cell = at[at_start], cell[at_start]
+    first = np.ones(len(cell), dtype=bool)
+    first[1:] = cell[1:] != cell[:-1]
+    at, cell = at[first], cell[first]
+    values = decode_ranges(buf, at + size, ends[cell])
+    return [(k, v.partition("|")[0] if "|" in v else v)
+            for k, v in zip(cell.tolist(), values, strict=True)
+            if v and v[0] != "|"]
 
 
 def corefud_lines(text: str) -> CorefudLines | None:
@@ -134,15 +183,6 @@ def corefud_lines(text: str) -> CorefudLines | None:
     words = decode_ranges(buf, form_s[plain], form_e[plain], intern=True)
     del form_s, form_e, id_s, id_e
     misc_s, misc_e = misc_s[plain], misc_e[plain]
-    # MISC cells other than "_" are read in Python: the ones with Entity= are kept.
-    bare = (misc_e - misc_s == 1) & (buf[misc_s] == 95)
-    told = np.flatnonzero(~bare)
-    cells = decode_ranges(buf, misc_s[told], misc_e[told])
-    del buf, misc_s, misc_e, bare  # the bytes, once read
-    entities: list[tuple[int, str]] = []
-    for k, misc in zip(told.tolist(), cells, strict=True):
-        found = entity_value(misc) if "Entity=" in misc else None
-        if found:
-            entities.append((k, found))
-    del cells
+    entities = entity_values(buf, misc_s, misc_e)
+    del buf, misc_s, misc_e  # the bytes, once read
     return CorefudLines(comments, (rows + 1).tolist(), words, entities, last)

@@ -171,7 +171,7 @@ def unique_mentions(document: str, mentions: list[Mention], *, lenient: bool,
             repairs.add("repaired", REPEATED, m.line or line)
         else:
             repairs[REPEATED] += 1
-    return tuple(sorted(seen.values(), key=lambda m: (m.start, -m.end)))
+    return tuple(sorted(seen.values(), key=lambda m: (m.spans[0][0], -m.spans[-1][1])))
 
 
 @dataclass(frozen=True)
