@@ -207,3 +207,22 @@ def test_every_domain_validates_and_registers_under_its_name():
         assert any(t.startswith(prefix) for t in tests), domain
     for t in tests.values():  # the id starts with its domain (the level-1 reading tests: read-)
         assert t.id.startswith("read-" if t.domain == "input" else t.domain + "-"), t.id
+
+
+def test_validate_reads_standard_input_as_table_does(monkeypatch, capsys):
+    """``-`` is standard input (read once, checked as a file); its incidents are named ``-``;
+    a second ``-`` is refused."""
+    import io
+    import sys
+
+    from clusteragree.cli import main
+    data = b"coder,unit,labels\na,u1,x\nb,u1,x\na,u2,x\na,u2,y\n"  # a codes u2 twice: line 5
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["validate", "-", "-f", "json"]) == 1
+    import json
+    records = json.loads(capsys.readouterr().out)["results"]
+    twice = [r for r in records if r["kind"] == "incident" and r["test"] == "labels-coded-twice"]
+    assert twice and twice[0]["file"] == "-" and twice[0]["line"] == 5
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["validate", "-", "-"]) == 1
+    assert "standard input (-) can be given once" in capsys.readouterr().err

@@ -9,8 +9,12 @@ the domains, the incidents in :mod:`clusteragree.incidents`.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import importlib
+import os
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -124,8 +128,12 @@ def _run(args: argparse.Namespace) -> int:
     found = Validation(level=args.level, max_err=args.max_err)
     for path in args.files:
         found.checked(path)
-    found.extend(validate_paths(args.files, args.input_format, level=args.level,
-                                encoding=args.encoding, names=names, **options))
+    with _stdin_spooled(args.files) as (files, spooled):
+        for incident in validate_paths(files, args.input_format, level=args.level,
+                                       encoding=args.encoding, names=names, **options):
+            if spooled is not None and incident.file == spooled:
+                incident = dataclasses.replace(incident, file="-")
+            found.add(incident)
     signature = (f"validate|level:{args.level}|max-err:{args.max_err}|"
                  f"format:{args.input_format}|v:{__version__}")
     _render(found, args, signature)
@@ -137,6 +145,24 @@ def _run(args: argparse.Namespace) -> int:
     print(f"clusteragree validate: error: {found.by_class()['error']} error(s) at level "
           f"{args.level} or below; the first: {place}{first.test_id}", file=sys.stderr)
     return 1
+
+
+@contextlib.contextmanager
+def _stdin_spooled(files: list[str]) -> Iterator[tuple[list[str], str | None]]:
+    """The inputs with ``-`` (standard input, as ``table`` reads it) written to a temporary
+    file first, so that the checks can read it more than once; incidents there are named
+    ``-``."""
+    if "-" not in files:
+        yield files, None
+        return
+    if files.count("-") > 1:
+        raise InputError("standard input (-) can be given once", "-")
+    data = sys.stdin.buffer.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        spooled = os.path.join(tmp, "stdin.csv")
+        with open(spooled, "wb") as handle:
+            handle.write(data)
+        yield [spooled if f == "-" else f for f in files], spooled
 
 
 def _render(found: Validation, args: argparse.Namespace, signature: str) -> None:
