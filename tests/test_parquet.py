@@ -251,3 +251,19 @@ def test_a_url_is_read_through_fsspec_and_its_parts_named_by_url(tmp_path: Path,
     (folder / "part-1.parquet").write_bytes(b"PAR1 not really")
     code, _, err = cli("table", folder.as_uri(), *common)
     _one_line_error(code, err, f"{folder.as_uri()}/part-1.parquet: not a readable Parquet")
+
+
+def test_sep_none_reads_each_text_as_one_label(tmp_path) -> None:
+    """--sep none: a text value is one label, as in the CSV (it was split at the word
+    "none")."""
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    from clusteragree.labels.parquet import read_parquet_table
+    path = tmp_path / "c.parquet"
+    pd.DataFrame({"coder": ["a", "b", "a", "b"], "unit": ["u1", "u1", "u2", "u2"],
+                  "labels": ["none of them", "a;b", "a;b", "a;b"]}).to_parquet(path)
+    table = read_parquet_table(str(path), sep="none")
+    assert sorted(table.tables[None].records()) == [
+        ("a", "u1", frozenset({"none of them"})), ("a", "u2", frozenset({"a;b"})),
+        ("b", "u1", frozenset({"a;b"})), ("b", "u2", frozenset({"a;b"}))]

@@ -742,7 +742,8 @@ def label_sets(values: pd.Series, sep: str, path: str | None = None) -> pd.Serie
     values : Series
         One text per cell.
     sep : str
-        The separator of the labels.
+        The separator of the labels; ``"none"``: each text is one label (as ``--sep none``
+        reads the CSV's label fields).
     path : str, optional
         The file the values come from, for the error.
 
@@ -764,11 +765,14 @@ def label_sets(values: pd.Series, sep: str, path: str | None = None) -> pd.Serie
     --------
     >>> [sorted(labels) for labels in label_sets(pd.Series(["PER; ORG", ""]), ";")]
     [['ORG', 'PER'], []]
+    >>> [sorted(labels) for labels in label_sets(pd.Series(["none of them", "a;b"]), "none")]
+    [['none of them'], ['a;b']]
     """
     def split(text: Any) -> Any:
         if not isinstance(text, str):
             return text
-        labels = [piece.strip() for piece in text.split(sep)] if text else []
+        pieces = [text] if sep == "none" else text.split(sep)  # none: the field is one label
+        labels = [piece.strip() for piece in pieces] if text else []
         if any(not label for label in labels):
             raise InputError(f"empty label in {text!r} (separator {sep!r}); remove the extra "
                              "separator", path=path)
