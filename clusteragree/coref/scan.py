@@ -50,6 +50,9 @@ from ..inputs import (
     parse_int,
 )
 from .conll import _BEGIN, _CHUNK, _DOUBLE, _END
+from .corefud import _CHUNK as _UD_CHUNK
+from .corefud import _EMPTY, _GLOBAL, _ID, _NEWDOC, _RANGE
+from .corefud_fast import entity_value as _entity_value
 from .model import CorefDocument
 
 __all__ = ["corefud_sentence_ends", "scan_brat_ann", "scan_conll_text", "scan_corefud_text"]
@@ -317,21 +320,9 @@ def scan_conll_text(text: str, path: str, *, read_clean: bool = False
 _SPACE = (" ", "\t")
 #: Texts of this many characters or more are planned with arrays (:func:`_conll_plan`).
 PLAN_FROM = 1 << 16
-_UD_CHUNK = re.compile(r"\([^()]+\)?|[^()]+\)")
-_RANGE = re.compile(r"[0-9]+-[0-9]+")
 _PART_IN_ENTITY = re.compile(r"Entity=[^\t\n]*[\[\]]")
-_EMPTY = re.compile(r"[0-9]+\.[0-9]+")
+#: A part id as the scan requires it (``e3[1/2]``); the reader's pattern also takes a bare id.
 _PART = re.compile(r"^(?P<eid>[^\[\]]+)\[(?P<k>[0-9]+)/(?P<n>[0-9]+)\]$")
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+(?P<rest>.*?))?\s*$")
-_DOC_ID = re.compile(r"id\s*=\s*(?P<id>.*)")
-_GLOBAL = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
-
-
-def _entity_value(misc: str) -> str | None:
-    for item in misc.split("|"):
-        if item.startswith("Entity="):
-            return item[7:]
-    return None
 
 
 class _UdDoc:
@@ -498,7 +489,7 @@ def scan_corefud_text(text: str, path: str) -> Iterator[Incident]:
             if m:
                 if doc is not None:
                     yield from finish(doc, "by the end of its document")
-                given = _DOC_ID.fullmatch(m.group("rest") or "")
+                given = _ID.fullmatch(m.group("rest") or "")
                 doc, found = start((given.group("id").strip() if given else "") or stem,
                                    number)
                 doc.first = ordinal
