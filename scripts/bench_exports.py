@@ -40,7 +40,7 @@ import numpy as np
 WORDS = ("the", "minister", "said", "that", "police", "in", "Paris", "Zoë", "met", "report",
          "of", "court", "and", "people", "year", "\N{GRINNING FACE}", "naïve", "Łódź")
 LABELS = ("PER", "ORG", "LOC", "MISC")
-FORMATS = ("label-studio", "doccano", "prodigy")
+FORMATS = ("label-studio", "doccano", "prodigy", "webanno-tsv")
 
 
 def _task(rng: np.random.Generator) -> tuple[str, list[tuple[int, int]], list[int]]:
@@ -154,6 +154,85 @@ def write_prodigy(path: Path, tasks: int, annotators: int, seed: int = 0) -> Non
                                      ensure_ascii=False) + "\n")
 
 
+WEBANNO_HEADER = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue|coarseValue\n"
+    "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value\n"
+    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|"
+    "referenceRelation\n\n\n")
+POS = (("NN", "NOUN"), ("VBD", "VERB"), ("DT", "DET"), ("IN", "ADP"), ("NNP", "PROPN"),
+       ("JJ", "ADJ"), ("CC", "CCONJ"))
+
+
+def write_webanno_tsv(folder: Path, tokens: int, annotators: int, seed: int = 0) -> None:
+    """INCEpTION's WebAnno TSV 3.3 export of one document per annotator, ``<user>.tsv`` (as
+    in a project export's ``annotation/DOCUMENT/``), of ``tokens`` tokens each: sentences of
+    18 to 29 words (a word outside the Basic Multilingual Plane now and then, so that the
+    UTF-16 offsets differ from code points), a POS layer on every token (two features), named
+    entities (``identifier`` and ``value``) of one to three tokens, one in ten stacked on
+    another, and coreference chains (``referenceType``, ``referenceRelation``) whose links
+    (one or two tokens) run across sentences. The annotators share the text; one label in
+    ten differs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for a in range(annotators):
+        rng = np.random.default_rng(seed)  # the same text and structure for everyone
+        own = np.random.default_rng(seed + 1 + a)
+        did, chains, made, s, at16 = 0, [], 0, 0, 0
+        with open(folder / f"user{a + 1}.tsv", "w", encoding="utf-8") as out:
+            out.write(WEBANNO_HEADER)
+            while made < tokens:
+                text, offsets, utf16 = _task(rng)
+                n = min(len(offsets), tokens - made)
+                words = offsets[:n]
+                text = text[:words[-1][1]]
+                s += 1
+                ne: list[list[str]] = [[] for _ in range(n)]  # identifier|value stacks
+                ne_v: list[list[str]] = [[] for _ in range(n)]
+                k = 0
+                while k < n:
+                    k += int(rng.integers(1, 6))
+                    if k >= n:
+                        break
+                    length = min(int(rng.integers(1, 4)), n - k)
+                    stacked = rng.random() < 0.1
+                    label = LABELS[int(rng.integers(0, 4))]
+                    for lab in ([label, LABELS[(LABELS.index(label) + 1) % 4]] if stacked
+                                else [label]):
+                        if own.random() < 0.1:
+                            lab = LABELS[int(own.integers(0, 4))]
+                        ident = ""
+                        if length > 1 or stacked:
+                            did += 1
+                            ident = f"[{did}]"
+                        for j in range(k, k + length):
+                            ne[j].append("*" + ident)
+                            ne_v[j].append(lab + ident)
+                    k += length
+                ch_t: list[str] = ["_"] * n
+                ch_r: list[str] = ["_"] * n
+                if n > 3 and rng.random() < 0.7:
+                    if not chains or rng.random() < 0.3:
+                        chains.append([len(chains) + 1, 0])
+                    chain = chains[int(rng.integers(max(0, len(chains) - 5), len(chains)))]
+                    chain[1] += 1
+                    first = int(rng.integers(0, n - 2))
+                    kind = ("nam", "pro", "nom")[int(own.integers(0, 3))
+                                                 if own.random() < 0.1 else chain[0] % 3]
+                    for j in range(first, first + 1 + int(rng.integers(0, 2))):
+                        ch_t[j] = f"{kind}[{chain[0]}]"
+                        ch_r[j] = f"coref->{chain[0]}-{chain[1]}"
+                out.write(f"#Text={text}\n")
+                for j, (b, e) in enumerate(words):
+                    pos, coarse = POS[int(rng.integers(0, len(POS)))]
+                    out.write(f"{s}-{j + 1}\t{at16 + utf16[b]}-{at16 + utf16[e]}\t"
+                              f"{text[b:e]}\t{pos}\t{coarse}\t"
+                              f"{'|'.join(ne[j]) or '_'}\t{'|'.join(ne_v[j]) or '_'}\t"
+                              f"{ch_t[j]}\t{ch_r[j]}\t\n")
+                out.write("\n")
+                at16 += utf16[words[-1][1]] + 1
+                made += n
+
+
 _CHILD = """
 import gc, json, resource, sys, time
 from pathlib import Path
@@ -166,12 +245,19 @@ if floor:
     files = sorted(path.iterdir()) if path.is_dir() else [path]
     for f in files:
         with open(f, encoding="utf-8") as h:
-            if f.suffix == ".json":
+            if f.suffix == ".tsv":  # lines and tab-separated fields
+                for line in h:
+                    line.split("\t")
+            elif f.suffix == ".json":
                 json.load(h)
             else:
                 for line in h:
                     json.loads(line)
     count = -1
+elif kind == "webanno-tsv":  # one file per annotator
+    count = 0
+    for f in sorted(path.iterdir()):
+        count += sum(len(d.spans) for d in read_export(f, kind).documents)
 else:
     export = read_export(path, kind)
     count = sum(len(d.spans) for d in export.documents)
@@ -202,6 +288,8 @@ def _size(path: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", type=int, default=100_000, help="tasks (texts) per export")
+    parser.add_argument("--tokens", type=int, default=1_000_000,
+                        help="webanno-tsv: tokens per annotator (default: %(default)s)")
     parser.add_argument("--annotators", type=int, default=3, help="annotators per task")
     parser.add_argument("--formats", default=",".join(FORMATS),
                         help="comma-separated among " + ", ".join(FORMATS))
@@ -210,10 +298,11 @@ def main() -> None:
     parser.add_argument("--write", nargs=2, metavar=("FORMAT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     writers = {"label-studio": write_label_studio, "doccano": write_doccano,
-               "prodigy": write_prodigy}
+               "prodigy": write_prodigy, "webanno-tsv": write_webanno_tsv}
     if args.write:  # a child process writes the file, so that the readers' parent never held it
         kind, target = args.write
-        writers[kind](Path(target), args.tasks, args.annotators)
+        writers[kind](Path(target), args.tokens if kind == "webanno-tsv" else args.tasks,
+                      args.annotators)
         return
     kinds = [k.strip() for k in args.formats.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in writers]
@@ -225,13 +314,15 @@ def main() -> None:
         lines = "JSON Lines parsed by orjson (the extra 'fast')"
     except ImportError:
         lines = "JSON Lines parsed by the standard library (orjson not installed)"
-    print(f"{args.tasks:,} tasks x {args.annotators} annotators; best of {args.repeat}; "
-          f"floor = json.load of the same file(s); {lines}")
+    print(f"{args.tasks:,} tasks (webanno-tsv: {args.tokens:,} tokens) x {args.annotators} "
+          f"annotators; best of {args.repeat}; floor = json.load of the same file(s) "
+          f"(webanno-tsv: its lines split at tabs); {lines}")
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             path = Path(tmp) / {"label-studio": "ls.json", "doccano": "doccano",
-                                "prodigy": "prodigy.jsonl"}[kind]
+                                "prodigy": "prodigy.jsonl", "webanno-tsv": "webanno"}[kind]
             subprocess.run([sys.executable, __file__, "--tasks", str(args.tasks),
+                            "--tokens", str(args.tokens),
                             "--annotators", str(args.annotators), "--write", kind, str(path)],
                            check=True)
             size = _size(path)
@@ -247,12 +338,13 @@ def main() -> None:
                    "peak_over_file": round(ours[1] / size, 2),
                    "floor_peak_over_file": round(floor[1] / size, 2), "spans": ours[3]}
             figures.append(row)
+            alone = "split alone" if kind == "webanno-tsv" else "json alone"
             print(f"{kind:12} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s "
-                  f"(processor {row['cpu_seconds']:.2f} s)  json alone "
+                  f"(processor {row['cpu_seconds']:.2f} s)  {alone} "
                   f"{row['floor_seconds']:6.2f} s (processor {row['floor_cpu_seconds']:.2f} s) "
                   f" ({row['over_floor']}x)  "
                   f"peak {row['peak_mb']:7.1f} MB = {row['peak_over_file']}x the file "
-                  f"(json alone {row['floor_peak_over_file']}x; baseline "
+                  f"({alone} {row['floor_peak_over_file']}x; baseline "
                   f"{row['baseline_mb']:.0f} MB)  {row['spans']:,} spans")
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")

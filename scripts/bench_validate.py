@@ -10,7 +10,9 @@ per sentence or two), CoNLL-2012 coreference (the same mentions in the last colu
 table
 (``codings``: one CSV ``coder,unit,labels`` whose two coders, the annotators, code ``--tokens``
 units each, labels drawn from five, one in ten differing; ``multilabel-csv`` and
-``multilabel-json``: the same codings as a multi-label file, one label per row) and DUCView
+``multilabel-json``: the same codings as a multi-label file, one label per row), INCEpTION's
+WebAnno TSV 3.3 (``webanno-tsv``: one file per annotator, written by ``write_webanno_tsv`` of
+scripts/bench_exports.py: POS on every token, named entities, coreference chains) and DUCView
 pyramids (``pyramid``: one
 ``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
 one SCU per ten words with a contributor of five words in each summary, written by
@@ -24,7 +26,8 @@ The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as fo
 Usage::
 
     python scripts/bench_validate.py [--tokens 1000000]
-        [--formats conllu,corefud,conll,codings,pyramid,multilabel-csv,multilabel-json]
+        [--formats conllu,corefud,conll,codings,pyramid,multilabel-csv,multilabel-json,
+                   webanno-tsv]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -45,7 +48,7 @@ import time
 from pathlib import Path
 
 FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid", "multilabel-csv",
-           "multilabel-json")
+           "multilabel-json", "webanno-tsv")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -75,6 +78,10 @@ if argv[0] == "--read":
         from clusteragree.labels.reader import read_multilabel as read
         for p in paths:
             read(p)
+    elif kind == "webanno-tsv":
+        from clusteragree.exports.reading import read_export
+        for p in paths:
+            read_export(p, kind)
     else:
         from clusteragree.trees.readers import read_conll_trees as read
         for p in paths:
@@ -279,6 +286,11 @@ def main() -> None:
             if kind == "codings":  # one table, its two coders the annotators
                 files = [Path(tmp) / "codings.csv"]
                 write_codings(files[0], args.tokens)
+            elif kind == "webanno-tsv":  # INCEpTION's files of one document, one a user
+                sys.path.insert(0, str(Path(__file__).resolve().parent))
+                from bench_exports import write_webanno_tsv
+                write_webanno_tsv(Path(tmp) / "webanno", args.tokens, 2)
+                files = sorted((Path(tmp) / "webanno").iterdir())
             elif kind.startswith("multilabel"):  # one file, its two annotators
                 files = [Path(tmp) / ("labels.json" if kind.endswith("json") else "labels.csv")]
                 write_multilabel(files[0], args.tokens)

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 from ..errors import InputError, Tally, notify
 
-__all__ = ["UNITS", "OffsetCheck", "convert_offsets", "resolve_offsets", "resolve_plain"]
+__all__ = ["UNITS", "OffsetCheck", "convert_offsets", "resolve_offsets", "resolve_plain",
+           "unit_notice"]
 
 #: The units, in the order they are preferred when several fit.
 UNITS = ("code points", "UTF-16 code units", "grapheme clusters")
@@ -215,9 +216,7 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
         tally.add("note", _unit_note(unit),
                   next((c.line for c in checks if c.line is not None), None))
     elif unit != UNITS[0]:
-        notify("note", f"offsets{where} are read as {unit} (the covered texts match in that "
-               "unit, not in code points)", path=path, once=("offset unit", os.fspath(path),
-                                                              document, unit))
+        unit_notice(unit, path=path, document=document)
     out: list[tuple[int, int] | None] = []
     for check in checks:
         found = _matches(positions, OffsetCheck(check.start, check.end, None), unit)
@@ -233,6 +232,16 @@ def resolve_offsets(text: str, checks: Sequence[OffsetCheck], *, path: str | os.
                    path=path, line=check.line)
         out.append(found)
     return unit, out
+
+
+def unit_notice(unit: str, *, path: str | os.PathLike[str], document: str = "") -> None:
+    """The ``note`` of :func:`resolve_offsets` (without a tally) that a document's offsets
+    count ``unit``, said once per file, document and unit (a reader that finds the unit by
+    other means says it with the same words)."""
+    where = f" of document {document!r}" if document else ""
+    notify("note", f"offsets{where} are read as {unit} (the covered texts match in that "
+           "unit, not in code points)", path=path, once=("offset unit", os.fspath(path),
+                                                          document, unit))
 
 
 def _unit_note(unit: str) -> str:

@@ -60,6 +60,9 @@ from pathlib import Path
 
 from ..errors import InputError, Tally
 from ..inputs import decode, iter_lines, read_bytes
+from . import _records
+from ._webanno_escapes import _escaped, _suffix, split_unescaped, unescape_text, unescape_value
+from ._webanno_fast import read_fast
 from .model import AnnotatedDocument, Chain, Export, Relation, Span
 from .offsets import OffsetCheck, resolve_offsets
 
@@ -78,95 +81,7 @@ _FORMAT = re.compile(r"#FORMAT=(.*?) ([0-9]+)(?:\.([0-9]+))?[ \t]*")
 _OLD_HEADER = re.compile(r" ?# ?[A-Za-z_][\w.$]* ?\|")
 _UNIT_ID = re.compile(r"([0-9]{1,9})-([0-9]{1,9})(?:\.([0-9]{1,9}))?")
 _OFFSETS = re.compile(r"([0-9]{1,12})-([0-9]{1,12})")
-_VALUE_ESCAPE = re.compile(r"\\(->|[\\\[\]|_;tn*])")
-_VALUE_UNESCAPED = {"\\": "\\", "[": "[", "]": "]", "|": "|", "_": "_", "->": "->", ";": ";",
-                    "t": "\t", "n": "\n", "*": "*"}
-_TEXT_ESCAPE = re.compile(r"\\([\x00-\x07\x0e-\x1f]|[tnfrb\\])")
-_TEXT_UNESCAPED = {"t": "\t", "n": "\n", "f": "\f", "r": "\r", "b": "\b", "\\": "\\"}
-_JAVA_ESCAPE = re.compile(r"\\(u+[0-9A-Fa-f]{4}|[0-3][0-7]{0,2}|[4-7][0-7]?|[btnfr'\"\\])")
-_BRACKETS = re.compile(r"\[([^\[\]]*)\]\Z")
 _LINK = re.compile(r"(.*)->([0-9]{1,9})-([0-9]{1,9})\Z", re.S)
-
-
-# ----------------------------------------------------------------------------- escapes
-
-def unescape_value(value: str) -> str:
-    r"""A feature value with WebAnno's escapes undone.
-
-    Examples
-    --------
-    >>> unescape_value(r"NOT\[0\]") == "NOT[0]", unescape_value(r"a\|b\_c\\d") == "a|b_c\\d"
-    (True, True)
-    """
-    if "\\" not in value:
-        return value
-    return _VALUE_ESCAPE.sub(lambda m: _VALUE_UNESCAPED[m.group(1)], value)
-
-
-def unescape_text(text: str, minor: int) -> str:
-    r"""A ``#Text=`` line with its escapes undone (``minor``: the format's minor version).
-
-    Examples
-    --------
-    >>> unescape_text(r"This is\ta test", 3)
-    'This is\ta test'
-    >>> unescape_text(r"caf\u00e9", 1)
-    'café'
-    """
-    if "\\" not in text:
-        return text
-    if minor >= 2:
-        return _TEXT_ESCAPE.sub(lambda m: _TEXT_UNESCAPED.get(m.group(1), m.group(1)), text)
-
-    def java(m: re.Match[str]) -> str:
-        s = m.group(1)
-        if s[0] == "u":
-            return chr(int(s.lstrip("u"), 16))
-        if s[0].isdigit():
-            return chr(int(s, 8))
-        return _TEXT_UNESCAPED.get(s, s)
-
-    out = _JAVA_ESCAPE.sub(java, text)
-    # Java writes a character outside the BMP as two \\u escapes (a surrogate pair)
-    return out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-def _escaped(text: str, end: int) -> bool:
-    """Whether the character at ``end`` follows an odd run of backslashes."""
-    n = 0
-    while end - n - 1 >= 0 and text[end - n - 1] == "\\":
-        n += 1
-    return n % 2 == 1
-
-
-def split_unescaped(value: str, sep: str) -> list[str]:
-    r"""``value`` split at every ``sep`` that no backslash escapes.
-
-    Examples
-    --------
-    >>> split_unescaped(r"A[1]|B\|C[2]", "|")
-    ['A[1]', 'B\\|C[2]']
-    """
-    if sep not in value:
-        return [value]
-    parts, start, i = [], 0, value.find(sep)
-    while i >= 0:
-        if not _escaped(value, i):
-            parts.append(value[start:i])
-            start = i + 1
-        i = value.find(sep, i + 1)
-    parts.append(value[start:])
-    return parts
-
-
-def _suffix(value: str) -> tuple[str, str | None]:
-    """``V[X]`` as ``(V, X)``; ``(value, None)`` without an unescaped bracket suffix."""
-    if not value.endswith("]") or _escaped(value, len(value) - 1):
-        return value, None
-    m = _BRACKETS.search(value)
-    if m is None or _escaped(value, m.start()):
-        return value, None
-    return value[:m.start()], m.group(1)
 
 
 # ------------------------------------------------------------------------------ header
@@ -349,6 +264,14 @@ class _Reader:
     # -- body -----------------------------------------------------------------------------
 
     def read(self, text: str) -> AnnotatedDocument:
+        if _records.FAST:
+            doc = read_fast(_Reader(self.path, self.document, self.annotator, self.tool), text)
+            if doc is not None:
+                return doc
+        return self.read_general(text)
+
+    def read_general(self, text: str) -> AnnotatedDocument:
+        """The general path: every row checked, noticed or refused as the format says."""
         lines = iter_lines(text)
         number, line = next(lines, (1, ""))
         self.format_line(number, line)
@@ -398,7 +321,7 @@ class _Reader:
                     raise self.error(f"sub-token {unit.id} does not follow its token", number)
             else:
                 if state == "sentence":
-                    self.start_sentence(texts, unit, number)
+                    self.start_sentence(texts, unit.begin, number)
                     sentence_first = len(self.main_units)
                 self.main_units.append(unit)
                 prev_main = unit
@@ -412,8 +335,8 @@ class _Reader:
             raise self.error("a sentence without tokens at the end of the file", header_line)
         return self.document_of()
 
-    def start_sentence(self, texts: list[str], unit: _Unit, number: int) -> None:
-        begin = unit.begin
+    def start_sentence(self, texts: list[str], begin: int, number: int) -> None:
+        """The text of a sentence whose first token begins at ``begin`` (UTF-16) added."""
         if self.text_len16 > begin:
             if self.text_len16 == begin + 1 and self.text_parts and \
                     self.text_parts[-1].endswith("\n"):
