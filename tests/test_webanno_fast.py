@@ -1,8 +1,9 @@
 """The fast path of the WebAnno TSV reader against its general path: the same documents, field
 by field, the same notices and the same errors.
 
-Each input is read twice, with the fast path (``_records.FAST = True``, the default) and with
-the general path alone (``False``). The inputs are the TSV fixtures (corpora_fixtures/exports/
+Each input is read with the general path alone (``_records.FAST = False``) and with the fast
+path (``True``, the default), the latter with its chunks of token lines of the default size and
+of one sentence each. The inputs are the TSV fixtures (corpora_fixtures/exports/
 inception: files and the project export), INCEpTION's conformance suite and examples in
 ../shared/corpora (skipped when absent), the benchmark's generated export, hand-made files that
 leave the fast path's shape in one place each, and random files (hypothesis) mixing what the
@@ -27,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import InputError, Ledger
-from clusteragree.exports import _records
+from clusteragree.exports import _records, _webanno_fast
 from clusteragree.exports._webanno_fast import read_fast
 from clusteragree.exports.inception import read_inception_project
 from clusteragree.exports.webanno import _Reader, parse_webanno_tsv, read_webanno_tsv
@@ -43,11 +44,14 @@ POS = "de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS"
 LINK = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink"
 
 
-def _outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch
-             ) -> tuple[Any, list[tuple[Any, ...]]]:
-    """What one reading gives: the export or the error, and the notices."""
+def _outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch,
+             chunk: int | None = None) -> tuple[Any, list[tuple[Any, ...]]]:
+    """What one reading gives: the export or the error, and the notices (``chunk``: the
+    fast path's chunk of token lines)."""
     with monkeypatch.context() as patch:
         patch.setattr(_records, "FAST", fast)
+        if chunk is not None:
+            patch.setattr(_webanno_fast, "CHUNK", chunk)
         with Ledger() as ledger, warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -74,9 +78,10 @@ def _same(a: Any, b: Any, where: str = "export") -> None:
 
 def _check(read: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> Any:
     general, notices = _outcome(read, False, monkeypatch)
-    found, said = _outcome(read, True, monkeypatch)
-    _same(general, found)
-    assert said == notices
+    for chunk in (None, 1):  # chunks of the default size, and of one sentence each
+        found, said = _outcome(read, True, monkeypatch, chunk)
+        _same(general, found, f"export (chunk {chunk})")
+        assert said == notices
     return general
 
 

@@ -81,6 +81,7 @@ _FORMAT = re.compile(r"#FORMAT=(.*?) ([0-9]+)(?:\.([0-9]+))?[ \t]*")
 _OLD_HEADER = re.compile(r" ?# ?[A-Za-z_][\w.$]* ?\|")
 _UNIT_ID = re.compile(r"([0-9]{1,9})-([0-9]{1,9})(?:\.([0-9]{1,9}))?")
 _OFFSETS = re.compile(r"([0-9]{1,12})-([0-9]{1,12})")
+_NON_BMP = re.compile("[\U00010000-\U0010FFFF]")
 _LINK = re.compile(r"(.*)->([0-9]{1,9})-([0-9]{1,9})\Z", re.S)
 
 
@@ -351,7 +352,8 @@ class _Reader:
             self.text_len16 = begin
         sentence = "\n".join(texts) + "\n"
         self.text_parts.append(sentence)
-        self.text_len16 += len(sentence) + sum(1 for c in sentence if ord(c) > 0xFFFF)
+        self.text_len16 += len(sentence) + (0 if sentence.isascii() else
+                                            len(_NON_BMP.findall(sentence)))
 
     def unit(self, number: int, line: str) -> _Unit:
         fields = line.split("\t")
