@@ -39,14 +39,16 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
-from ..exports.model import AnnotatedDocument, Export
+from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
 from .readers import read_pygamma_csv, read_span_table, read_texts
@@ -109,6 +111,11 @@ register(
 
 
 # --- level 2: one annotator's document ------------------------------------------------------
+
+#: The checks of export spans and tokens use their shortcuts over whole columns (False: the
+#: general checks alone; the tests compare both).
+FAST = True
+_START, _END, _LAYER, _LABEL = (attrgetter(name) for name in ("start", "end", "layer", "label"))
 
 #: A span as the checks see it: start, end, layer, label, id (node), line.
 Item = tuple[Any, Any, str, "str | None", "str | None", "int | None"]
@@ -201,6 +208,65 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
                            document, node, annotator)
 
 
+def _span_columns(spans: Sequence[Span]) -> tuple[list[Any], list[Any], list[str],
+                                                  list[str | None]]:
+    """The starts, ends, layers and labels of spans, a list each."""
+    return (list(map(_START, spans)), list(map(_END, spans)), list(map(_LAYER, spans)),
+            list(map(_LABEL, spans)))
+
+
+def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str,
+                       annotator: str, length: int | None) -> list[Incident] | None:
+    """What :func:`_span_checks` finds in an export's spans when none has bad offsets or no
+    length (the common case), at the cost of a few passes over whole columns: its duplicates
+    and overlaps, in its order and words. None in any other case (it then looks)."""
+    if not spans:
+        return None
+    starts, ends, layers, labels = _span_columns(spans)
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+        return None
+    try:
+        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    if bool((s < 0).any()) or bool((e <= s).any()) or \
+            (length is not None and int(e.max()) > length):
+        return None
+    out = []
+    seen = Counter(zip(starts, ends, layers, labels, strict=True))
+    if len(seen) < len(spans):
+        twice = {key for key, n in seen.items() if n > 1}
+        first: dict[tuple[Any, ...], Span] = {}
+        for key, span in zip(zip(starts, ends, layers, labels, strict=True), spans,
+                             strict=True):
+            if key in twice and key not in first:
+                first[key] = span
+        for key, n in seen.items():
+            if n > 1:
+                span = first[key]
+                out.append(Incident("spans-duplicate", f"the span {_show(key[0])}-"
+                                    f"{_show(key[1])}{_of(key[2])} with the label {key[3]!r} "
+                                    "is stacked on an identical one (exact matching counts "
+                                    "each)", file, span.line, document, span.id, annotator,
+                                    count=n - 1))
+    ks, ke, kl, _ = zip(*seen, strict=True)
+    order = list(dict.fromkeys(kl))
+    code = np.fromiter(map({layer: i for i, layer in enumerate(order)}.__getitem__, kl),
+                       dtype=np.int64, count=len(kl))
+    ks_a, ke_a = np.asarray(ks, dtype=np.int64), np.asarray(ke, dtype=np.int64)
+    for i, layer in enumerate(order):
+        mask = code == i
+        a, b = ks_a[mask], ke_a[mask]
+        at = np.lexsort((b, a))
+        a, b = a[at], b[at]
+        overlapping = int(np.count_nonzero(a[1:] < np.maximum.accumulate(b)[:-1]))
+        if overlapping:
+            out.append(Incident("spans-overlap", f"a span{_of(layer)} overlaps an earlier "
+                                "span", file, None, document, None, annotator,
+                                count=overlapping))
+    return out
+
+
 def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | None = None
                        ) -> Iterator[Incident]:
     """The level-2 incidents of one annotator's document of an export.
@@ -230,9 +296,14 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
     """
     file, name, who = doc.path or None, doc.name, doc.annotator
     length = None if doc.text is None else len(doc.text)
-    yield from _span_checks([(s.start, s.end, s.layer, s.label, s.id, s.line)
-                             for s in doc.spans],
-                            file=file, document=name, annotator=who, length=length)
+    fast = _plain_span_checks(doc.spans, file=file, document=name, annotator=who,
+                              length=length) if FAST else None
+    if fast is not None:
+        yield from fast
+    else:
+        yield from _span_checks([(s.start, s.end, s.layer, s.label, s.id, s.line)
+                                 for s in doc.spans],
+                                file=file, document=name, annotator=who, length=length)
     if vocabulary is not None:
         yield from _vocabulary_checks(
             [*((s.layer, s.label, s.id, s.line) for s in doc.spans),
@@ -256,10 +327,32 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
         yield from _token_checks(doc.tokens, doc.text, file=file, document=name, annotator=who)
 
 
+def _plain_tokens(tokens: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether the tokens are in order, disjoint, inside the text, none at ``(0, 0)`` in a
+    non-empty text, and only white space lies between and after them: then
+    :func:`_token_checks` finds nothing (this tells it at the cost of a few passes over whole
+    columns)."""
+    try:
+        pairs = np.fromiter(chain.from_iterable(tokens), dtype=np.int64,
+                            count=2 * len(tokens)).reshape(-1, 2)
+    except (OverflowError, TypeError, ValueError):
+        return False
+    starts, ends = pairs[:, 0], pairs[:, 1]
+    if not len(starts) or int(starts[0]) < 0 or bool((ends < starts).any()) or \
+            int(ends.max()) > len(text) or bool((starts[1:] < ends[:-1]).any()) or \
+            (text and bool(((starts == 0) & (ends == 0)).any())):
+        return False
+    between = "".join(map(text.__getitem__, map(slice, [0, *ends.tolist()],
+                                                   [*starts.tolist(), len(text)])))
+    return not between or between.isspace()
+
+
 def _token_checks(tokens: Sequence[tuple[int, int]], text: str, *, file: str | None,
                   document: str, annotator: str) -> Iterator[Incident]:
     """Tokens in order, disjoint, inside the text; what lies between them is white space. A
     token at ``(0, 0)`` in a non-empty text is one the reader left out (it says so)."""
+    if FAST and _plain_tokens(tokens, text):
+        return
     reach, bad, gaps = 0, [], []
     placeholder = (0, 0) if text else None
     for k, (s, e) in enumerate(tokens):
@@ -384,12 +477,13 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
                        "compare", file_of[who[0]])
     uses: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for d in docs:
-        for s in d.spans:
-            if s.label is not None:
-                uses[(s.layer, s.label)][d.annotator] += 1
+        for (layer, label), n in Counter(zip(map(_LAYER, d.spans), map(_LABEL, d.spans),
+                                             strict=True)).items():
+            if label is not None:
+                uses[(layer, label)][d.annotator] += n
     yield from _label_drift(uses, file_of, len(who))
     for name, by in have.items():
-        yield from _only_one({w: Counter((s.start, s.end, s.layer, s.label) for s in d.spans)
+        yield from _only_one({w: Counter(zip(*_span_columns(d.spans), strict=True))
                               for w, d in by.items()}, file_of, name)
 
 

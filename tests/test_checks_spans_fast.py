@@ -1,0 +1,120 @@
+"""The shortcuts of the export checks (spans/checks.py, ``FAST``) against the general checks:
+the same incidents (ids, messages, places, counts, order) on random documents (hypothesis),
+with and without bad offsets, zero-length and stacked spans, several layers, placeholder
+tokens, overlapping tokens and text no token covers, and on the benchmark's generated
+WebAnno TSV export."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clusteragree.exports.model import AnnotatedDocument, Span
+from clusteragree.exports.webanno import read_webanno_tsv
+from clusteragree.spans import checks
+from clusteragree.spans.checks import across_documents, document_incidents
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _both(docs: list[AnnotatedDocument], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    out = []
+    for fast in (False, True):
+        with monkeypatch.context() as patch:
+            patch.setattr(checks, "FAST", fast)
+            out.append([*(i for d in docs for i in document_incidents(d)),
+                        *across_documents(docs)])
+    assert out[0] == out[1]
+    return out[0]
+
+
+@st.composite
+def _document(draw: st.DrawFn, annotator: str) -> AnnotatedDocument:
+    text = draw(st.text(alphabet="ab .\n", min_size=0, max_size=30))
+    size = len(text)
+    spans = []
+    for k in range(draw(st.integers(0, 12))):
+        start = draw(st.integers(-1 if draw(st.integers(0, 20)) == 0 else 0, max(size, 0)))
+        end = draw(st.integers(start if draw(st.integers(0, 10)) else start - 1,
+                               size + (1 if draw(st.integers(0, 20)) == 0 else 0)))
+        spans.append(Span(f"s{k}", start, end, draw(st.sampled_from(["NE", "POS", "x"])),
+                          draw(st.sampled_from(["PER", "ORG", None])), line=k + 1))
+    if spans and draw(st.booleans()):
+        spans.append(spans[draw(st.integers(0, len(spans) - 1))])  # stacked twice
+    tokens: list[tuple[int, int]] = []
+    at = 0
+    while at < size and draw(st.integers(0, 8)):
+        start = at + draw(st.integers(0, 2))
+        end = start + draw(st.integers(0 if draw(st.integers(0, 10)) == 0 else 1, 3))
+        tokens.append((start, end) if draw(st.integers(0, 25)) else (0, 0))
+        at = end + draw(st.integers(-1 if draw(st.integers(0, 15)) == 0 else 0, 1))
+    return AnnotatedDocument("d", annotator, text, tuple(tokens), spans=tuple(spans),
+                             path=f"{annotator}.tsv")
+
+
+@st.composite
+def _plain_document(draw: st.DrawFn, annotator: str) -> AnnotatedDocument:
+    """Words apart by white space, each a token, spans over one or more words."""
+    words = draw(st.lists(st.sampled_from(["ab", "b", "a.", "\N{GRINNING FACE}"]),
+                          min_size=1, max_size=8))
+    gaps = [draw(st.sampled_from([" ", "\n", "  "])) for _ in words]
+    text, tokens = "", []
+    for w, g in zip(words, gaps, strict=True):
+        tokens.append((len(text), len(text) + len(w)))
+        text += w + g
+    spans = []
+    for k in range(draw(st.integers(0, 10))):
+        i = draw(st.integers(0, len(tokens) - 1))
+        j = draw(st.integers(i, len(tokens) - 1))
+        spans.append(Span(f"s{k}", tokens[i][0], tokens[j][1],
+                          draw(st.sampled_from(["NE", "POS"])),
+                          draw(st.sampled_from(["PER", "ORG", None])), line=k + 1))
+    return AnnotatedDocument("d", annotator, text, tuple(tokens), spans=tuple(spans),
+                             path=f"{annotator}.tsv")
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_plain_documents_alike(data: st.DataObject,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    a = data.draw(_plain_document("a"))
+    b = data.draw(_plain_document("b"))
+    if data.draw(st.booleans()):  # the same text
+        b = AnnotatedDocument("d", "b", a.text, a.tokens, spans=tuple(
+            s for s in a.spans if data.draw(st.booleans())), path="b.tsv")
+    _both([a, b], monkeypatch)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(a=_document("a"), b=_document("b"))
+def test_random_documents_alike(a: AnnotatedDocument, b: AnnotatedDocument,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _both([a, b if b.text == a.text or len(b.text) % 2 else
+           AnnotatedDocument("d", "b", a.text, a.tokens, spans=b.spans, path="b.tsv")],
+          monkeypatch)
+
+
+def test_the_benchmark_export_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = importlib.util.spec_from_file_location("bench_exports",
+                                                  ROOT / "scripts" / "bench_exports.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_exports"] = bench
+    try:
+        spec.loader.exec_module(bench)
+        bench.write_webanno_tsv(tmp_path, 3000, 2)
+    finally:
+        del sys.modules["bench_exports"]
+    docs = [read_webanno_tsv(f, document="d").documents[0]
+            for f in sorted(tmp_path.glob("*.tsv"))]
+    found = _both(docs, monkeypatch)
+    # the generated stacked values make overlaps and spans only one annotator has
+    assert {i.test_id for i in found} >= {"spans-overlap", "spans-one-annotator"}
