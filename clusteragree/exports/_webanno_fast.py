@@ -424,22 +424,25 @@ class _Document:
                 cell = cells[j][i]
                 if cell == "_":
                     continue
-                if "|" not in cell and "\\" not in cell and stack:  # the span of the row
-                    span = stack[0]
+                if "|" in cell or "\\" in cell:
+                    pairs = [_value_id(raw) for raw in (
+                        cell.split("|") if "\\" not in cell else split_unescaped(cell, "|"))]
+                else:  # one value, read here as _value_id reads it
+                    value, did = cell, None
                     if cell[-1:] == "]":
                         at = cell.rfind("[")
                         if at >= 0:
                             digits = cell[at + 1:-1]
                             if digits.isdigit() and digits.isascii() and len(digits) < 10:
-                                cell = cell[:at]
+                                value, did = cell[:at], int(digits)
                             elif "]" not in digits:
                                 raise _Abandon  # not a number: refused
-                    if feature is not None:
-                        span[4][feature] = None if cell == "*" else cell
-                    continue
-                for n, raw in enumerate(cell.split("|") if "\\" not in cell else
-                                        split_unescaped(cell, "|")):
-                    value, did = _value_id(raw)
+                    if stack:  # the span of the row, made by an earlier column
+                        if feature is not None:
+                            stack[0][4][feature] = None if value == "*" else value
+                        continue
+                    pairs = [(value, did)]
+                for n, (value, did) in enumerate(pairs):
                     if n < len(stack):
                         span = stack[n]
                     elif did is not None and did in by_did:

@@ -218,47 +218,44 @@ def _span_columns(spans: Sequence[Span]) -> tuple[list[Any], list[Any], list[str
 def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str,
                        annotator: str, length: int | None) -> list[Incident] | None:
     """What :func:`_span_checks` finds in an export's spans when none has bad offsets or no
-    length (the common case), at the cost of a few passes over whole columns: its duplicates
-    and overlaps, in its order and words. None in any other case (it then looks)."""
+    length (the common case), with the spans' keys sorted in columns instead of counted in
+    dictionaries: its duplicates and overlaps, in its order and words. None in any other case
+    (it then looks)."""
     if not spans:
         return None
-    starts, ends, layers, labels = _span_columns(spans)
-    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+    columns = _codes(spans)
+    if columns is None:
         return None
-    try:
-        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-    except OverflowError:
-        return None
+    s, e, layers, labels = columns
     if bool((s < 0).any()) or bool((e <= s).any()) or \
             (length is not None and int(e.max()) > length):
         return None
+    layer_lut = {v: i for i, v in enumerate(dict.fromkeys(layers))}
+    label_lut = {v: i for i, v in enumerate(dict.fromkeys(labels))}
+    n = len(spans)
+    lc = np.fromiter(map(layer_lut.__getitem__, layers), np.int64, n)
+    bc = np.fromiter(map(label_lut.__getitem__, labels), np.int64, n)
+    order = np.lexsort((bc, lc, e, s))  # stable: a key's first span comes first
+    ss, ee, ll, bb = s[order], e[order], lc[order], bc[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (ss[1:] != ss[:-1]) | (ee[1:] != ee[:-1]) | (ll[1:] != ll[:-1]) | \
+        (bb[1:] != bb[:-1])
+    at = np.flatnonzero(new)
+    first, counts = order[at], np.diff(np.append(at, n))
     out = []
-    seen = Counter(zip(starts, ends, layers, labels, strict=True))
-    if len(seen) < len(spans):
-        twice = {key for key, n in seen.items() if n > 1}
-        first: dict[tuple[Any, ...], Span] = {}
-        for key, span in zip(zip(starts, ends, layers, labels, strict=True), spans,
-                             strict=True):
-            if key in twice and key not in first:
-                first[key] = span
-        for key, n in seen.items():
-            if n > 1:
-                span = first[key]
-                out.append(Incident("spans-duplicate", f"the span {_show(key[0])}-"
-                                    f"{_show(key[1])}{_of(key[2])} with the label {key[3]!r} "
-                                    "is stacked on an identical one (exact matching counts "
-                                    "each)", file, span.line, document, span.id, annotator,
-                                    count=n - 1))
-    ks, ke, kl, _ = zip(*seen, strict=True)
-    order = list(dict.fromkeys(kl))
-    code = np.fromiter(map({layer: i for i, layer in enumerate(order)}.__getitem__, kl),
-                       dtype=np.int64, count=len(kl))
-    ks_a, ke_a = np.asarray(ks, dtype=np.int64), np.asarray(ke, dtype=np.int64)
-    for i, layer in enumerate(order):
-        mask = code == i
-        a, b = ks_a[mask], ke_a[mask]
-        at = np.lexsort((b, a))
-        a, b = a[at], b[at]
+    for k in np.flatnonzero(counts > 1)[np.argsort(first[counts > 1], kind="stable")]:
+        span = spans[int(first[k])]
+        out.append(Incident("spans-duplicate", f"the span {_show(span.start)}-"
+                            f"{_show(span.end)}{_of(span.layer)} with the label "
+                            f"{span.label!r} is stacked on an identical one (exact matching "
+                            "counts each)", file, span.line, document, span.id, annotator,
+                            count=int(counts[k]) - 1))
+    ks, ke, kl = ss[at], ee[at], ll[at]
+    for i, layer in enumerate(layer_lut):
+        mask = kl == i
+        a, b = ks[mask], ke[mask]
+        by = np.lexsort((b, a))
+        a, b = a[by], b[by]
         overlapping = int(np.count_nonzero(a[1:] < np.maximum.accumulate(b)[:-1]))
         if overlapping:
             out.append(Incident("spans-overlap", f"a span{_of(layer)} overlaps an earlier "
@@ -406,6 +403,62 @@ def _only_one(by_annotator: dict[str, Counter[Any]], file_of: dict[str, str | No
                            None, document, None, who, count=alone)
 
 
+def _plain_only_one(by: dict[str, AnnotatedDocument], file_of: dict[str, str | None],
+                    document: str) -> list[Incident] | None:
+    """What :func:`_only_one` finds, with the spans' keys sorted in columns instead of
+    counted in dictionaries; None when an offset is not a whole number of 64 bits."""
+    if len(by) < 2:
+        return []
+    columns = [_codes(d.spans) for d in by.values()]
+    if any(c is None for c in columns):
+        return None
+    layer_lut = {v: i for i, v in enumerate(dict.fromkeys(chain.from_iterable(
+        c[2] for c in columns if c is not None)))}
+    label_lut = {v: i for i, v in enumerate(dict.fromkeys(chain.from_iterable(
+        c[3] for c in columns if c is not None)))}
+    parts = []
+    for a, c in enumerate(columns):
+        assert c is not None
+        _, _, layers, labels = c
+        parts.append((c[0], c[1],
+                      np.fromiter(map(layer_lut.__getitem__, layers), np.int64, len(layers)),
+                      np.fromiter(map(label_lut.__getitem__, labels), np.int64, len(labels)),
+                      np.full(len(layers), a, dtype=np.int64)))
+    s, e, lc, bc, who = (np.concatenate([p[k] for p in parts]) for k in range(5))
+    out: list[Incident] = []
+    if not len(s):
+        return out
+    order = np.lexsort((who, bc, lc, e, s))
+    s, e, lc, bc, who = s[order], e[order], lc[order], bc[order], who[order]
+    new_key = np.ones(len(s), dtype=bool)
+    new_key[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1]) | (lc[1:] != lc[:-1]) | \
+        (bc[1:] != bc[:-1])
+    new_pair = new_key.copy()
+    new_pair[1:] |= who[1:] != who[:-1]
+    key_of_pair = (np.cumsum(new_key) - 1)[new_pair]
+    holders = np.bincount(key_of_pair)
+    alone = np.bincount(who[new_pair][holders[key_of_pair] == 1], minlength=len(by))
+    for a, name in enumerate(by):
+        if alone[a]:
+            out.append(Incident("spans-one-annotator", "a span that no other annotator has (the "
+                                "same start, end, layer and label)", file_of.get(name),
+                                None, document, None, name, count=int(alone[a])))
+    return out
+
+
+def _codes(spans: Sequence[Span]) -> tuple[Any, Any, list[str], list[str | None]] | None:
+    """The starts and ends of spans as arrays (None unless whole numbers of 64 bits), their
+    layers and labels as lists."""
+    starts, ends, layers, labels = _span_columns(spans)
+    if (starts and set(map(type, starts)) != {int}) or (ends and set(map(type, ends)) != {int}):
+        return None
+    try:
+        return (np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), layers,
+                labels)
+    except OverflowError:
+        return None
+
+
 def _label_drift(uses: dict[tuple[str, str], Counter[str]], file_of: dict[str, str | None],
                  annotators: int) -> Iterator[Incident]:
     """``spans-label-one-annotator``: ``(layer, label) -> annotator -> count``."""
@@ -483,8 +536,12 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
                 uses[(layer, label)][d.annotator] += n
     yield from _label_drift(uses, file_of, len(who))
     for name, by in have.items():
-        yield from _only_one({w: Counter(zip(*_span_columns(d.spans), strict=True))
-                              for w, d in by.items()}, file_of, name)
+        fast = _plain_only_one(by, file_of, name) if FAST else None
+        if fast is not None:
+            yield from fast
+        else:
+            yield from _only_one({w: Counter(zip(*_span_columns(d.spans), strict=True))
+                                  for w, d in by.items()}, file_of, name)
 
 
 # --- span tables -----------------------------------------------------------------------------
