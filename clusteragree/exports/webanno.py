@@ -37,6 +37,10 @@ its sub-tokens ``S-T.N`` (parts of a token, and zero-length positions). What is 
   relation from the slot's host span to its target, of the layer ``HOST:feature`` (e.g.
   ``SimpleLinkHost:links``), labelled with the role.
 
+Speed: a file of span and chain layers in the common shape is read by a fast path
+(:mod:`clusteragree.exports._webanno_fast`) that gives the same document, notices and errors
+(``_records.FAST = False`` turns it off); anything else is read by the general path below.
+
 Escapes: feature values undo ``\\\\ \\[ \\] \\| \\_ \\-> \\; \\t \\n \\*``; sentence texts
 undo ``\\t \\n \\r \\f \\b \\\\`` and a backslash before another control character (3.2 and
 later) or Java's escapes (3.0, 3.1). WebAnno TSV 1 and 2 (headers `` # type | feature``) are
