@@ -41,18 +41,18 @@ from functools import partial
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
 from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
-from .readers import read_pygamma_csv, read_span_table, read_texts
-from .table_checks import across_tables, scan_table, table_checks, table_incidents
+
+if TYPE_CHECKING:
+    from .table_checks import across_tables, table_incidents
 
 __all__ = ["across_documents", "across_tables", "document_incidents", "refuse_export_errors",
            "table_incidents", "validate_inputs"]
@@ -545,11 +545,24 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
 
 
 # --- span tables -----------------------------------------------------------------------------
+# (their modules need pandas, imported when a table is checked: exports are checked without it)
+
+def __getattr__(name: str) -> Any:
+    """``across_tables`` and ``table_incidents`` of :mod:`clusteragree.spans.table_checks`,
+    imported when first asked for."""
+    if name in ("across_tables", "table_incidents"):
+        from . import table_checks
+        return getattr(table_checks, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                  names: Sequence[str] | None, found: list[Incident]) -> list[Any]:
     """Each table read by its reader (None where it refuses), its incidents added to
     ``found``; a refusal at a row the scan reported is not reported twice."""
+    from .readers import read_pygamma_csv, read_span_table
+    from .table_checks import scan_table
+
     fallback = unique_labels(paths) if len(paths) > 1 else [None] * len(paths)
     frames = []
     for i, path in enumerate(paths):
@@ -574,6 +587,11 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
 
 def _tables(paths: list[str], input_format: str, *, level: int, encoding: str | None,
             names: Sequence[str] | None, options: dict[str, Any]) -> Iterator[Incident]:
+    import pandas as pd
+
+    from .readers import read_texts
+    from .table_checks import table_checks
+
     found: list[Incident] = []
     frames = _read_tables(paths, input_format, encoding, names, found)
     yield from found
