@@ -34,12 +34,11 @@ normalization), 4.6 (predefined entities).
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..inputs import MAX_INT_DIGITS
+from ..inputs import MAX_INT_DIGITS, objects_in_bulk
 from .model import SCU, Contributor, Part
 
 __all__ = ["CHUNK", "Frame", "Run", "fast_frame", "fast_scus"]
@@ -222,13 +221,8 @@ def fast_scus(frame: Frame, run: int, index: Any, line_offset: int) -> list[SCU]
     >>> fast_scus(fast_frame(raw), 0, _TextIndex("a cat\\n"), 0)[0].contributors[0].parts
     (Part(start=2, end=5, label='cat', line=2),)
     """
-    paused = gc.isenabled()
-    gc.disable()  # (a large pyramid makes hundreds of thousands of objects and no cycle)
-    try:
+    with objects_in_bulk():  # (a large pyramid makes millions of objects and no cycle)
         return _scus(frame, run, index, line_offset)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _scus(frame: Frame, run: int, index: Any, line_offset: int) -> list[SCU] | None:
