@@ -473,8 +473,8 @@ def _level3(c: _Codes, file_of: dict[str, str | None],
     pair = c.doc[alone] * n_who + c.who[alone]
     pairs, first, count = np.unique(pair, return_index=True, return_counts=True)
     for k in np.argsort(first, kind="stable").tolist():
-        d, w = divmod(int(pairs[k]), n_who)
-        name = c.who_names[w]
+        d, a = divmod(int(pairs[k]), n_who)
+        name = c.who_names[a]
         yield Incident("spans-one-annotator", "a span that no other annotator has (the same "
                        "start, end and label)", file_of.get(name), None, c.doc_names[d], None,
                        name, count=int(count[k]))
