@@ -101,7 +101,8 @@ DOCS = st.sampled_from(["d1", "d2", "d1", " d2", "", "ä"])
 LABELS = st.sampled_from(["PER", "LOC", "PER", " LOC", "", "x y"])
 OFFSETS = st.sampled_from(["0", "3", "4", "10", "3", "4", "-1", "2.5", " 4 ", "\t4", "+3",
                            "1e1", "007", ".5", "5.", "-0", "x", "", "nan", "inf", "1e999",
-                           "\u0663", "1_0", "0x1", "3.0", "12345678901234567890.5"])
+                           "\u0663", "1_0", "0x1", "3.0", "12345678901234567890.5",
+                           "9007199254740993", "99999999999999999999", "\x0c4"])
 NOTES = st.sampled_from(["", "sure", " sure ", "a;b", "é"])
 
 
@@ -115,7 +116,8 @@ def table_text(draw: Any, pygamma: bool) -> tuple[str, str]:
     if plain:  # mostly rows the column path reads
         rows = [(draw(st.sampled_from(["A", "B", " A "])), draw(st.sampled_from(["d1", "d2"])),
                  draw(st.sampled_from(["0", "3", "4", "2.5", " 4", "-1", "+3", ".5", "1e1"])),
-                 draw(st.sampled_from(["0", "3", "4", "10", "5.", "3.0"])),
+                 draw(st.sampled_from(["0", "3", "4", "10", "5.", "3.0", "9007199254740993",
+                                       "007"])),
                  draw(st.sampled_from(["PER", "LOC", " PER"])), n)
                 for _, _, _, _, _, n in rows]
     if pygamma:

@@ -50,6 +50,8 @@ __all__ = ["plain_columns"]
 # Whitespace other than space, TAB and the line ends: str.strip removes it, pyarrow's trim of
 # " \t" would not, so such files take the row-by-row path.
 _ODD_SPACE = re.compile(r"[^\S \t\n\r]")
+#: Those of them in ASCII (CR aside), as bytes: a quicker test of an ASCII file.
+_ODD_ASCII = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 #: What :func:`~clusteragree.inputs.parse_float` reads (after stripping spaces), anchored.
 _NUMBER = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 
@@ -95,7 +97,7 @@ def plain_columns(text: str, first_line: int, width: int, sep: str, *,
         of each row (int64).
     """
     pa = _pyarrow()
-    if pa is None or not text or '"' in text or "\x00" in text or _ODD_SPACE.search(text):
+    if pa is None or not text or '"' in text or "\x00" in text:
         return None
     if "\r" in text:
         text = text.replace("\r\n", "\n")
@@ -108,6 +110,8 @@ def plain_columns(text: str, first_line: int, width: int, sep: str, *,
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates from a text stream
+        return None
+    if (any(c in data for c in _ODD_ASCII) if data.isascii() else _ODD_SPACE.search(text)):
         return None
     rows = text.count("\n") + (0 if text.endswith("\n") else 1)
     del text
@@ -136,17 +140,32 @@ def plain_columns(text: str, first_line: int, width: int, sep: str, *,
             if k in names and _empty(column).any():
                 return None
             if k in offsets:
-                if not pc.all(pc.match_substring_regex(column, _NUMBER)).as_py():
+                column = _numbers(column)
+                if column is None:
                     return None
-                values = np.asarray(pc.cast(column, pa.float64()).to_numpy(
-                    zero_copy_only=False), dtype=float)
-                if not np.isfinite(values).all():
-                    return None
-                column = values
             columns[k] = column
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # pragma: no cover
         return None  # a column of more than 2 GB, ...
     return columns, np.arange(first_line, first_line + rows, dtype=np.int64)
+
+
+def _numbers(strings: Any) -> np.ndarray | None:
+    """The numbers of a pyarrow string array (stripped) as
+    :func:`~clusteragree.inputs.parse_float` reads them, or None when one is not a finite
+    number it reads. Whole numbers of ASCII digits are cast as integers (exactly, or not at
+    all: then as the others), the others matched against :data:`_NUMBER` then cast."""
+    pa = _pyarrow()
+    if pc.all(pc.ascii_is_decimal(strings)).as_py():
+        try:  # at most 18 digits and 2**53: exact as int64, then as float
+            return np.asarray(pc.cast(pc.cast(strings, pa.int64()), pa.float64()).to_numpy(
+                zero_copy_only=False), dtype=float)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            pass
+    if not pc.all(pc.match_substring_regex(strings, _NUMBER)).as_py():
+        return None
+    values = np.asarray(pc.cast(strings, pa.float64()).to_numpy(zero_copy_only=False),
+                        dtype=float)
+    return values if np.isfinite(values).all() else None
 
 
 def _empty(strings: Any) -> np.ndarray:
