@@ -64,7 +64,7 @@ from .model import (
     Export,
     Relation,
     Span,
-    connected_chains,
+    chains_of,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -440,12 +440,10 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations)
-        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                labels=doc_labels, path=os.fspath(self.path), line=line,
-                                tool=TOOL)
-        if rels:
-            doc = dataclasses.replace(doc, chains=connected_chains(doc))
-        return doc
+        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                 chains=chains_of(spans, rels) if rels else (),
+                                 labels=doc_labels, path=os.fspath(self.path), line=line,
+                                 tool=TOOL)
 
     def _annotation_fast(self, task: str, annotator: str, data: dict[str, Any],
                          result: list[Any], line: int, cursor: _Cursor, flat: bool
@@ -542,11 +540,9 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                labels=doc_labels, path=self.shown, line=line, tool=TOOL)
-        if rels:
-            doc = dataclasses.replace(doc, chains=connected_chains(doc))
-        return doc
+        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                 chains=chains_of(spans, rels) if rels else (),
+                                 labels=doc_labels, path=self.shown, line=line, tool=TOOL)
 
     def _spans(self, task: str, text: str | None,
                regions: list[tuple[str, str, int, int, str | None, list[str], int]],
