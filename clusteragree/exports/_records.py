@@ -12,8 +12,10 @@ With orjson installed (the extra ``fast``), a line of JSON Lines is parsed by it
 fast, wherever it reads the line as the standard library does: a line with a run of nineteen
 digits (a whole number orjson would make a float past 64 bits), one nested a hundred levels deep
 (where the standard library's scanner may run out of stack) and any line orjson refuses are
-parsed by the standard library, which gives the readers' values and messages. :data:`FAST`
-``= False`` turns this and the readers' fast paths off (the tests compare both).
+parsed by the standard library, which gives the readers' values and messages. The elements of
+a JSON array are parsed by orjson too, under the same conditions, window for window as the
+standard library reads them (:func:`iter_json_array_bytes`). :data:`FAST` ``= False`` turns
+this and the readers' fast paths off (the tests compare both).
 
 Numbers are checked as :func:`clusteragree.inputs.load_json` checks them, but for the length
 of integers: ``NaN`` and ``Infinity`` are refused, as are numbers out of the float range and
