@@ -12,14 +12,18 @@ table
 units each, labels drawn from five, one in ten differing; ``multilabel-csv`` and
 ``multilabel-json``: the same codings as a multi-label file, one label per row), INCEpTION's
 WebAnno TSV 3.3 (``webanno-tsv``: one file per annotator, written by ``write_webanno_tsv`` of
-scripts/bench_exports.py: POS on every token, named entities, coreference chains) and DUCView
+scripts/bench_exports.py: POS on every token, named entities, coreference chains), DUCView
 pyramids (``pyramid``: one
 ``.pyr`` per annotator of ``--tokens`` words, two model summaries of half as many words each,
 one SCU per ten words with a contributor of five words in each summary, written by
-:func:`clusteragree.pyramids.writers.pyramid_xml`). Each run is a fresh
-Python process; the report gives its time (wall clock, and CPU time, which depends less on the
-load of a shared machine), its peak resident memory (``ru_maxrss``) and the ratio to the floor
-and to the peer.
+:func:`clusteragree.pyramids.writers.pyramid_xml`) and span tables, where ``--tokens`` counts
+the spans of each annotator (``spans-csv``: one table ``annotator,document,start,end,label``
+of two annotators, documents of 1,000 spans each, labels drawn from ten; ``pygamma``: one
+pygamma-agreement CSV, one continuum, of the same spans one after the other; the second
+annotator differs on about 3 % of the spans: an end moved, a label changed, a span left out or
+one added). Each run is a fresh Python process; the report gives its time (wall clock, and CPU
+time, which depends less on the load of a shared machine), its peak resident memory
+(``ru_maxrss``) and the ratio to the floor and to the peer.
 
 The target of issue 25: 10^6 tokens validated in under 5 s, memory bounded as for reading.
 
@@ -27,7 +31,7 @@ Usage::
 
     python scripts/bench_validate.py [--tokens 1000000]
         [--formats conllu,corefud,conll,codings,pyramid,multilabel-csv,multilabel-json,
-                   webanno-tsv]
+                   spans-csv,pygamma,webanno-tsv]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -48,7 +52,7 @@ import time
 from pathlib import Path
 
 FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid", "multilabel-csv",
-           "multilabel-json", "webanno-tsv")
+           "multilabel-json", "spans-csv", "pygamma", "webanno-tsv")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -76,6 +80,14 @@ if argv[0] == "--read":
             read(p)
     elif kind.startswith("multilabel"):
         from clusteragree.labels.reader import read_multilabel as read
+        for p in paths:
+            read(p)
+    elif kind == "spans-csv":
+        from clusteragree.spans.readers import read_span_table as read
+        for p in paths:
+            read(p)
+    elif kind == "pygamma":
+        from clusteragree.spans.readers import read_pygamma_csv as read
         for p in paths:
             read(p)
     elif kind == "webanno-tsv":
@@ -154,6 +166,54 @@ def write_multilabel(path: Path, tokens: int) -> None:
         else:
             out.write("item,annotator,label\n")
             out.writelines(f"{i},{c},{lab}\n" for i, c, lab in rows)
+
+
+def span_rows(spans: int, continuum: bool = False) -> list[tuple[str, str, int, int, str]]:
+    """``(annotator, document, start, end, label)`` of two annotators, A and B, with
+    ``spans`` spans each (B about as many): documents of 1,000 spans of A, each span 1 to 20
+    positions long, 0 to 10 after the one before (one in twenty overlapping it instead),
+    labels drawn from ten; B's spans are A's but for one in about thirty: its end moved, its
+    label changed, left out, or a span added after it. With ``continuum`` the offsets run on
+    from one document to the next (one continuum)."""
+    rng = random.Random(3)
+    labels = [f"L{k}" for k in range(10)]
+    a_rows: list[tuple[str, str, int, int, str]] = []
+    b_rows: list[tuple[str, str, int, int, str]] = []
+    pos = 0
+    for k in range(spans):
+        doc = f"d{k // 1000}"
+        if k % 1000 == 0 and not continuum:
+            pos = 0
+        start = pos - rng.randint(1, 3) if pos > 3 and rng.random() < 0.05 else \
+            pos + rng.randint(0, 10)
+        end = start + rng.randint(1, 20)
+        pos = max(pos, end)
+        label = rng.choice(labels)
+        a_rows.append(("A", doc, start, end, label))
+        change = rng.random()
+        if change < 0.01:
+            b_rows.append(("B", doc, start, end + 1, label))
+        elif change < 0.02:
+            b_rows.append(("B", doc, start, end, rng.choice(labels)))
+        elif change < 0.025:
+            continue
+        elif change < 0.03:
+            b_rows += [("B", doc, start, end, label), ("B", doc, end, end + 2, label)]
+        else:
+            b_rows.append(("B", doc, start, end, label))
+    return a_rows + b_rows
+
+
+def write_spans(path: Path, spans: int, pygamma: bool) -> None:
+    """The spans of :func:`span_rows` as a span table, or as pygamma-agreement's CSV (no
+    header, ``annotator,category,start,end``, one continuum)."""
+    with open(path, "w", encoding="utf-8") as out:
+        if pygamma:
+            out.writelines(f"{a},{lab},{s},{e}\n"
+                           for a, _, s, e, lab in span_rows(spans, continuum=True))
+        else:
+            out.write("annotator,document,start,end,label\n")
+            out.writelines(f"{a},{d},{s},{e},{lab}\n" for a, d, s, e, lab in span_rows(spans))
 
 
 def write_pyramid(path: Path, tokens: int, annotator: int) -> None:
@@ -264,7 +324,8 @@ def peer(path: Path, coref: bool) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tokens", type=int, default=1_000_000, help="tokens per annotator")
+    parser.add_argument("--tokens", type=int, default=1_000_000,
+                        help="tokens per annotator (span tables: spans per annotator)")
     parser.add_argument("--formats", default=",".join(FORMATS),
                         help="comma-separated among " + ", ".join(FORMATS))
     parser.add_argument("--peer-tokens", type=int, default=100_000,
@@ -286,6 +347,9 @@ def main() -> None:
             if kind == "codings":  # one table, its two coders the annotators
                 files = [Path(tmp) / "codings.csv"]
                 write_codings(files[0], args.tokens)
+            elif kind in ("spans-csv", "pygamma"):  # one table, its two annotators
+                files = [Path(tmp) / ("spans.csv" if kind == "spans-csv" else "talk.csv")]
+                write_spans(files[0], args.tokens, kind == "pygamma")
             elif kind == "webanno-tsv":  # INCEpTION's files of one document, one a user
                 sys.path.insert(0, str(Path(__file__).resolve().parent))
                 from bench_exports import write_webanno_tsv
@@ -321,7 +385,7 @@ def main() -> None:
             peer_text = (f"  udvalidate {row['peer_seconds_per_million']} s per 10^6 tokens "
                          f"(ours {row['peer_over_ours']}x faster)"
                          if "peer_seconds_per_million" in row else "")
-            print(f"{kind:8} ours {row['seconds']:6.2f} s (CPU {row['cpu_seconds']:.2f} s, exit "
+            print(f"{kind:9} ours {row['seconds']:6.2f} s (CPU {row['cpu_seconds']:.2f} s, exit "
                   f"{row['exit']})  reader alone {row['floor_seconds']:6.2f} s (CPU "
                   f"{row['floor_cpu_seconds']:.2f} s; {row['over_floor']}x)  peak "
                   f"{row['peak_mb']:7.1f} MB (reader alone {row['floor_peak_mb']:.1f} MB)"

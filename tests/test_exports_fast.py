@@ -208,15 +208,121 @@ def _ls_export(draw: st.DrawFn) -> str:
 
 
 @given(content=_ls_export(), duplicates=st.sampled_from(["refuse", "first", "last"]),
-       key=st.sampled_from(["email", "id"]), text_key=st.sampled_from(["text", None]))
+       key=st.sampled_from(["email", "id"]), text_key=st.sampled_from(["text", None]),
+       window=st.sampled_from([_records.WINDOW, 40, 200, 700]))
 @SETTINGS
 def test_random_label_studio_exports_read_alike(tmp_path: Path, content: str, duplicates: str,
-                                                key: str, text_key: str | None,
+                                                key: str, text_key: str | None, window: int,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With windows smaller than the file too, so that orjson reads the array's elements
+    (the last window is always the standard library's)."""
     path = tmp_path / "export.json"
     path.write_text(content, encoding="utf-8")
+    monkeypatch.setattr(_records, "WINDOW", window)
     _check(lambda: read_label_studio(path, duplicates=duplicates, annotator_key=key,
                                      text_key=text_key), monkeypatch)
+
+
+#: Elements of a JSON array, some of which orjson must leave to the standard library: escaped
+#: quotes and backslashes before quotes, brackets in strings, numbers JSON refuses, a run of
+#: nineteen digits, deep nesting, a lone surrogate, elements that are not objects.
+ELEMENT = st.one_of(
+    st.builds(lambda t, n: {"id": n, "t": t, "r": [{"v": {"x": [t]}}]},
+              st.text(st.sampled_from('ab"\\{}[],: \n\u00e9\N{GRINNING FACE}'), max_size=8),
+              st.integers(-5, 10**6)),
+    st.sampled_from(['{"a": NaN}', '{"a": 1e400}', '{"a": 123456789012345678901}',
+                     '{"a": 1234567890123456789}', '{"a": "\\ud800"}', '{"a": -0.0}',
+                     '{"a": "\\\\"}', '{"a": "\\\\\\""}', '{"a": "x\\\\\\\\"}',
+                     '{"d": ' + "[" * 120 + "]" * 120 + "}", '{"d": ' + "[" * 60 + "]" * 60 + "}",
+                     '{"d": ' + "[" * 1010 + "]" * 1010 + "}",
+                     "3", '"s"', "[1, 2]", "{}", '{"a": 1,}', '{"a" 1}', "{"]))
+
+
+@st.composite
+def _array(draw: st.DrawFn) -> bytes:
+    items = [x if isinstance(x, str) else json.dumps(
+        x, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1])))
+        for x in draw(st.lists(ELEMENT, max_size=12))]
+    seps = [draw(st.sampled_from([",", ", ", ",\n", " ,\r\n  ", ",\t"])) for _ in items]
+    body = "".join(x + sep for x, sep in zip(items, seps, strict=True))
+    body = body[:len(body) - len(seps[-1])] if items else ""
+    raw = ("[" + draw(st.sampled_from(["", "\n"])) + body + "]\n").encode()
+    if len(raw) > 2 and draw(st.integers(0, 9)) < 4:  # a fault, or a byte that is not UTF-8
+        k = draw(st.integers(1, len(raw) - 2))
+        if raw[k] == 0x2C and draw(st.booleans()):  # a comma
+            raw = raw[:k] + draw(st.sampled_from([b"", b" ", b"x", b"]"])) + raw[k + 1:]
+        else:
+            raw = raw[:k] + draw(st.sampled_from([b",", b"]", b"}", b"\xff", b"\xc3", b""])) + \
+                raw[k + 1:]
+    return raw
+
+
+def _elements(raw: bytes) -> list[Any]:
+    """The elements given (line, the element's text and value), then the error if any."""
+    out: list[Any] = []
+    try:
+        for line, window, start, end, value in _records.iter_json_array_bytes(
+                raw, "x.json", what="task"):
+            out.append((line, window[start:end].decode() if isinstance(window, bytes)
+                        else window[start:end], repr(value)))
+    except InputError as err:
+        out.append(("error", str(err), err.line, err.col))
+    return out
+
+
+@given(raw=_array(), window=st.sampled_from([16, 64, 150, 400, 4096]))
+@settings(max_examples=300, deadline=None)
+def test_the_array_read_by_orjson_is_the_array_read_by_json(raw: bytes, window: int) -> None:
+    """Window for window, orjson's reading of a JSON array gives the elements, their lines
+    and texts, and the errors of the standard library's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_records, "WINDOW", window)
+        patch.setattr(_records, "FAST", False)
+        general = _elements(raw)
+        patch.setattr(_records, "FAST", True)
+        assert _elements(raw) == general
+
+
+_DEEP = '{"d": ' + "[" * 1010 + "]" * 1010 + "}"  # too deep for json's scanner, not orjson's
+
+
+@pytest.mark.parametrize(("raw", "window"), [
+    (b'[{"a": 1}, {"b": "\xff"}, {"c": 3}, {"d": 4}]', 20),  # not UTF-8 in the window's tail
+    (b'[{"a": 1}, {"b": 2}\xff, {"c": 3}, {"d": 4}]', 19),  # ... right after an element
+    (b'[{"a": 1}, {"b": 2} {"c": 3}, {"d": 4}, {"e": 5}]', 64),  # a comma missing
+    (b'[{"a": 1}, {"b": 2}, x, {"d": 4}, {"e": 5}]', 64),  # not JSON
+    (b'[{"a": 1}, {"b": 2}, 3, {"d": 4}, {"e": 5}]', 64),  # an element not an object
+    (b'[{"a": 1}, {"b": 2}, ]  , {"d": 4}, {"e": 5}]', 64),  # a comma before the end
+    (b'[{"a": 1}, {"b": 2}]  , {"d": 4}, {"e": 5}]', 64),  # text after the end
+    (b'[{"a": 1}, {"b": 123456789012345678901}, {"c": 3}, {"d": 4}]', 64),  # long digits
+    (b'[{"a": 1}, {"b": NaN}, {"c": 3}, {"d": 4}]', 64),
+    (b'[{"a": 1}, {"b": "\\ud800"}, {"c": 3}, {"d": 4}]', 64),  # a lone surrogate
+    (b'[{"a": 1}, {"b": "\\\\"}, {"c": "\\"}"}, {"d": 4}]', 64),  # escapes
+    (b'[{"a": 1}, ' + _DEEP.encode() + b', {"c": 3}' + b', {"d": 4}' * 400 + b"]", 4096),
+])
+def test_the_array_read_by_orjson_leaves_the_standard_library_its_cases(
+        raw: bytes, window: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each case where orjson, or its reading of windows, could differ: the elements given
+    before the error, the lines and the error are the standard library's, whatever the
+    window."""
+    for size in range(max(8, window - 12), window + 12):
+        monkeypatch.setattr(_records, "WINDOW", size)
+        monkeypatch.setattr(_records, "FAST", False)
+        general = _elements(raw)
+        monkeypatch.setattr(_records, "FAST", True)
+        assert _elements(raw) == general, size
+
+
+def test_orjson_reads_the_windows_of_a_large_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast reading is taken (the window given is the file's bytes) on all but the last
+    window of an array of objects, and on none where orjson is absent."""
+    items = [{"id": k, "t": "\N{GRINNING FACE} \\\" ]}", "r": [[k]]} for k in range(300)]
+    raw = json.dumps(items, ensure_ascii=False, indent=1).encode()
+    monkeypatch.setattr(_records, "WINDOW", 1000)
+    kinds = [type(w) for _, w, _, _, _ in _records.iter_json_array_bytes(raw, "x")]
+    assert kinds.count(bytes) > 250 and kinds[-1] is str
+    monkeypatch.setattr(_records, "_orjson", None)
+    assert {type(w) for _, w, _, _, _ in _records.iter_json_array_bytes(raw, "x")} == {str}
 
 
 @st.composite

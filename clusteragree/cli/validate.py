@@ -21,6 +21,7 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError, option
 from ..incidents import LEVELS, TESTS, Incident, Validation
+from ..inputs import objects_in_bulk
 from ._common import add_output, check_names, name_list, print_json
 from .exports import EXPORT_OPTIONS, add_export_options
 from .input_formats import detect, input_formats
@@ -128,7 +129,8 @@ def _run(args: argparse.Namespace) -> int:
     found = Validation(level=args.level, max_err=args.max_err)
     for path in args.files:
         found.checked(path)
-    with _stdin_spooled(args.files) as (files, spooled):
+    # (the collector paused: the models of large inputs are millions of acyclic objects)
+    with _stdin_spooled(args.files) as (files, spooled), objects_in_bulk():
         for incident in validate_paths(files, args.input_format, level=args.level,
                                        encoding=args.encoding, names=names, **options):
             if spooled is not None and incident.file == spooled:

@@ -12,8 +12,10 @@ With orjson installed (the extra ``fast``), a line of JSON Lines is parsed by it
 fast, wherever it reads the line as the standard library does: a line with a run of nineteen
 digits (a whole number orjson would make a float past 64 bits), one nested a hundred levels deep
 (where the standard library's scanner may run out of stack) and any line orjson refuses are
-parsed by the standard library, which gives the readers' values and messages. :data:`FAST`
-``= False`` turns this and the readers' fast paths off (the tests compare both).
+parsed by the standard library, which gives the readers' values and messages. The elements of
+a JSON array are parsed by orjson too, under the same conditions, window for window as the
+standard library reads them (:func:`iter_json_array_bytes`). :data:`FAST` ``= False`` turns
+this and the readers' fast paths off (the tests compare both).
 
 Numbers are checked as :func:`clusteragree.inputs.load_json` checks them, but for the length
 of integers: ``NaN`` and ``Infinity`` are refused, as are numbers out of the float range and
@@ -32,9 +34,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
+
+import numpy as np
 
 from ..errors import InputError
 from ..inputs import check_encoding, decode
@@ -358,9 +363,112 @@ def label_text(value: str) -> str:
 #: Bytes of a JSON array decoded at a time by :func:`iter_json_array_bytes`.
 WINDOW = 1 << 20
 
+#: The change of nesting at each byte: +1 opening an object or array, -1 closing one.
+_STEP = np.zeros(256, np.int8)
+_STEP[[0x7B, 0x5B]], _STEP[[0x7D, 0x5D]] = 1, -1
+#: What may follow an element of the array: blanks, then a comma and blanks.
+_AFTER = re.compile(rb"[ \t\n\r]*(,[ \t\n\r]*)?")
+
+
+def _element_ends(raw: bytes, pos: int, stop: int) -> tuple[list[int], int]:
+    """Where the elements of a JSON array that follow one another from ``raw[pos]`` end
+    (exclusive), for the bytes up to ``stop``, and the place up to which these ends are sure:
+    ``stop``, or the first place nested :data:`_SHALLOW` levels deep (or closing more than it
+    opened).
+
+    The strings are found by their quotes (an escaped quote is one after an odd run of
+    backslashes), the nesting by the brackets outside them: exact for JSON text, which orjson
+    then checks element by element (an element it accepts from a true start ends where found
+    here: a JSON value ends where its own brackets close), so a wrong end on text that is not
+    JSON is never used. Vectorised: a few passes over the bytes, in numpy.
+    """
+    a = np.frombuffer(raw, np.uint8, stop - pos, pos)
+    # the quotes and the brackets (the test of the bits takes 'Y', 'y', '_' and DEL too,
+    # whose step is 0)
+    at = np.flatnonzero(((a & 0xD9) == 0x59) | (a == 0x22))
+    chars = a[at]
+    quote = chars == 0x22
+    if raw.find(b"\\", pos, stop) >= 0:
+        slash = np.flatnonzero(a == 0x5C)
+        run = np.ones(len(slash), bool)
+        run[1:] = slash[1:] != slash[:-1] + 1
+        index = np.arange(len(slash)) - np.flatnonzero(run)[np.cumsum(run) - 1]
+        quote &= ~np.isin(at, slash[index % 2 == 0] + 1, assume_unique=True)
+    step = _STEP[chars]
+    step[(np.cumsum(quote, dtype=np.int32) & 1).astype(bool)] = 0  # inside a string
+    depth = np.cumsum(step, dtype=np.int32)
+    closing = np.flatnonzero((depth == 0) & (step < 0))
+    wrong = np.flatnonzero((depth >= _SHALLOW) | (depth < 0))
+    sure = stop
+    if len(wrong):
+        closing = closing[closing < wrong[0]]
+        sure = pos + int(at[wrong[0]])
+    return (at[closing] + (pos + 1)).tolist(), sure
+
+
+def _fast_window(raw: bytes, pos: int, stop: int
+                 ) -> tuple[list[tuple[int, int, Any]], int, bool] | None:
+    """The window ``raw[pos:stop]`` of a JSON array read by orjson as the loop of
+    :func:`iter_json_array_bytes` reads it with the standard library: ``(elements, resume,
+    delimiter)``, the elements ``(start, end, value)`` it would give in this window, where the
+    next window starts and whether at a delimiter; or, when orjson might read an element
+    otherwise (see :func:`_orjson_ready`) or the window holds something else than objects
+    followed by commas, the elements up to there and ``-resume``, the byte where the standard
+    library goes on in the same window. None where it would read the window at once.
+
+    Only the elements orjson accepts are taken (it checks their UTF-8); the bytes it does not
+    parse are checked for UTF-8 here, so that a window with a fault in its encoding is always
+    left to the standard library, which refuses it whole as before.
+    """
+    if raw[pos] != 0x7B:  # "{"
+        return None
+    ends, sure = _element_ends(raw, pos, stop)
+    if not ends:
+        return None
+    found = raw[pos:stop].translate(_ZEROS).find(_LONG_DIGITS)
+    long_at = stop if found < 0 else pos + found
+    view, loads, fault = memoryview(raw), _orjson.loads, _orjson.JSONDecodeError
+    out: list[tuple[int, int, Any]] = []
+    start = pos
+    for end in ends:
+        if end >= stop:  # it may go on past the window: the next window starts with it
+            break
+        if end > long_at:
+            return out, -start, False
+        try:
+            value = loads(view[start:end])
+        except fault:
+            return out, -start, False
+        after = _AFTER.match(raw, end, stop)
+        assert after is not None  # it matches the empty string
+        k = after.end()
+        if after.group(1) is None:
+            if k < stop:  # the end of the array, or a fault
+                return out, -start, False
+            out.append((start, end, value))
+            return out, end, True
+        if k < stop and raw[k] == 0x5D:  # a comma before "]"
+            return out, -start, False
+        out.append((start, end, value))
+        if k >= stop:
+            return out, stop, False
+        if raw[k] != 0x7B:  # an element that is not an object
+            return out, -k, False
+        start = k
+    if not out:
+        return None
+    if sure < stop:  # nested deeply: the standard library decides
+        return out, -start, False
+    try:
+        raw[start:stop].decode("utf-8")
+    except UnicodeDecodeError:
+        return out, -start, False
+    return out, start, False
+
 
 def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = None,
-                          what: str = "element") -> Iterator[tuple[int, str, int, int, Any]]:
+                          what: str = "element"
+                          ) -> Iterator[tuple[int, str | bytes, int, int, Any]]:
     """``(line, window, start, end, value)`` for each element of the JSON array in the bytes
     ``raw``: :func:`iter_json_array` without decoding the whole file at once.
 
@@ -368,6 +476,14 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
     element larger than it), so that a file of characters outside the Basic Multilingual Plane
     (which Python stores in four bytes each) is never held as one string; ``start`` and
     ``end`` are the element's range in ``window``. Another encoding is decoded whole.
+
+    With orjson installed (and :data:`FAST`), a window of objects is read by it instead, each
+    element on its own (some 40% faster): the elements are found by a vectorised scan of the
+    strings and brackets (:func:`_element_ends`), and the window is then ``raw`` itself, the
+    range in bytes. It gives the values, lines and errors of the standard library's reading,
+    window for window: where orjson could read an element otherwise (a run of nineteen
+    digits, nesting a hundred levels deep, a fault it refuses), the standard library reads the
+    rest of the window.
 
     Examples
     --------
@@ -398,6 +514,7 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
         raise InputError(f"not a JSON array (a list of {what}s): it starts with {found}", path,
                          line if start < size else None)
     pos, first, window_size, delimiter = start + 1, True, WINDOW, False
+    fast = FAST and _orjson is not None
     while True:
         at = skip(pos)
         line += raw.count(b"\n", pos, at)
@@ -425,13 +542,33 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
         stop = min(size, pos + window_size)
         while stop < size and raw[stop] & 0xC0 == 0x80:  # not inside a character
             stop -= 1
+        at_end = stop >= size
+        taken = _fast_window(raw, pos, stop) if fast and not at_end else None
+        if taken is not None and taken[1] >= 0:  # the whole window, as below
+            elements, resume, delimiter = taken
+            for start, end, value in elements:
+                line += raw.count(b"\n", pos, start)
+                pos = start
+                yield line, raw, start, end, value
+                first = False
+            line += raw.count(b"\n", pos, resume)
+            pos, window_size = resume, WINDOW
+            continue
         try:
             window = raw[pos:stop].decode("utf-8")
         except UnicodeDecodeError:
             decode(raw, path)  # raises with the line and column of the byte
             raise
-        at_end = stop >= size
         i, counted, base_line, grow = 0, 0, line, False
+        if taken is not None:  # the first elements by orjson, the others as below
+            elements, resume, _ = taken
+            for start, end, value in elements:
+                base_line += raw.count(b"\n", pos + i, start)
+                i = start - pos
+                yield base_line, raw, start, end, value
+                first = False
+            base_line += raw.count(b"\n", pos + i, -resume)
+            i = counted = len(raw[pos:-resume].decode("utf-8"))
         while True:
             base_line += window.count("\n", counted, i)
             counted = i

@@ -40,7 +40,6 @@ annotations). docs/formats.md, "doccano".
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import zipfile
@@ -58,7 +57,7 @@ from .model import (
     Export,
     Relation,
     Span,
-    connected_chains,
+    chains_of,
     new_span,
 )
 
@@ -409,11 +408,10 @@ def _document(record: dict[str, Any], user: str, shown: str, line: int, tally: T
             record, "Comments", list, what=what, path=shown, line=line, required=False,
             default=[]):
         tally.add("ignored", "comments on documents", line)
-    doc = AnnotatedDocument(name, user, text, spans=tuple(spans), relations=tuple(relations),
-                            labels=tuple(labels), path=shown, line=line, tool=TOOL)
-    if relations:
-        doc = dataclasses.replace(doc, chains=connected_chains(doc))
-    return doc
+    found, rels = tuple(spans), tuple(relations)
+    return AnnotatedDocument(name, user, text, spans=found, relations=rels,
+                             chains=chains_of(found, rels) if rels else (),
+                             labels=tuple(labels), path=shown, line=line, tool=TOOL)
 
 
 def _end(rel: Any, key: str) -> str | None:

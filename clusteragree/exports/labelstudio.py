@@ -64,7 +64,7 @@ from .model import (
     Export,
     Relation,
     Span,
-    connected_chains,
+    chains_of,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -214,15 +214,18 @@ class _Cursor:
     """The line of each region and relation of one task, found by moving forward through the
     task's text in the order the parsed values come (so the search is linear in the task)."""
 
-    def __init__(self, text: str, start: int, end: int, line: int) -> None:
+    def __init__(self, text: str | bytes, start: int, end: int, line: int) -> None:
         self.text, self.pos, self.end, self.line = text, start, end, line
+        self.raw = type(text) is bytes  # the file's bytes (read by orjson): tokens in UTF-8
+        self.newline: Any = b"\n" if self.raw else "\n"
 
     def find(self, token: str) -> int:
-        at = self.text.find(token, self.pos, self.end)
+        found: Any = token.encode("utf-8", "surrogatepass") if self.raw else token
+        at = self.text.find(found, self.pos, self.end)
         if at < 0:
             return self.line
-        self.line += self.text.count("\n", self.pos, at)
-        self.pos = at + len(token)
+        self.line += self.text.count(self.newline, self.pos, at)
+        self.pos = at + len(found)
         return self.line
 
 
@@ -239,7 +242,7 @@ class _Reader:
 
     # --- a task
 
-    def task(self, task: Any, line: int, window: str, start: int, end: int) -> None:
+    def task(self, task: Any, line: int, window: str | bytes, start: int, end: int) -> None:
         if not isinstance(task, dict):
             raise InputError(f"the task at line {line} is not a JSON object", self.path, line)
         if not self.checked_first:
@@ -260,7 +263,7 @@ class _Reader:
         data = field(task, "data", dict, what=what, path=self.path, line=line)
         cursor = _Cursor(window, start, end, line)
         # a task written on one line: every region is on the task's line (no search needed)
-        flat = _records.FAST and window.find("\n", start, end) < 0
+        flat = _records.FAST and window.find(cursor.newline, start, end) < 0
         read: dict[str, tuple[str, int, AnnotatedDocument]] = {}
         for k, ann in enumerate(annotations, 1):
             if not isinstance(ann, dict):
@@ -437,12 +440,10 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations)
-        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                labels=doc_labels, path=os.fspath(self.path), line=line,
-                                tool=TOOL)
-        if rels:
-            doc = dataclasses.replace(doc, chains=connected_chains(doc))
-        return doc
+        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                 chains=chains_of(spans, rels) if rels else (),
+                                 labels=doc_labels, path=os.fspath(self.path), line=line,
+                                 tool=TOOL)
 
     def _annotation_fast(self, task: str, annotator: str, data: dict[str, Any],
                          result: list[Any], line: int, cursor: _Cursor, flat: bool
@@ -539,11 +540,9 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        doc = AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                labels=doc_labels, path=self.shown, line=line, tool=TOOL)
-        if rels:
-            doc = dataclasses.replace(doc, chains=connected_chains(doc))
-        return doc
+        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                 chains=chains_of(spans, rels) if rels else (),
+                                 labels=doc_labels, path=self.shown, line=line, tool=TOOL)
 
     def _spans(self, task: str, text: str | None,
                regions: list[tuple[str, str, int, int, str | None, list[str], int]],

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
-           "connected_chains", "new_span"]
+           "chains_of", "connected_chains", "new_span"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +295,21 @@ def connected_chains(doc: AnnotatedDocument, layer: str | None = None, *,
     >>> [(c.id, c.spans) for c in connected_chains(doc)]
     [('chain-a', ('a', 'b', 'c')), ('chain-d', ('d', 'e'))]
     """
-    order = {s.id: i for i, s in enumerate(doc.spans)}
+    return chains_of(doc.spans, doc.relations, layer, chain_layer=chain_layer)
+
+
+def chains_of(spans: Iterable[Span], relations: Iterable[Relation], layer: str | None = None,
+              *, chain_layer: str = "relations") -> tuple[Chain, ...]:
+    """:func:`connected_chains` of a document's spans and relations, before the document is
+    made (a reader then makes it once, with its chains).
+
+    Examples
+    --------
+    >>> spans = tuple(Span(i, 0, 0, "s", None) for i in "abc")
+    >>> [c.spans for c in chains_of(spans, (Relation("c", "a", "r", None),))]
+    [('a', 'c')]
+    """
+    order = {s.id: i for i, s in enumerate(spans)}
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -305,7 +319,7 @@ def connected_chains(doc: AnnotatedDocument, layer: str | None = None, *,
         return x
 
     lines: dict[str, int | None] = {}
-    for rel in _of_layer(doc.relations, layer):
+    for rel in _of_layer(relations, layer):
         a, b = find(rel.source), find(rel.target)
         if a != b:
             keep, drop = sorted((a, b), key=lambda s: order.get(s, len(order)))

@@ -73,7 +73,7 @@ from .model import (
     Export,
     Relation,
     Span,
-    connected_chains,
+    chains_of,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -360,12 +360,11 @@ class _Reader:
             spans = self._spans(raw, tokens, text, doc.name, what, line)
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
-        out = AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens,
-                                spans=(*spans, *extra), relations=relations, path=self.shown,
-                                line=line, tool=TOOL)
-        if relations:
-            out = dataclasses.replace(out, chains=connected_chains(out))
-        return out
+        made = (*spans, *extra)
+        return AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens, spans=made,
+                                 relations=relations,
+                                 chains=chains_of(made, relations) if relations else (),
+                                 path=self.shown, line=line, tool=TOOL)
 
     def _tokens(self, record: dict[str, Any], text: str, what: str, line: int
                 ) -> tuple[tuple[int, int], ...]:

@@ -17,7 +17,6 @@ docs/formats.md (each tool, how to export from it, what is read).
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib
 import os
 from collections.abc import Callable, Iterator
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import InputError, ParameterError, option
+from ..inputs import objects_in_bulk
 from .model import Export
 
 __all__ = ["EXPORT_FORMATS", "ExportFormat", "detect_export", "read_export"]
@@ -142,11 +142,6 @@ def _collector_paused() -> Iterator[None]:
     small acyclic objects (parsed JSON, spans), and the collector's passes over them, each
     longer as the heap grows, took most of the reading time of large exports (about two thirds
     of ``json.loads`` alone). Reference counting still frees everything; the collector resumes
-    at the end."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    at the end, the objects made counted old (:func:`clusteragree.inputs.objects_in_bulk`)."""
+    with objects_in_bulk():
         yield
-    finally:
-        if was:
-            gc.enable()

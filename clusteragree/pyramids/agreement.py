@@ -28,7 +28,7 @@ from ..core.frames import alpha_report, pairwise_report
 from ..core.model import CodingTable, unique_labels
 from ..core.text import first_difference
 from ..errors import InputError, ParameterError, ParameterTypeError, option
-from .model import PeerAnnotation, Pyramid
+from .model import PeerAnnotation, Pyramid, peer_of_name
 from .naming import PanNames, PyramidNames
 from .reader import read_pan, read_pyramid
 from .units import Units, contributor_units, span_units, tokens, word_units
@@ -400,18 +400,6 @@ def pyramid_score(
     return score / best if best else float("nan")
 
 
-def _peer_of(name: str, named: bool) -> tuple[str | None, str]:
-    """(annotator, peer) of a ``.pan`` file name. DUC 2006 names are
-    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`` (six fields); DUC 2007 names carry no annotator
-    (``DOCSET.M.LEN.SEL.PEER.pan``, five). With ``named`` (the annotator given by the caller)
-    a six-field name loses its annotator field and any other name is the peer whole."""
-    stem = name[:-4] if name.lower().endswith(".pan") else name
-    fields = stem.split(".")
-    if len(fields) >= 6 and all(fields):
-        return fields[0], ".".join(fields[1:])
-    return None, stem if named else ""
-
-
 def _group_pans(paths: Sequence[str | os.PathLike[str]],
                 annotators: Sequence[str] | None = None) -> dict[str, dict[str, str]]:
     """peer -> annotator -> path, from DUC names ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan, or with
@@ -425,7 +413,7 @@ def _group_pans(paths: Sequence[str | os.PathLike[str]],
     for i, p in enumerate(listed):
         if not isinstance(p, (str, os.PathLike)):
             raise ParameterTypeError(f"a .pan path must be a str or PathLike. Got {p!r}.")
-        annotator, peer = _peer_of(Path(p).name, annotators is not None)
+        annotator, peer = peer_of_name(Path(p).name, annotators is not None)
         if annotators is not None:
             annotator = str(annotators[i])
         if annotator is None:

@@ -65,8 +65,7 @@ from ..errors import InputError, Ledger
 from ..incidents import Incident, Test, from_notice, read_checked, register
 from ..inputs import read_bytes
 from . import reader
-from .agreement import _peer_of
-from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
+from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary, peer_of_name
 from .reader import read_pan, read_pyramid
 
 __all__ = ["check_across", "check_pan", "check_pyramid", "validate_inputs"]
@@ -635,7 +634,7 @@ def pan_names(paths: Sequence[str], names: Sequence[str] | None
     annotators: list[str] = []
     peers: list[str | None] = []
     for i, path in enumerate(paths):
-        annotator, peer = _peer_of(Path(path).name, names is not None)
+        annotator, peer = peer_of_name(Path(path).name, names is not None)
         if names is not None:
             annotator = str(names[i])
         annotators.append(annotator if annotator is not None else Path(path).stem)

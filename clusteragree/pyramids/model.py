@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-__all__ = ["SCU", "Contributor", "Part", "PeerAnnotation", "Pyramid", "Summary"]
+__all__ = ["SCU", "Contributor", "Part", "PeerAnnotation", "Pyramid", "Summary", "peer_of_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,3 +374,23 @@ class PeerAnnotation:
     def found(self) -> dict[int, SCU]:
         """SCUs of the pyramid matched in the peer (uid 0 excluded), by uid."""
         return {s.uid: s for s in self.peer_scus if s.uid != 0 and s.contributors}
+
+
+def peer_of_name(name: str, named: bool) -> tuple[str | None, str]:
+    """(annotator, peer) of a ``.pan`` file name. DUC 2006 names are
+    ``ANNOTATOR.DOCSET.M.LEN.SEL.PEER.pan`` (six fields); DUC 2007 names carry no annotator
+    (``DOCSET.M.LEN.SEL.PEER.pan``, five). With ``named`` (the annotator given by the caller)
+    a six-field name loses its annotator field and any other name is the peer whole.
+
+    Examples
+    --------
+    >>> peer_of_name("115.D0631.M.250.D.14.pan", False)
+    ('115', 'D0631.M.250.D.14')
+    >>> peer_of_name("D0701.M.250.A.B.pan", False)
+    (None, '')
+    """
+    stem = name[:-4] if name.lower().endswith(".pan") else name
+    fields = stem.split(".")
+    if len(fields) >= 6 and all(fields):
+        return fields[0], ".".join(fields[1:])
+    return None, stem if named else ""

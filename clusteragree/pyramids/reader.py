@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -43,6 +44,7 @@ from ..errors import InputError, ParameterTypeError, Tally, is_strict, notify
 from ..errors import strict as errors_strict
 from ..inputs import MAX_INT_DIGITS, check_encoding, parse_int, read_bytes
 from .model import SCU, Contributor, Part, PeerAnnotation, Pyramid, Summary
+from .reader_fast import Frame, fast_frame, fast_scus
 
 __all__ = ["HEADER_PATTERN", "read_ducview", "read_pan", "read_pyramid"]
 
@@ -461,6 +463,30 @@ def _walk(source: bytes | str, name: str, offset: int, window: int,
     return root_tag, parts
 
 
+def _walk_fast(frame: Frame, name: str, offset: int, window: int, repairs: _Repairs
+               ) -> tuple[str, dict[str, _Part], _Repairs] | None:
+    """:func:`_walk` of a file's :class:`~clusteragree.pyramids.reader_fast.Frame`, its
+    SCUs read by :mod:`~clusteragree.pyramids.reader_fast` and the rest by lxml; None (nothing
+    reported) where that module does not read the SCUs, or where the rest is refused (the
+    general path then says why, as it would have)."""
+    trial = _Repairs()
+    trial.merge(repairs)
+    try:
+        root_tag, parts = _walk(frame.xml, name, offset, window, trial)
+    except InputError:
+        return None
+    frame.xml = b""  # (parsed)
+    for k, run in enumerate(frame.runs):
+        part = parts.get(run.parent)
+        if part is None or part.index is None or part.scus:
+            return None
+        scus = fast_scus(frame, k, part.index, offset)
+        if scus is None:
+            return None
+        part.scus = scus
+    return root_tag, parts, trial
+
+
 def _line_text(text_el: Any, path: str, offset: int, repairs: _Repairs) -> str:
     pieces: list[str] = []
     for line in text_el.iterfind("line"):
@@ -486,14 +512,23 @@ def _pyramid(part: _Part, path: str) -> tuple[Pyramid, _Repairs]:
     scus = tuple(part.scus)
     pyramid = Pyramid(part.text, summaries, scus, path, part.pattern, how)
     notes = _Repairs()
+    starts = [s.header[0] for s in summaries]  # (Pyramid.summary_at, inlined)
     for scu in scus:
-        per_summary: Counter[int | None] = Counter()
+        first: set[int] = set()  # the summary of each contributor's first part (-1: none)
+        twice = False
         for c in scu.contributors:
-            at = {pyramid.summary_at(p.start) for p in c.parts}
-            if len(at) > 1:
-                notes.add("contributors with parts in two summaries", c.line)
-            per_summary[pyramid.summary_at(min(p.start for p in c.parts))] += 1
-        if any(k > 1 for k in per_summary.values()):
+            parts = c.parts
+            if len(parts) == 1:
+                at = bisect_right(starts, parts[0].start)
+            else:
+                every = {bisect_right(starts, p.start) for p in parts}
+                if len(every) > 1:
+                    notes.add("contributors with parts in two summaries", c.line)
+                at = bisect_right(starts, min(p.start for p in parts))
+            if at in first:
+                twice = True
+            first.add(at)
+        if twice:
             notes.add("SCUs with two contributors from one summary", scu.line)
     return pyramid, notes
 
@@ -578,12 +613,23 @@ def read_ducview(
     if not isinstance(window, int) or isinstance(window, bool) or window < 0:
         raise ParameterTypeError(f"window must be a non-negative int. Got {window!r}.")
     raw, name, offset, repairs = _load(path, encoding)
-    source: bytes | str = raw
-    if not repairs and encoding is None and os.path.isfile(name):
-        source = name  # the file as it is: parsed from disk, its bytes not held beside the SCUs
-    del raw
     # strict reading reads the whole file first, so that its refusal names every repair
-    root_tag, parts = _walk(source, name, offset, window, repairs)
+    found = None
+    frame = fast_frame(raw)
+    if frame is not None:
+        del raw  # (the frame holds the text: memory holds one copy of the file, not two)
+        found = _walk_fast(frame, name, offset, window, repairs)
+        del frame
+        if found is None:  # read by the general path, from the file again
+            raw, name, offset, repairs = _load(path, encoding)
+    if found is None:
+        source: bytes | str = raw
+        if not repairs and encoding is None and os.path.isfile(name):
+            source = name  # the file as it is: parsed from disk, its bytes not held beside
+        del raw
+        root_tag, parts = _walk(source, name, offset, window, repairs)
+    else:
+        root_tag, parts, repairs = found
     if root_tag == "pyramid":
         pyramid, notes = _pyramid(parts["pyramid"], name)
         pyramid = replace(pyramid, repairs=dict(repairs), notes=dict(notes))

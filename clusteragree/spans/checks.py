@@ -559,14 +559,16 @@ def __getattr__(name: str) -> Any:
 def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                  names: Sequence[str] | None, found: list[Incident]) -> list[Any]:
     """Each table read by its reader (None where it refuses), its incidents added to
-    ``found``; a refusal at a row the scan reported is not reported twice."""
+    ``found``: a table the reader refused or reported on is scanned row by row (every
+    malformed row, before the reader's incidents; a refusal at a row the scan reported is not
+    reported twice). A table the reader accepted without a word has no row the scan
+    reports (the scan's faults are the reader's refusals), and is not read again."""
     from .readers import read_pygamma_csv, read_span_table
     from .table_checks import scan_table
 
     fallback = unique_labels(paths) if len(paths) > 1 else [None] * len(paths)
     frames = []
     for i, path in enumerate(paths):
-        scanned = list(scan_table(path, input_format, encoding))
         if input_format == "pygamma":
             if names is not None:
                 raise ParameterError(f"pygamma-agreement's CSV names its annotators in its "
@@ -578,6 +580,7 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
             given = names[i] if names is not None else None
             frame, read = read_checked(path, partial(read_span_table, path, annotator=given,
                                                      fallback=fallback[i], encoding=encoding))
+        scanned = list(scan_table(path, input_format, encoding)) if read else []
         lines = {s.line for s in scanned}
         found.extend(scanned)
         found.extend(r for r in read if not (r.test_id == "read-refused" and r.line in lines))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .._lazy import module
 from ..errors import InputError, ParameterError, option
 from ..inputs import csv_rows, decode, parse_float, parse_int, read_bytes, read_text
+from .table_fast import plain_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,6 +46,50 @@ NO_LABEL = "span"
 
 def _separator(path: str | os.PathLike[str]) -> str:
     return "\t" if str(path).lower().endswith((".tsv", ".tab")) else ","
+
+
+def _after_line(text: str, line: int) -> int:
+    """The position in ``text`` after its first ``line`` lines."""
+    at = 0
+    for _ in range(line):
+        nl = text.find("\n", at)
+        if nl < 0:
+            return len(text)
+        at = nl + 1
+    return at
+
+
+def _columns_frame(text: str, first_line: int, width: int, sep: str, name: str,
+                   at: dict[str, int], *, annotator: str | None = None,
+                   document: str | None = None, extra: Sequence[str] = ()
+                   ) -> pd.DataFrame | None:
+    """The frame the row-by-row reader builds, from the columns of a plain table
+    (:func:`~clusteragree.spans.table_fast.plain_columns`: ``text`` holds the rows only), or
+    None when the row-by-row reader must read it. ``at``: column -> its index; ``annotator``
+    and ``document``: the value of every row, for a table without that column."""
+    got = plain_columns(text, first_line, width, sep,
+                        names=[at[c] for c in ("annotator", "document", "label") if c in at],
+                        offsets=(at["start"], at["end"]))
+    if got is None:
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    columns, lines = got
+    n = len(lines)
+
+    def strings(column: str, constant: str | None = None) -> pd.Series:
+        if column in at:
+            return columns[at[column]].to_pandas()
+        return pa.repeat(constant, n).to_pandas()
+
+    frame = pd.DataFrame({
+        "annotator": strings("annotator", annotator), "document": strings("document", document),
+        "start": columns[at["start"]], "end": columns[at["end"]],
+        "label": strings("label", NO_LABEL),
+        "id": pc.cast(pa.array(lines), pa.string()).to_pandas(),
+        "file": pa.repeat(name, n).to_pandas(), "line": lines,
+        **{c: columns[at[c]].to_pandas() for c in extra}})
+    return frame
 
 
 def sniff_table(path: str | os.PathLike[str], encoding: str | None = None) -> str | None:
@@ -160,6 +205,15 @@ def read_span_table(path: str | os.PathLike[str], *, annotator: Hashable | None 
                          name, first)
     at = {c: i for i, c in enumerate(columns)}
     extra = [c for c in columns if c not in (*REQUIRED, "annotator", "label")]
+    if (has_annotator or isinstance(annotator, str)) and not {"id", "file", "line"} & set(
+            extra):  # the frame's own columns named in the header: built row by row
+        fast = _columns_frame(text[_after_line(text, first):], first + 1, len(columns),
+                              _separator(name), name, at,
+                              annotator=None if has_annotator else str(annotator), extra=extra)
+        if fast is not None:
+            fast.attrs["annotators"] = (fast["annotator"].unique().tolist() if has_annotator
+                                        else [annotator])
+            return fast
     records: list[list[Any]] = []
     for line, fields in rows:
         if len(fields) != len(columns):
@@ -180,7 +234,7 @@ def read_span_table(path: str | os.PathLike[str], *, annotator: Hashable | None 
                         *(fields[at[c]] for c in extra)])
     frame = pd.DataFrame(records, columns=["annotator", "document", "start", "end", "label",
                                            "id", "file", "line", *extra])
-    frame.attrs["annotators"] = (list(dict.fromkeys(frame["annotator"])) if has_annotator
+    frame.attrs["annotators"] = (frame["annotator"].unique().tolist() if has_annotator
                                  else [annotator])
     return frame
 
@@ -226,6 +280,10 @@ def read_pygamma_csv(path: str | os.PathLike[str], *, encoding: str | None = Non
     name = os.fspath(path)
     text = read_text(name, encoding=encoding)
     stem = Path(name).stem
+    fast = _columns_frame(text, 1, 4, ",", name, {"annotator": 0, "label": 1, "start": 2,
+                                                  "end": 3}, document=stem)
+    if fast is not None:
+        return fast
     records: list[list[Any]] = []
     for line, fields in csv_rows(text, name):
         if len(fields) != 4:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -131,45 +131,122 @@ def scan_table(path: str, input_format: str, encoding: str | None) -> Iterator[I
         return  # the reader refuses the file and says why
 
 
-# --- level 2 ----------------------------------------------------------------------------------
+# --- the columns as integer codes -------------------------------------------------------------
 
-def _columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """The columns the checks use, as strings and floats, in the frame's order."""
-    n = len(frame)
-    return pd.DataFrame({
-        "annotator": frame["annotator"].astype(str).to_numpy(),
-        "document": frame["document"].astype(str).to_numpy(),
-        "start": pd.to_numeric(frame["start"]).to_numpy(dtype=float),
-        "end": pd.to_numeric(frame["end"]).to_numpy(dtype=float),
-        "label": frame["label"].astype(str).to_numpy(),
-        "node": (frame["id"].astype(str).to_numpy() if "id" in frame.columns
-                 else np.full(n, None, dtype=object)),
-        "line": (pd.to_numeric(frame["line"]).to_numpy(dtype=float) if "line" in frame.columns
-                 else np.full(n, np.nan)),
-    })
+class _Codes(NamedTuple):
+    """The columns the checks use: the annotator, document and label of each row as integer
+    codes into their distinct values (strings, in order of first appearance), the offsets as
+    floats, and the frame (for the lines and ids of the rows an incident names)."""
+
+    who: np.ndarray
+    who_names: list[str]
+    doc: np.ndarray
+    doc_names: list[str]
+    label: np.ndarray
+    label_names: list[str]
+    start: np.ndarray
+    end: np.ndarray
+    frame: pd.DataFrame
 
 
-def _files(frame: pd.DataFrame, files: dict[str, str] | None) -> dict[str, str | None]:
+def _coded(column: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """The codes and distinct values (as strings) of a column."""
+    if not pd.api.types.is_string_dtype(column.dtype) or column.dtype == object:
+        column = column.astype(str)
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    return codes.astype(np.int64, copy=False), [str(u) for u in uniques.tolist()]
+
+
+def _codes(frame: pd.DataFrame) -> _Codes:
+    who, who_names = _coded(frame["annotator"])
+    doc, doc_names = _coded(frame["document"])
+    label, label_names = _coded(frame["label"])
+    return _Codes(who, who_names, doc, doc_names, label, label_names,
+                  pd.to_numeric(frame["start"]).to_numpy(dtype=float),
+                  pd.to_numeric(frame["end"]).to_numpy(dtype=float), frame)
+
+
+def _files(c: _Codes, files: dict[str, str] | None) -> dict[str, str | None]:
+    """Annotator -> the file of their first row (or ``files``)."""
     if files is not None:
         return dict(files)
-    if "file" not in frame.columns or not len(frame):
+    if "file" not in c.frame.columns or not len(c.frame):
         return {}
-    firsts = frame.drop_duplicates("annotator")
-    return {str(a): (None if f is None else str(f))
-            for a, f in zip(firsts["annotator"], firsts["file"], strict=True)}
+    _, first = np.unique(c.who, return_index=True)
+    return {c.who_names[w]: (None if f is None else str(f))
+            for w, f in zip(c.who[first].tolist(), c.frame["file"].iloc[first].tolist(),
+                            strict=True)}
 
 
 Place = tuple["str | None", "int | None", str, "str | None", str]
 
 
-def _at(c: pd.DataFrame, i: int, file_of: dict[str, str | None]) -> Place:
-    """The place of row ``i``: file, line, document, node, annotator."""
-    line = float(c["line"].to_numpy()[i])
-    who = str(c["annotator"].iat[i])
-    node = c["node"].iat[i]
-    return (file_of.get(who), None if line != line else int(line), str(c["document"].iat[i]),
-            None if node is None else str(node), who)
+def _places(c: _Codes, rows: np.ndarray, file_of: dict[str, str | None]) -> list[Place]:
+    """The place of each row of ``rows``: file, line, document, node, annotator."""
+    frame = c.frame
+    lines = (pd.to_numeric(frame["line"].iloc[rows]).to_numpy(dtype=float).tolist()
+             if "line" in frame.columns else [None] * len(rows))
+    nodes = (frame["id"].iloc[rows].astype(str).tolist() if "id" in frame.columns
+             else [None] * len(rows))
+    out: list[Place] = []
+    for w, d, line, node in zip(c.who[rows].tolist(), c.doc[rows].tolist(), lines, nodes,
+                                strict=True):
+        who = c.who_names[w]
+        out.append((file_of.get(who), None if line is None or line != line else int(line),
+                    c.doc_names[d], None if node is None else str(node), who))
+    return out
 
+
+class _Ordinal(NamedTuple):
+    """Offsets as integer codes in the same order: ``value - low`` when they are whole
+    numbers of a small range, else ranks among the distinct values (``values``)."""
+
+    codes: np.ndarray
+    size: int
+    low: float
+    values: np.ndarray | None
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        return codes + self.low if self.values is None else self.values[codes]
+
+
+def _ordinal(x: np.ndarray) -> _Ordinal:
+    if len(x) and np.isfinite(x).all():
+        low, high = float(x.min()), float(x.max())
+        if high - low < 2**40 and bool((x == np.floor(x)).all()):
+            return _Ordinal((x - low).astype(np.int64), int(high - low) + 1, low, None)
+    values, inverse = np.unique(x, return_inverse=True)
+    return _Ordinal(inverse.reshape(-1).astype(np.int64), max(1, len(values)), 0.0, values)
+
+
+def _key(*keys: tuple[np.ndarray, int]) -> tuple[np.ndarray, int]:
+    """One int64 per row (and the number of values it may take) that sorts the rows as the
+    ``(codes, number of codes)`` keys do, the first the primary one; where the product of
+    the numbers would overflow, the key so far is replaced by its rank among its values."""
+    key, size = keys[0]
+    for codes, n in keys[1:]:
+        if size * n >= 2**62:
+            distinct, inverse = np.unique(key, return_inverse=True)
+            key, size = inverse.reshape(-1).astype(np.int64), max(1, len(distinct))
+        if size * n >= 2**62:  # pragma: no cover (more than 2**31 rows)
+            distinct, inverse = np.unique(codes, return_inverse=True)
+            codes, n = inverse.reshape(-1).astype(np.int64), max(1, len(distinct))
+        key, size = key * n + codes, size * n
+    return key, size
+
+
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The order that sorts rows by ``key`` (stable: rows of one value in the order of the
+    table) and where each run of one value starts in that order (with the end at the
+    last)."""
+    order = np.argsort(key, kind="stable")
+    change = np.ones(len(order), dtype=bool)
+    k = key[order]
+    change[1:] = k[1:] != k[:-1]
+    return order, np.append(np.flatnonzero(change), len(order))
+
+
+# --- level 2 ----------------------------------------------------------------------------------
 
 def table_incidents(frame: pd.DataFrame, *, texts: dict[Hashable, str] | None = None,
                     vocabulary: Sequence[str] | None = None,
@@ -193,8 +270,9 @@ def table_incidents(frame: pd.DataFrame, *, texts: dict[Hashable, str] | None = 
     ------
     Incident
         ``spans-bad-offsets``, ``spans-fractional-offset``, ``spans-zero-length``,
-        ``spans-label-unknown`` (in the order of the rows), then ``spans-duplicate`` and
-        ``spans-overlap`` (per annotator and document).
+        ``spans-label-unknown`` (in the order of the rows), then ``spans-duplicate`` (in the
+        order of their first rows) and ``spans-overlap`` (per annotator and document, in the
+        order of their names).
 
     Examples
     --------
@@ -204,59 +282,109 @@ def table_incidents(frame: pd.DataFrame, *, texts: dict[Hashable, str] | None = 
     ['spans-bad-offsets']
     """
     if len(frame):
-        yield from _level2(_columns(frame), _files(frame, files), texts, vocabulary)
+        c = _codes(frame)
+        yield from _level2(c, _files(c, files), texts, vocabulary)
 
 
-def _level2(c: pd.DataFrame, file_of: dict[str, str | None],
+def _level2(c: _Codes, file_of: dict[str, str | None],
             texts: dict[Hashable, str] | None, vocabulary: Sequence[str] | None
             ) -> Iterator[Incident]:
-    start, end = c["start"].to_numpy(), c["end"].to_numpy()
-    length = (c["document"].map({str(k): len(v) for k, v in texts.items()}).to_numpy(
-        dtype=float) if texts is not None else np.full(len(c), np.inf))
+    start, end, n = c.start, c.end, len(c.start)
+    if texts is not None:
+        lengths = {str(k): len(v) for k, v in texts.items()}
+        length = np.array([lengths.get(d, np.nan) for d in c.doc_names], dtype=float)[c.doc]
+    else:
+        length = np.full(n, np.inf)
     bad = (start < 0) | (end < start) | (end > length)
     fractional = ~bad & ((start % 1 != 0) | (end % 1 != 0)) if texts is not None else \
-        np.zeros(len(c), dtype=bool)
+        np.zeros(n, dtype=bool)
     zero = ~bad & (start == end)
-    unknown = (~c["label"].isin(list(vocabulary)).to_numpy() if vocabulary is not None
-               else np.zeros(len(c), dtype=bool))
-    for i in np.flatnonzero(bad | fractional | zero | unknown).tolist():
-        at = _at(c, i, file_of)
-        s, e = start[i], end[i]
-        if bad[i]:
-            why = ("has a negative start" if s < 0 else "ends before it starts" if e < s
-                   else f"ends past the text ({int(length[i])} characters)")
-            yield Incident("spans-bad-offsets", f"the span {_show(s)}-{_show(e)} {why}; spans "
-                           "run from start to end (exclusive), 0 <= start <= end <= the "
-                           "text's length", *at)
-        if fractional[i]:
-            yield Incident("spans-fractional-offset", f"the span {s}-{e} has offsets that are "
-                           "not whole numbers, but the texts given make them count "
-                           "characters", *at)
-        if zero[i]:
-            yield Incident("spans-zero-length", f"the span at {_show(s)} (label "
-                           f"{c['label'].iat[i]!r}) has no length", *at)
-        if unknown[i]:
-            yield Incident("spans-label-unknown", f"the label {c['label'].iat[i]!r} is not in "
-                           f"the vocabulary ({option('vocabulary')})", *at)
-    ok = c[~bad]
-    keys = ["annotator", "document", "start", "end", "label"]
-    twice = ok.duplicated(keys, keep=False).to_numpy()
-    if twice.any():
-        groups = ok[twice].reset_index().groupby(keys, sort=False)
-        for (_, _, s, e, label), first, n in zip(groups.groups.keys(),
-                                                 groups["index"].min().tolist(),
-                                                 groups.size().tolist(), strict=True):
-            yield Incident("spans-duplicate", f"the span {_show(s)}-{_show(e)} with the label "
-                           f"{label!r} is stacked on an identical one (exact matching counts "
-                           "each)", *_at(c, first, file_of), count=n - 1)
-    spans = ok[~ok.duplicated(keys).to_numpy() & (ok["start"] < ok["end"]).to_numpy()]
-    spans = spans.sort_values(["annotator", "document", "start", "end"], kind="stable")
-    reach = spans.groupby(["annotator", "document"], sort=False)["end"].cummax()
-    before = reach.groupby([spans["annotator"], spans["document"]], sort=False).shift()
-    over = spans[(spans["start"] < before).to_numpy()]
-    for (who, doc), n in over.groupby(["annotator", "document"], sort=True).size().items():
+    if vocabulary is not None:
+        allowed = set(vocabulary)
+        unknown = ~np.array([x in allowed for x in c.label_names], dtype=bool)[c.label]
+    else:
+        unknown = np.zeros(n, dtype=bool)
+    flagged = np.flatnonzero(bad | fractional | zero | unknown)
+    for a in range(0, len(flagged), 1 << 16):
+        rows = flagged[a:a + (1 << 16)]
+        for i, at in zip(rows.tolist(), _places(c, rows, file_of), strict=True):
+            s, e = start[i], end[i]
+            if bad[i]:
+                why = ("has a negative start" if s < 0 else "ends before it starts" if e < s
+                       else f"ends past the text ({int(length[i])} characters)")
+                yield Incident("spans-bad-offsets", f"the span {_show(s)}-{_show(e)} {why}; "
+                               "spans run from start to end (exclusive), 0 <= start <= end "
+                               "<= the text's length", *at)
+            if fractional[i]:
+                yield Incident("spans-fractional-offset", f"the span {s}-{e} has offsets that "
+                               "are not whole numbers, but the texts given make them count "
+                               "characters", *at)
+            if zero[i]:
+                yield Incident("spans-zero-length", f"the span at {_show(s)} (label "
+                               f"{c.label_names[c.label[i]]!r}) has no length", *at)
+            if unknown[i]:
+                yield Incident("spans-label-unknown", f"the label "
+                               f"{c.label_names[c.label[i]]!r} is not in the vocabulary "
+                               f"({option('vocabulary')})", *at)
+    ok = np.flatnonzero(~bad)
+    # Runs of identical spans (annotator, document, start, end, label): the first row of each
+    # is the first in the file (the sort is stable).
+    ends = _ordinal(end[ok])
+    key, _ = _key((c.who[ok], len(c.who_names)), (c.doc[ok], len(c.doc_names)),
+                  _ordinal(start[ok])[:2], (ends.codes, ends.size),
+                  (c.label[ok], len(c.label_names)))
+    order, bounds = _runs(key)
+    del key
+    firsts = order[bounds[:-1]]
+    del order
+    sizes = np.diff(bounds)
+    twice = np.flatnonzero(sizes > 1)
+    twice = twice[np.argsort(firsts[twice], kind="stable")]
+    for a in range(0, len(twice), 1 << 16):
+        runs = twice[a:a + (1 << 16)]
+        for i, n_run, at in zip(ok[firsts[runs]].tolist(), sizes[runs].tolist(),
+                                _places(c, ok[firsts[runs]], file_of), strict=True):
+            yield Incident("spans-duplicate", f"the span {_show(start[i])}-{_show(end[i])} "
+                           f"with the label {c.label_names[c.label[i]]!r} is stacked on an "
+                           "identical one (exact matching counts each)", *at,
+                           count=n_run - 1)
+    yield from _overlaps(c, ok, firsts, ends, file_of)
+
+
+def _overlaps(c: _Codes, ok: np.ndarray, firsts: np.ndarray, ends: _Ordinal,
+              file_of: dict[str, str | None]) -> Iterator[Incident]:
+    """``spans-overlap`` among the rows ``ok[firsts]`` (one row of each distinct span,
+    sorted by annotator, document, start and end; ``ends``: the codes of ``c.end[ok]``): the
+    spans that start before the furthest end of the spans before them in their annotator's
+    document."""
+    firsts = firsts[c.start[ok[firsts]] < c.end[ok[firsts]]]
+    spans = ok[firsts]
+    if not len(spans):
+        return
+    group = c.who[spans] * len(c.doc_names) + c.doc[spans]
+    new = np.ones(len(spans), dtype=bool)
+    new[1:] = group[1:] != group[:-1]
+    del group
+    rank = np.cumsum(new) - 1  # the group of each span, counted from 0 in sorted order
+    # The furthest end so far within each group: a running maximum of (group, end code).
+    size = ends.size
+    if int(rank[-1] + 1) * size >= 2**62:  # pragma: no cover (a key of more than 62 bits)
+        distinct, inverse = np.unique(ends.codes[firsts], return_inverse=True)
+        ends = _Ordinal(inverse.reshape(-1).astype(np.int64), len(distinct), 0.0,
+                        ends.decode(distinct))
+        codes = ends.codes
+    else:
+        codes = ends.codes[firsts]
+    reach = np.maximum.accumulate(rank * ends.size + codes) - rank * ends.size
+    over = np.zeros(len(spans), dtype=bool)
+    over[1:] = ~new[1:] & (c.start[spans][1:] < ends.decode(reach[:-1]))
+    counts = np.bincount(rank[over], minlength=int(rank[-1]) + 1)
+    heads = spans[new]
+    found = [(c.who_names[c.who[h]], c.doc_names[c.doc[h]], int(k))
+             for h, k in zip(heads.tolist(), counts.tolist(), strict=True) if k]
+    for who, doc, k in sorted(found):
         yield Incident("spans-overlap", "a span overlaps an earlier span", file_of.get(who),
-                       None, doc, None, who, count=int(n))
+                       None, doc, None, who, count=k)
 
 
 # --- level 3 ----------------------------------------------------------------------------------
@@ -276,7 +404,8 @@ def across_tables(frame: pd.DataFrame, *, annotators: Sequence[str] | None = Non
     [('spans-document-unmarked', 'A'), ('spans-one-annotator', 'B')]
     """
     if len(frame):
-        yield from _level3(_columns(frame), _files(frame, files), annotators)
+        c = _codes(frame)
+        yield from _level3(c, _files(c, files), annotators)
 
 
 def table_checks(frame: pd.DataFrame, *, level: int, texts: dict[Hashable, str] | None = None,
@@ -286,23 +415,27 @@ def table_checks(frame: pd.DataFrame, *, level: int, texts: dict[Hashable, str] 
     the columns."""
     if not len(frame) or level < 2:
         return
-    c, file_of = _columns(frame), _files(frame, None)
+    c = _codes(frame)
+    file_of = _files(c, None)
     yield from _level2(c, file_of, texts, vocabulary)
     if level >= 3:
         yield from _level3(c, file_of, annotators)
 
 
-def _level3(c: pd.DataFrame, file_of: dict[str, str | None],
+def _level3(c: _Codes, file_of: dict[str, str | None],
             annotators: Sequence[str] | None) -> Iterator[Incident]:
-    who = ([str(a) for a in annotators] if annotators is not None
-           else c["annotator"].unique().tolist())
+    who = [str(a) for a in annotators] if annotators is not None else c.who_names
     if len(who) < 2:
         return
-    documents = c["document"].unique().tolist()
-    marked = c.groupby("annotator", sort=False)["document"].unique()
+    n_docs, n_who = len(c.doc_names), len(c.who_names)
+    marked = np.unique(c.who * n_docs + c.doc)  # (annotator, document) pairs, by annotator
+    code = {w: k for k, w in enumerate(c.who_names)}
     for w in who:
-        have = set(marked.get(w, ()))
-        lacking = [d for d in documents if d not in have]
+        have = np.zeros(n_docs, dtype=bool)
+        if w in code:
+            lo, hi = np.searchsorted(marked, [code[w] * n_docs, (code[w] + 1) * n_docs])
+            have[marked[lo:hi] - code[w] * n_docs] = True
+        lacking = [c.doc_names[d] for d in np.flatnonzero(~have).tolist()]
         if lacking:
             yield Incident("spans-document-unmarked", "no span in a document others marked: "
                            f"{', '.join(lacking[:5])}{' ...' if len(lacking) > 5 else ''} (a "
@@ -310,19 +443,38 @@ def _level3(c: pd.DataFrame, file_of: dict[str, str | None],
                            "compared as marking nothing; leave it out of every annotator's "
                            "rows if it was not annotated)", file_of.get(w), None, None, None,
                            w, count=len(lacking))
-    users = c.groupby("label", sort=False)["annotator"].nunique()
-    alone_labels = users[users == 1].index
-    if len(alone_labels):
-        rows = c[c["label"].isin(alone_labels)]
-        for (label, w), n in rows.groupby(["label", "annotator"], sort=False).size().items():
-            yield Incident("spans-label-one-annotator", f"the label {label!r} is used by this "
-                           "annotator only (its spans counted)", file_of.get(w), None, None,
-                           None, w, count=int(n))
-    keys = ["document", "start", "end", "label"]
-    unique = c.drop_duplicates(["annotator", *keys])
-    holders = unique.groupby(keys, sort=False)["annotator"].transform("size")
-    alone = unique[(holders == 1).to_numpy()]
-    for (doc, w), n in alone.groupby(["document", "annotator"], sort=False).size().items():
+    uses = np.unique(c.label * n_who + c.who)  # (label, annotator) pairs, by label
+    users = np.bincount(uses // n_who, minlength=len(c.label_names))
+    user = np.zeros(len(c.label_names), dtype=np.int64)
+    user[uses // n_who] = uses % n_who
+    spans_of = np.bincount(c.label, minlength=len(c.label_names))
+    for lab in np.flatnonzero(users == 1).tolist():  # in order of first use
+        w = c.who_names[int(user[lab])]
+        yield Incident("spans-label-one-annotator", f"the label {c.label_names[lab]!r} is used "
+                       "by this annotator only (its spans counted)", file_of.get(w), None,
+                       None, None, w, count=int(spans_of[lab]))
+    # Distinct spans (the first row of each annotator's), then those of one annotator only.
+    span, size = _key((c.doc, n_docs), _ordinal(c.start)[:2], _ordinal(c.end)[:2],
+                      (c.label, len(c.label_names)))
+    key, _ = _key((span, size), (c.who, n_who))
+    order, bounds = _runs(key)
+    del key
+    firsts = order[bounds[:-1]]
+    del order
+    k = span[firsts]
+    del span
+    same = np.zeros(len(firsts), dtype=bool)  # the span (without the annotator) of the one before
+    same[1:] = k[1:] == k[:-1]
+    alone_next = np.ones(len(firsts), dtype=bool)
+    alone_next[:-1] = ~same[1:]
+    alone = np.sort(firsts[~same & alone_next])
+    if not len(alone):
+        return
+    pair = c.doc[alone] * n_who + c.who[alone]
+    pairs, first, count = np.unique(pair, return_index=True, return_counts=True)
+    for k in np.argsort(first, kind="stable").tolist():
+        d, a = divmod(int(pairs[k]), n_who)
+        name = c.who_names[a]
         yield Incident("spans-one-annotator", "a span that no other annotator has (the same "
-                       "start, end and label)", file_of.get(w), None, doc, None, w,
-                       count=int(n))
+                       "start, end and label)", file_of.get(name), None, c.doc_names[d], None,
+                       name, count=int(count[k]))
