@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from itertools import repeat
 from operator import eq
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -66,8 +66,9 @@ from .model import (
 )
 from .offsets import UNITS, _positions, unit_notice
 
-if TYPE_CHECKING:
-    from .webanno import _Reader
+#: The general path's reader of one file (:class:`clusteragree.exports.webanno._Reader`), whose
+#: state and notices the fast path shares (named, not imported: that module imports this one).
+_Reader = Any
 
 __all__ = ["read_fast"]
 
@@ -535,8 +536,6 @@ class _Document:
     def chains(self, spans: list[Span]) -> list[Chain]:
         """The links' spans added to ``spans``, and the chains, as the general path makes
         them."""
-        from .webanno import _short
-
         out: list[Chain] = []
         by_chain: dict[tuple[int, int], list[list[Any]]] = {}
         for lk in self.links.values():
@@ -552,7 +551,7 @@ class _Document:
                                   (() if relation is None else
                                    (("referenceRelation", relation),)), line=line))
                 ids.append(link_id)
-            chain_layer = _short(layer.type_name)
+            chain_layer = layer.type_name.rsplit(".", 1)[-1]  # (webanno._short)
             chain_layer = (chain_layer[:-4] if chain_layer.endswith("Link") else
                            chain_layer) + "Chain"
             out.append(Chain(f"{chain_layer}:{group[0][1]}", chain_layer, tuple(ids),

@@ -45,14 +45,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._lazy import module
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
 from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
+from .readers import read_pygamma_csv, read_span_table, read_texts
+from .table_checks import across_tables, scan_table, table_checks, table_incidents
 
 if TYPE_CHECKING:
-    from .table_checks import across_tables, table_incidents
+    import pandas as pd
+else:  # loaded when a table is checked: exports are checked without it
+    pd = module("pandas")
 
 __all__ = ["across_documents", "across_tables", "document_incidents", "refuse_export_errors",
            "table_incidents", "validate_inputs"]
@@ -545,16 +550,7 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
 
 
 # --- span tables -----------------------------------------------------------------------------
-# (their modules need pandas, imported when a table is checked: exports are checked without it)
-
-def __getattr__(name: str) -> Any:
-    """``across_tables`` and ``table_incidents`` of :mod:`clusteragree.spans.table_checks`,
-    imported when first asked for."""
-    if name in ("across_tables", "table_incidents"):
-        from . import table_checks
-        return getattr(table_checks, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+# (pandas is imported when a table is checked: exports are checked without it)
 
 def _read_tables(paths: list[str], input_format: str, encoding: str | None,
                  names: Sequence[str] | None, found: list[Incident]) -> list[Any]:
@@ -563,9 +559,6 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
     malformed row, before the reader's incidents; a refusal at a row the scan reported is not
     reported twice). A table the reader accepted without a word has no row the scan
     reports (the scan's faults are the reader's refusals), and is not read again."""
-    from .readers import read_pygamma_csv, read_span_table
-    from .table_checks import scan_table
-
     fallback = unique_labels(paths) if len(paths) > 1 else [None] * len(paths)
     frames = []
     for i, path in enumerate(paths):
@@ -590,11 +583,6 @@ def _read_tables(paths: list[str], input_format: str, encoding: str | None,
 
 def _tables(paths: list[str], input_format: str, *, level: int, encoding: str | None,
             names: Sequence[str] | None, options: dict[str, Any]) -> Iterator[Incident]:
-    import pandas as pd
-
-    from .readers import read_texts
-    from .table_checks import table_checks
-
     found: list[Incident] = []
     frames = _read_tables(paths, input_format, encoding, names, found)
     yield from found

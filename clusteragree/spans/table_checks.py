@@ -23,15 +23,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import module
 from ..errors import InputError, option
 from ..incidents import Incident
 from ..inputs import csv_rows, parse_float, read_text
 from .readers import REQUIRED, _separator
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # loaded when a table is checked: exports are checked without it
+    pd = module("pandas")
 
 __all__ = ["across_tables", "scan_table", "table_checks", "table_incidents"]
 
