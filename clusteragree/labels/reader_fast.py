@@ -17,9 +17,12 @@ with the keys item, annotator and label only.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import repeat
+from operator import eq, itemgetter
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .model import MultiLabel
 from .table_fast import fast_columns, names_of
@@ -53,13 +56,14 @@ def csv_columns(text: str) -> tuple[Columns, np.ndarray] | None:
             arrays["line"])
 
 
-_PLAIN_IDS = (str, int)  # exact types an item or annotator may have here (no bool, no float)
+_PLAIN_TYPES = {str, int}  # exact types an item or annotator may have here (no bool, no float)
 
 
 def _codes(values: list[Any]) -> tuple[list[Any], np.ndarray]:
-    index: dict[Any, int] = {}
-    codes = [index.setdefault(v, len(index)) for v in values]
-    return list(index), np.array(codes, dtype=np.int64)
+    """The distinct values (strings and whole numbers, as Python objects) in order of first
+    appearance, and each value's code: pandas' hash table, not a Python loop per value."""
+    codes, names = pd.factorize(np.array(values, dtype=object))
+    return names.tolist(), codes.astype(np.int64, copy=False)
 
 
 def json_columns(objects: Any) -> Columns | None:
@@ -78,14 +82,15 @@ def json_columns(objects: Any) -> Columns | None:
     if not isinstance(objects, list) or not objects:
         return None
     keys = {"item", "annotator", "label"}
-    if not all(type(o) is dict and len(o) == 3 and o.keys() == keys for o in objects):
+    # (the checks and the columns by C loops over the objects: map, not a Python loop)
+    if set(map(type, objects)) != {dict} or set(map(len, objects)) != {3} or not all(
+            map(eq, map(dict.keys, objects), repeat(keys))):
         return None
-    items = [o["item"] for o in objects]
-    annotators = [o["annotator"] for o in objects]
-    labels = [o["label"] for o in objects]
-    if not (all(type(v) in _PLAIN_IDS for v in items)
-            and all(type(v) in _PLAIN_IDS for v in annotators)
-            and all(type(v) is str for v in labels)):
+    items = list(map(itemgetter("item"), objects))
+    annotators = list(map(itemgetter("annotator"), objects))
+    labels = list(map(itemgetter("label"), objects))
+    if not (set(map(type, items)) <= _PLAIN_TYPES and set(map(type, annotators)) <= _PLAIN_TYPES
+            and set(map(type, labels)) == {str}):
         return None
     item_names, item_codes = _codes(items)
     del items
