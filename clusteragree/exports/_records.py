@@ -198,7 +198,9 @@ def _first_array(raw: bytes, at: int) -> tuple[bytes, Any] | None:
         if end < 0:
             return None
         found = raw[at:end + 1]
-        if _orjson_ready(b"[" + found + b"]"):
+        if _LONG_DIGITS not in found.translate(_ZEROS) and (
+                found.count(b"{") + found.count(b"[") < _SHALLOW - 1 or
+                _shallow(b"[" + found + b"]")):
             try:
                 return found, _orjson.loads(found)
             except _orjson.JSONDecodeError:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
@@ -91,6 +91,7 @@ IGNORED = "examples the annotator skipped (answer 'ignore') left out"
 REJECTED = ("examples the annotator rejected (answer 'reject' in a manual recipe: the example "
             "is unusable) left out; read them with answers='accept,reject'")
 _START_END = itemgetter("start", "end")
+_SPAN_KEYS = itemgetter("start", "end", "label", "token_start", "token_end")
 #: The ids of a line's spans, made once (``s1``, ``s2``...: the span's place in the line)
 _SPAN_IDS = tuple(f"s{k}" for k in range(1, 1001))
 _TOKEN_TEXT = "tokens whose text is not the text at their offsets"
@@ -437,7 +438,7 @@ class _Reader:
         if {*map(type, flat)} != {int} or min(starts) < 0 or max(ends) > len(text) or \
                 not all(map(le, starts, ends)):
             return None
-        written = [t.get("text") for t in raw]
+        written = list(map(dict.get, raw, repeat("text")))  # every token is a dict here
         covered = list(map(text.__getitem__, map(slice, starts, ends)))
         wrong = 0 if written == covered else \
             sum(1 for w, c in zip(written, covered, strict=True) if w is not None and w != c)
@@ -455,10 +456,14 @@ class _Reader:
         for sid, sp in zip(_SPAN_IDS, raw, strict=False):
             if type(sp) is not dict:
                 return None
-            get = sp.get
-            start, end, label, covered = get("start"), get("end"), get("label"), get("text")
-            first, last = get("token_start"), get("token_end")
-            if type(start) is not int or type(end) is not int or start < 0 or end < 0 or \
+            try:  # the usual keys at once
+                start, end, label, first, last = _SPAN_KEYS(sp)
+            except KeyError:
+                get = sp.get
+                start, end, label = get("start"), get("end"), get("label")
+                first, last = get("token_start"), get("token_end")
+            covered = sp.get("text")
+            if not (type(start) is int is type(end) and start >= 0 and end >= 0) or \
                     (covered is not None and type(covered) is not str):
                 return None
             if label is not None:
