@@ -28,11 +28,8 @@ from clusteragree.exports import _records
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
-    _DOCUMENT_FIELDS,
     _SPAN_FIELDS,
-    AnnotatedDocument,
     Span,
-    new_document,
     new_span,
 )
 from clusteragree.exports.prodigy import read_prodigy
@@ -446,34 +443,13 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
     _check(lambda: read_prodigy(tmp_path / "prodigy.jsonl"), monkeypatch)
 
 
-# --- the constructors of the readers' many spans and documents
+# --- the constructor of the readers' many spans
+
+def test_the_fast_constructor_follows_the_dataclass() -> None:
+    assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
+
 
 LABEL = st.one_of(st.none(), st.text(max_size=3))
-
-def test_the_fast_constructors_follow_the_dataclasses() -> None:
-    assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
-    assert tuple(f.name for f in dataclasses.fields(AnnotatedDocument)) == _DOCUMENT_FIELDS
-
-
-@given(values=st.tuples(st.text(max_size=2), st.text(max_size=2), LABEL,
-                        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)),
-                                 max_size=2).map(tuple),
-                        st.lists(st.builds(Span, st.text(max_size=1), st.integers(0, 3),
-                                           st.integers(0, 3), st.just("l"), LABEL),
-                                 max_size=2).map(tuple),
-                        st.just(()), st.just(()), st.just(()), st.text(max_size=2),
-                        st.one_of(st.none(), st.integers(1, 9)), st.text(max_size=2)))
-def test_new_document_is_the_document(values: tuple[Any, ...]) -> None:
-    made = new_document(*values)
-    names = [n for n in _DOCUMENT_FIELDS if n != "sentences"]
-    want = AnnotatedDocument(**dict(zip(names, values, strict=True)))
-    _same(want, made)
-    assert made == want and repr(made) == repr(want) and vars(made) == vars(want)
-    assert list(vars(made)) == list(vars(want))
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.name = "x"  # type: ignore[misc]
-
-
 
 
 @given(id_=st.text(max_size=3), start=st.integers(0, 9), end=st.integers(0, 9),

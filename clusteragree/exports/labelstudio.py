@@ -65,7 +65,6 @@ from .model import (
     Relation,
     Span,
     chains_of,
-    new_document,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -541,9 +540,9 @@ class _Reader:
         doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
                            if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        return new_document(task, annotator, text, (), spans, rels,
-                            chains_of(spans, rels) if rels else (), doc_labels, self.shown, line,
-                            TOOL)
+        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
+                                 chains=chains_of(spans, rels) if rels else (),
+                                 labels=doc_labels, path=self.shown, line=line, tool=TOOL)
 
     def _spans(self, task: str, text: str | None,
                regions: list[tuple[str, str, int, int, str | None, list[str], int]],

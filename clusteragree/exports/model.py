@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
-           "chains_of", "connected_chains", "new_document", "new_span"]
+           "chains_of", "connected_chains", "new_span"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,32 +278,6 @@ def new_span(id: str, start: int, end: int, layer: str, label: str | None,
     _set_text(span, text)
     _set_line(span, line)
     return span
-
-
-#: The fields of AnnotatedDocument in order (tests/test_exports_fast.py checks them).
-_DOCUMENT_FIELDS = ("name", "annotator", "text", "tokens", "sentences", "spans", "relations",
-                    "chains", "labels", "path", "line", "tool")
-
-
-def new_document(name: str, annotator: str, text: str | None,
-                 tokens: tuple[tuple[int, int], ...] = (),
-                 spans: tuple[Span, ...] = (), relations: tuple[Relation, ...] = (),
-                 chains: tuple[Chain, ...] = (), labels: tuple[DocumentLabel, ...] = (),
-                 path: str = "", line: int | None = None, tool: str = "") -> AnnotatedDocument:
-    """``AnnotatedDocument(name, annotator, text, tokens=tokens, spans=spans, ...)`` (without
-    sentences) at a tenth of the cost: its fields are set in one go, not one by one by the
-    frozen dataclass's ``__init__`` (a large export makes hundreds of thousands).
-
-    Examples
-    --------
-    >>> new_document("d", "a", "text", line=2) == AnnotatedDocument("d", "a", "text", line=2)
-    True
-    """
-    doc = _new(AnnotatedDocument)
-    doc.__dict__.update(name=name, annotator=annotator, text=text, tokens=tokens, sentences=(),
-                        spans=spans, relations=relations, chains=chains, labels=labels,
-                        path=path, line=line, tool=tool)
-    return doc
 
 
 def connected_chains(doc: AnnotatedDocument, layer: str | None = None, *,

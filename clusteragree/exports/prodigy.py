@@ -74,7 +74,6 @@ from .model import (
     Relation,
     Span,
     chains_of,
-    new_document,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -369,9 +368,10 @@ class _Reader:
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
         made = (*spans, *extra)
-        return new_document(doc.name, doc.annotator, text, tokens, made, relations,
-                            chains_of(made, relations) if relations else (), (), self.shown,
-                            line, TOOL)
+        return AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens, spans=made,
+                                 relations=relations,
+                                 chains=chains_of(made, relations) if relations else (),
+                                 path=self.shown, line=line, tool=TOOL)
 
     def _tokens(self, record: dict[str, Any], text: str, what: str, line: int
                 ) -> tuple[tuple[int, int], ...]:
