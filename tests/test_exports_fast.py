@@ -464,3 +464,124 @@ def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label:
     want = Span(id_, start, end, layer, label, features, text=text, line=line)
     _same(want, made)
     assert hash(made) == hash(want) and repr(made) == repr(want)
+
+
+# --- Prodigy's tokens, cut out of the lines that repeat them (iter_jsonl(shared="tokens"))
+
+_WORDS = ["Zo\u00eb", "]", *(f"w{k}" for k in range(40))]
+_TEXT = " ".join(_WORDS)
+_TOKS = [{"text": w, "start": len(" ".join(_WORDS[:k])) + (k > 0), "id": k, "ws": True}
+         for k, w in enumerate(_WORDS)]
+for _tok in _TOKS:
+    _tok["end"] = _tok["start"] + len(_tok["text"])
+
+
+def _spelled(tokens: list[dict[str, Any]], how: str) -> str:
+    """The tokens list written another way: the same value or one that only looks so."""
+    if how == "float":
+        tokens = [{**tokens[0], "start": 0.0}, *tokens[1:]]
+    elif how == "bool":
+        tokens = [{**tokens[0], "id": False}, *tokens[1:]]
+    elif how == "order":
+        tokens = [dict(reversed(list(t.items()))) for t in tokens]
+    elif how == "null":
+        tokens = [{**tokens[0], "text": None}, *tokens[1:]]
+    elif how == "missing":
+        tokens = [{k: v for k, v in tokens[0].items() if k != "text"}, *tokens[1:]]
+    elif how == "other":
+        tokens = [{**tokens[0], "text": "x"}, *tokens[1:]]
+    elif how == "tail":  # the same first few hundred bytes, the same length
+        tokens = [*tokens[:-1], {**tokens[-1], "text": "w99"}]
+    elif how == "long":  # a number orjson would read as a float
+        tokens = [{**tokens[0], "start": 2**64 + 1}, *tokens[1:]]
+    written = json.dumps(tokens, ensure_ascii=how != "ascii")
+    if how == "compact":
+        written = json.dumps(tokens, separators=(",", ":"))
+    elif how == "escaped":
+        written = written.replace("Zo", "Z\\u006f")
+    return written
+
+
+SPELLINGS = ("same", "same", "float", "bool", "order", "null", "missing", "other", "tail",
+             "long", "ascii", "compact", "escaped")
+#: Lines whose "tokens" are not what a first look at the bytes suggests.
+TRICKS = (
+    '{"text": TEXT, "meta": {"tokens": TOKS}, "tokens": {"\\u0000": 0}, REST}',
+    '{"text": TEXT, "meta": {"tokens": TOKS}, "tokens": TOKS, REST}',
+    '{"text": TEXT, "tokens": TOKS, "tokens": [], REST}',
+    '{"text": TEXT, "tokens": [], "tokens": TOKS, REST}',
+    '{"text": TEXT, "tokens": TOKS, "x": "\\u0000", REST}',
+    '{"text": TEXT, "x": "a\\"tokens\": [1, \\"b", "tokens": TOKS, REST}',
+    '{"text": TEXT, "tokens":\tTOKS , REST}',
+    '{"text": TEXT, "tokens": TOKS, "deep": ' + "[" * 99 + "]" * 99 + ", REST}",
+    '{"text": TEXT, "tokens": TOKS, "n": 12345678901234567890, REST}',
+    '{"text": TEXT, "tokens": TOKS, "n": NaN, REST}',
+    '{"text": TEXT, "tokens": TOKS REST}',
+    '{"text": TEXT, "tokens": TOKS, "tokens": "x", REST}',
+)
+
+
+@given(data=st.data(), tricks=st.lists(st.sampled_from(TRICKS), max_size=3))
+@SETTINGS
+def test_tokens_read_once_per_text_are_the_tokens_of_each_line(
+        tmp_path: Path, data: st.DataObject, tricks: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The annotators of a text repeat its tokens; where a line's tokens are written
+    otherwise (1.0 for 1, false for 0, another key order, a null text, other escapes, other
+    spacing) or its bytes deceive (a "tokens" key in meta first, keys given twice, the
+    stand-in's bytes elsewhere in the line, a "]" in a token's text), the reading is the
+    general path's."""
+    rest = ('"_input_hash": 1, "_task_hash": 2, "answer": "accept", "_view_id": "ner_manual", '
+            '"spans": [{"start": 0, "end": 3, "token_start": 0, "token_end": 0, '
+            '"label": "PER"}], "_annotator_id": "ANN"')
+    lines = []
+    for k in range(data.draw(st.integers(1, 8))):
+        how = data.draw(st.sampled_from(SPELLINGS))
+        tokens = _spelled(_TOKS, how)
+        line = '{"text": TEXT, "tokens": TOKS, REST}'
+        if tricks and data.draw(st.booleans()):
+            line = tricks.pop()
+        lines.append(line.replace("TOKS", tokens).replace("REST", rest).replace(
+            "ANN", f"ann-{k}").replace("TEXT", json.dumps(_TEXT)))
+    path = tmp_path / "db.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _check(lambda: read_prodigy(path), monkeypatch)
+
+
+@pytest.mark.parametrize("trick", TRICKS)
+def test_a_shared_value_is_the_value_of_its_line(trick: str) -> None:
+    """Line for line, iter_jsonl(shared=...) gives the values of iter_jsonl, the shared
+    tokens parsed; the lines that only repeat the first's tokens give them as its bytes."""
+    pytest.importorskip("orjson")
+    rest = '"answer": "accept"'
+    plain = '{"text": TEXT, "tokens": TOKS, REST}'
+    lines = [x.replace("TOKS", _spelled(_TOKS, how)).replace("REST", rest).replace(
+        "TEXT", json.dumps(_TEXT)) for x, how in (
+            (plain, "same"), (trick, "same"), (plain, "same"), (plain, "tail"),
+            (plain, "long"), (plain, "float"), (trick, "compact"), (plain, "compact"))]
+    raw = ("\n".join(lines) + "\n").encode()
+
+    def values(shared: str | None) -> list[Any]:
+        out: list[Any] = []
+        try:
+            for _, value in _records.iter_jsonl(raw.splitlines(keepends=True), "x.jsonl",
+                                                shared=shared):
+                if isinstance(value, dict) and type(value.get("tokens")) is _records.Shared:
+                    value["tokens"] = ("shared", value["tokens"].parsed())
+                out.append(value)
+        except InputError as err:
+            out.append(("error", str(err), err.line, err.col))
+        return out
+
+    general, cut = values(None), values("tokens")
+    assert len(general) == len(cut)
+    for was, now in zip(general, cut, strict=True):
+        if isinstance(now, dict) and isinstance(now.get("tokens"), tuple):
+            now["tokens"] = now["tokens"][1]
+        assert json.dumps(was) == json.dumps(now) and repr(was) == repr(now)
+    with pytest.MonkeyPatch.context() as patch:  # a line repeating the bytes: not parsed
+        patch.setattr(_records, "FAST", True)
+        again = list(_records.iter_jsonl([lines[0].encode(), lines[2].encode()], "x.jsonl",
+                                         shared="tokens"))[1][1]
+    assert type(again["tokens"]) is _records.Shared and again["tokens"].value is \
+        _records._NO_VALUE

@@ -44,8 +44,8 @@ import numpy as np
 from ..errors import InputError
 from ..inputs import check_encoding, decode
 
-__all__ = ["FAST", "field", "integer", "iter_json_array", "iter_json_array_bytes", "iter_jsonl",
-           "json_line", "label_text", "line_at", "text_field"]
+__all__ = ["FAST", "Shared", "field", "integer", "iter_json_array", "iter_json_array_bytes",
+           "iter_jsonl", "json_line", "label_text", "line_at", "text_field"]
 
 PathLike = str | os.PathLike[str]
 _WHITESPACE = " \t\n\r"
@@ -156,12 +156,122 @@ def json_line(text: str, path: PathLike, line: int) -> Any:
         raise InputError(_TOO_LONG, path, line) from None
 
 
+class Shared:
+    """A value cut out of a JSON line by :func:`iter_jsonl` (``shared=KEY``): its bytes, as
+    written, and its value (parsed when first asked for). Lines that repeat a value byte for
+    byte (Prodigy's tokens, the same for every annotator of a text) give the same bytes, so a
+    reader may reuse what it made of them.
+
+    Examples
+    --------
+    >>> Shared(b'[1, 2.0, true]').parsed()
+    [1, 2.0, True]
+    """
+
+    __slots__ = ("raw", "value")
+
+    def __init__(self, raw: bytes, value: Any = _NO_VALUE) -> None:
+        self.raw, self.value = raw, value
+
+    def parsed(self) -> Any:
+        """The value (the bytes were read by orjson as the standard library reads them)."""
+        if self.value is _NO_VALUE:
+            self.value = (_orjson.loads if _orjson is not None else json.loads)(self.raw)
+        return self.value
+
+
+#: What stands for the value cut out of a line: an object whose one key is U+0000, which JSON
+#: can only write as these bytes, so that where they occur once in the line, the parsed object
+#: is this one.
+_STAND_IN = b'{"\\u0000":0}'
+_STAND_IN_KEY = b"\\u0000"
+#: Bytes of a cut value keyed by how it starts: candidates per key, and the key's length.
+_KNOWN_PER_KEY, _KEY_BYTES = 8, 256
+
+
+def _first_array(raw: bytes, at: int) -> tuple[bytes, Any] | None:
+    """The JSON array that starts at ``raw[at]`` (a complete value: no other ends there, as an
+    array ends at its matching bracket) and its value, when orjson reads it as the standard
+    library does, nested at most one level below the top; None else (a few ends tried)."""
+    end = raw.find(b"]", at)
+    for _ in range(8):
+        if end < 0:
+            return None
+        found = raw[at:end + 1]
+        if _LONG_DIGITS not in found.translate(_ZEROS) and (
+                found.count(b"{") + found.count(b"[") < _SHALLOW - 1 or
+                _shallow(b"[" + found + b"]")):
+            try:
+                return found, _orjson.loads(found)
+            except _orjson.JSONDecodeError:
+                pass
+        end = raw.find(b"]", end + 1)
+    return None
+
+
+def _shared_line(raw: bytes, marker: bytes, key: str, known: dict[bytes, list[bytes]]) -> Any:
+    """The value of the UTF-8 line ``raw``, with its top-level ``key`` (an array) given as a
+    :class:`Shared`; :data:`_NO_VALUE` where that is not proven (the line is then read as
+    usual).
+
+    The array's bytes are those of an earlier line (``known``, by how they start) or the first
+    complete array after the first ``"KEY":``; the line with :data:`_STAND_IN` in its place must
+    parse, with the stand-in as the top-level value of ``key`` (its bytes found once in the
+    line): then the stand-in sits where a value of ``key`` goes, and the line itself is the same
+    object with the array there, as JSON is read the same whatever value fills that place."""
+    found = raw.find(marker)
+    if found < 0:
+        return _NO_VALUE
+    at = found + len(marker)
+    while raw[at:at + 1] in (b" ", b"\t", b"\r"):
+        at += 1
+    if raw[at:at + 1] != b"[":
+        return _NO_VALUE
+    start = raw[at:at + _KEY_BYTES]
+    candidates = known.get(start)
+    cut, value = None, _NO_VALUE
+    for candidate in candidates or ():
+        if raw.startswith(candidate, at):
+            cut = candidate
+            break
+    if cut is None:
+        first = _first_array(raw, at)
+        if first is None:
+            return _NO_VALUE
+        cut, value = first
+    rest = raw[:at] + _STAND_IN + raw[at + len(cut):]
+    if rest.count(_STAND_IN_KEY) != 1 or not _orjson_ready(rest):
+        return _NO_VALUE
+    try:
+        record = _orjson.loads(rest)
+    except _orjson.JSONDecodeError:
+        return _NO_VALUE
+    if type(record) is not dict:
+        return _NO_VALUE
+    stand_in = record.get(key)
+    if type(stand_in) is not dict or len(stand_in) != 1 or "\x00" not in stand_in:
+        return _NO_VALUE
+    if candidates is None:
+        known[start] = [cut]
+    elif value is not _NO_VALUE:
+        candidates.insert(0, cut)
+        del candidates[_KNOWN_PER_KEY:]
+    record[key] = Shared(cut, value)
+    return record
+
+
 def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
-               encoding: str | None = None) -> Iterator[tuple[int, Any]]:
+               encoding: str | None = None, shared: str | None = None
+               ) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for each non-blank line of a JSON Lines stream.
 
     Lines are split at ``\\n`` only (a final ``\\r`` is dropped); a byte-order mark on the first
     line is dropped; each line is decoded on its own (``encoding``, default UTF-8).
+
+    ``shared``: a top-level key whose value, an array, lines repeat byte for byte; with orjson,
+    where it is proven to be the value of the key, it is given as a :class:`Shared` holding
+    its bytes, parsed once for all the lines that repeat them (elsewhere it is the parsed
+    value, as without ``shared``).
 
     Examples
     --------
@@ -171,6 +281,8 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
     """
     codec = check_encoding(encoding) or "utf-8"
     fast = FAST and _orjson is not None and codec == "utf-8"
+    marker = None if shared is None else json.dumps(shared).encode() + b":"
+    known: dict[bytes, list[bytes]] = {}
     for number, raw in enumerate(stream, 1):
         if raw.endswith(b"\n"):
             raw = raw[:-1]
@@ -181,6 +293,11 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
         if not raw.strip():
             continue
         if fast:
+            if marker is not None:
+                value = _shared_line(raw, marker, shared, known)  # type: ignore[arg-type]
+                if value is not _NO_VALUE:
+                    yield number, value
+                    continue
             value = _orjson_line(raw)
             if value is not _NO_VALUE:
                 yield number, value

@@ -58,7 +58,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
@@ -66,7 +66,7 @@ from typing import IO, Any
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk
 from . import _records
-from ._records import field, integer, iter_jsonl, label_text, text_field
+from ._records import _INTERNED, Shared, field, integer, iter_jsonl, label_text, text_field
 from .model import (
     AnnotatedDocument,
     DocumentLabel,
@@ -90,6 +90,10 @@ IGNORED = "examples the annotator skipped (answer 'ignore') left out"
 REJECTED = ("examples the annotator rejected (answer 'reject' in a manual recipe: the example "
             "is unusable) left out; read them with answers='accept,reject'")
 _START_END = itemgetter("start", "end")
+_SPAN_KEYS = itemgetter("start", "end", "label", "token_start", "token_end")
+#: The ids of a line's spans, made once (``s1``, ``s2``...: the span's place in the line)
+_SPAN_IDS = tuple(f"s{k}" for k in range(1, 1001))
+_TOKEN_TEXT = "tokens whose text is not the text at their offsets"
 _TOKEN_MISMATCH = ("spans whose token_start and token_end (inclusive) are not the tokens at "
                    "their start and end; read at start and end")
 BINARY_SPANS = ("binary decisions on one suggested span (ner.teach, spans.teach) left out: "
@@ -194,7 +198,7 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
         raise InputError("is a directory; give the JSONL file of prodigy db-out", name)
     reader = _Reader(name, wanted)
     with objects_in_bulk(), _open(name) as handle:
-        for line, record in iter_jsonl(handle, name, encoding=encoding):
+        for line, record in iter_jsonl(handle, name, encoding=encoding, shared="tokens"):
             reader.record(record, line)
     reader.tally.report()
     docs = reader.documents()
@@ -218,6 +222,9 @@ class _Reader:
         self.docs: dict[tuple[str, object], _Doc] = {}
         self.names: dict[str, object] = {}
         self.tokens: dict[str, tuple[tuple[int, int], ...]] = {}
+        #: per text, the bytes of the last tokens list read as shared, its tokens and the
+        #: number whose text is not the text at their offsets
+        self.shared: dict[str, tuple[bytes, tuple[tuple[int, int], ...], int]] = {}
 
     def record(self, record: Any, line: int) -> None:
         if not isinstance(record, dict):
@@ -369,15 +376,25 @@ class _Reader:
     def _tokens(self, record: dict[str, Any], text: str, what: str, line: int
                 ) -> tuple[tuple[int, int], ...]:
         raw = record.get("tokens")
+        cut = None
+        if type(raw) is Shared:  # the bytes of the list: the same bytes, the same tokens
+            cut = raw.raw
+            known = self.shared.get(text)
+            if known is not None and (known[0] is cut or known[0] == cut):
+                self.tally.add("mismatch", _TOKEN_TEXT, line, known[2])
+                return known[1]
+            raw = raw.parsed()
         if type(raw) is not list:
             raw = field(record, "tokens", list, what=what, path=self.path, line=line,
                         required=False, default=[])
         found = self._tokens_fast(raw, text) if _records.FAST and raw else None
         if found is not None:
             tokens, wrong = found
-            self.tally.add("mismatch", "tokens whose text is not the text at their offsets",
-                           line, wrong)
-            return self._shared(text, tokens)
+            self.tally.add("mismatch", _TOKEN_TEXT, line, wrong)
+            tokens = self._shared(text, tokens)
+            if cut is not None:
+                self.shared[text] = (cut, tokens, wrong)
+            return tokens
         out: list[tuple[int, int]] = []
         size, wrong = len(text), 0
         for k, tok in enumerate(raw):
@@ -395,8 +412,7 @@ class _Reader:
             if written is not None and written != text[start:end]:
                 wrong += 1
             out.append((start, end))
-        self.tally.add("mismatch", "tokens whose text is not the text at their offsets", line,
-                       wrong)
+        self.tally.add("mismatch", _TOKEN_TEXT, line, wrong)
         return self._shared(text, tuple(out))
 
     def _shared(self, text: str, tokens: tuple[tuple[int, int], ...]
@@ -422,7 +438,7 @@ class _Reader:
         if {*map(type, flat)} != {int} or min(starts) < 0 or max(ends) > len(text) or \
                 not all(map(le, starts, ends)):
             return None
-        written = [t.get("text") for t in raw]
+        written = list(map(dict.get, raw, repeat("text")))  # every token is a dict here
         covered = list(map(text.__getitem__, map(slice, starts, ends)))
         wrong = 0 if written == covered else \
             sum(1 for w, c in zip(written, covered, strict=True) if w is not None and w != c)
@@ -434,26 +450,47 @@ class _Reader:
         and texts (or none) and whole-number token indices (or none): the same spans and
         notices. None, with nothing done, for anything else."""
         found: list[tuple[str, int, int, str | None, str | None]] = []
-        wrong, count = 0, len(tokens)
-        for k, sp in enumerate(raw, 1):
+        wrong, count, size = 0, len(tokens), len(text)
+        interned = _INTERNED.get
+        within, covers = True, 0  # every span within the text; how many give their text
+        for sid, sp in zip(_SPAN_IDS, raw, strict=False):
             if type(sp) is not dict:
                 return None
-            start, end = sp.get("start"), sp.get("end")
-            label, covered = sp.get("label"), sp.get("text")
-            first, last = sp.get("token_start"), sp.get("token_end")
-            if type(start) is not int or type(end) is not int or start < 0 or end < 0 or \
-                    (label is not None and type(label) is not str) or \
-                    (covered is not None and type(covered) is not str) or \
-                    (first is not None and type(first) is not int) or \
-                    (last is not None and type(last) is not int):
+            try:  # the usual keys at once
+                start, end, label, first, last = _SPAN_KEYS(sp)
+            except KeyError:
+                get = sp.get
+                start, end, label = get("start"), get("end"), get("label")
+                first, last = get("token_start"), get("token_end")
+            covered = sp.get("text")
+            if not (type(start) is int is type(end) and start >= 0 and end >= 0) or \
+                    (covered is not None and type(covered) is not str):
                 return None
-            if first is not None and last is not None and count and (
-                    not 0 <= first <= last < count or tokens[first][0] != start or
-                    tokens[last][1] != end):
-                wrong += 1
-            found.append((f"s{k}", start, end, label, covered))
+            if label is not None:
+                if type(label) is not str:
+                    return None
+                label = interned(label) or label_text(label)
+            if first is not None or last is not None:
+                if (first is not None and type(first) is not int) or \
+                        (last is not None and type(last) is not int):
+                    return None
+                if first is not None and last is not None and count and (
+                        not 0 <= first <= last < count or tokens[first][0] != start or
+                        tokens[last][1] != end):
+                    wrong += 1
+            if covered is not None:
+                covers += 1
+            if end > size or start > end:
+                within = False
+            found.append((sid, start, end, label, covered))
+        if len(found) < len(raw):
+            return None  # more spans than ids made in advance
         self.tally.add("mismatch", _TOKEN_MISMATCH, line, wrong)
-        return self._found_spans(found, text, name, line)
+        if covers or not within:
+            return self._found_spans(found, text, name, line)
+        # no covered text to check, every span within the text: the spans as they are
+        return [new_span(sid, start, end, LAYER, label, (), None, line)
+                for sid, start, end, label, _ in found]
 
     def _spans(self, raw: list[Any], tokens: tuple[tuple[int, int], ...], text: str,
                name: str, what: str, line: int) -> list[Span]:
@@ -469,7 +506,8 @@ class _Reader:
             covered = field(sp, "text", str, what=item, path=self.path, line=line,
                             required=False)
             self._token_check(sp, start, end, tokens, item, line)
-            found.append((f"s{k}", start, end, label, covered))
+            found.append((f"s{k}", start, end, None if label is None else label_text(label),
+                          covered))
         return self._found_spans(found, text, name, line)
 
     def _found_spans(self, found: list[tuple[str, int, int, str | None, str | None]],
@@ -493,8 +531,7 @@ class _Reader:
             if None in offsets:
                 self.tally.add("skipped", "spans outside the text left out", line,
                                offsets.count(None))
-        return [new_span(sid, at[0], at[1], LAYER,
-                         None if label is None else label_text(label), (), covered, line)
+        return [new_span(sid, at[0], at[1], LAYER, label, (), covered, line)
                 for (sid, _, _, label, covered), at in zip(found, offsets, strict=True)
                 if at is not None]
 
