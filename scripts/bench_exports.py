@@ -42,6 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
+#: The repository of this script: its children import the package from here, so that the
+#: code measured is the code beside the script (``python -c`` puts the working directory first).
+ROOT = Path(__file__).resolve().parent.parent
+
 WORDS = ("the", "minister", "said", "that", "police", "in", "Paris", "Zoë", "met", "report",
          "of", "court", "and", "people", "year", "\N{GRINNING FACE}", "naïve", "Łódź")
 LABELS = ("PER", "ORG", "LOC", "MISC")
@@ -277,8 +281,9 @@ def measure(kind: str, path: Path, floor: bool, repeat: int
     run, each run a fresh process."""
     runs = []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path), str(int(floor))],
-                              capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path.resolve()),
+                               str(int(floor))], capture_output=True, text=True,
+                              cwd=ROOT)  # (the child imports the package beside it)
         if done.returncode:
             raise SystemExit(f"{kind}: the reader failed:\n{done.stderr[-2000:]}")
         took, peak, base, count, cpu = done.stdout.split()

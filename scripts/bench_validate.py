@@ -51,6 +51,10 @@ import tempfile
 import time
 from pathlib import Path
 
+#: The repository of this script: its children import the package from here, so that the
+#: code measured is the code beside the script (``python -c`` puts the working directory first).
+ROOT = Path(__file__).resolve().parent.parent
+
 FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid", "multilabel-csv",
            "multilabel-json", "spans-csv", "pygamma", "webanno-tsv")
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
@@ -303,7 +307,7 @@ def measure(argv: list[str]) -> tuple[float, int, int, float]:
     """Wall-clock seconds, peak resident bytes, exit code and CPU seconds of one fresh
     process (the CPU time, user and system, depends less on the machine's load)."""
     done = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True,
-                          text=True)
+                          text=True, cwd=ROOT)  # (the child imports the package beside it)
     if done.returncode:
         raise SystemExit(f"{argv[:2]} failed:\n{done.stderr[-2000:]}")
     took, cpu, peak, code = done.stdout.split()[-4:]
