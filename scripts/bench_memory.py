@@ -33,6 +33,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+#: The repository of this script: its children import the package from here, so that the
+#: code measured is the code beside the script (``python -c`` puts the working directory first).
+ROOT = Path(__file__).resolve().parent.parent
+
 MB = 1 << 20
 _VOCABULARY = """the of and to in a is that for it as was with be by on not he this are or his
 from at which but have an they you were her she there been one all we their has would when if so
@@ -171,9 +175,10 @@ print(json.dumps({{"base_kb": base, "peak_kb": peak, "seconds": seconds,
 def measure(fmt: str, *paths: Path) -> dict[str, object]:
     """Read ``paths`` in a fresh interpreter; its peak RSS, baseline and time."""
     _, _, imports, call, summary = FORMATS[fmt]
-    code = CHILD.format(imports=imports, paths=[str(p) for p in paths], call=call,
+    code = CHILD.format(imports=imports, paths=[str(p.resolve()) for p in paths], call=call,
                         summary=summary)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT)  # (the child imports the package beside it)
     if done.returncode != 0:
         return {"format": fmt, "error": done.stderr.strip().splitlines()[-1:]}
     got = json.loads(done.stdout)
