@@ -21,7 +21,7 @@ from clusteragree.pyramids.writers import build_pyramid, pan_xml, pyramid_xml
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "corpora" / "duc-pyramids"
 WORDS = ["the", "storm", "hit", "Florida", "on", "Monday", "and", "people", "fled", "Zoë",
-         "naïve", "R&D", 'said "no"', "x<y", "it's"]
+         "naïve", "R&D", 'said "no"', "x<y", "it's", "😀", "a😀b"]
 
 
 def _read(path: Path, fast: bool, monkeypatch: pytest.MonkeyPatch, is_strict: bool = False
@@ -302,3 +302,31 @@ def test_frame_keeps_every_line_in_place() -> None:
         assert frame is not None
         assert frame.xml.decode("utf-8").count("\n") == xml.count("\n")
         assert "<scu" not in frame.xml.decode("utf-8")
+
+
+def test_offsets_past_the_bmp_are_written_and_read_in_utf16(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """The writers give DUCView's UTF-16 offsets, so that a text with characters outside the
+    BMP is read back without a repair, both ways."""
+    pyramid = build_pyramid([("D0001.M.100.A.A", "\U0001F600 the cat sat \U0001F600 down"),
+                             ("D0001.M.100.A.B", "a \U0001F600cat sat")],
+                            [("Cat sat", [[(0, "cat sat")], [(1, "cat sat")]]),
+                             ("Down", [[(0, "down")]])])
+    xml = pyramid_xml(pyramid)
+    first = pyramid.scus[0].contributors[0].parts[0]
+    astral_before = pyramid.text[:first.start].count("\U0001F600")
+    assert astral_before == 1
+    assert f'start="{first.start + astral_before}"' in xml
+    path = tmp_path / "a.pyr"
+    path.write_text(xml, encoding="utf-8")
+    read = _same(path, monkeypatch)
+    assert not read.repairs
+    assert [[(p.start, p.end) for c in s.contributors for p in c.parts] for s in read.scus] == \
+        [[(p.start, p.end) for c in s.contributors for p in c.parts] for s in pyramid.scus]
+    pan = tmp_path / "a.pan"
+    pan.write_text(pan_xml(pyramid, "\U0001F600 a cat sat", {1: [["cat sat"]]}),
+                   encoding="utf-8")
+    peer = _same(pan, monkeypatch)
+    assert not peer.repairs
+    assert peer.peer_scus[0].contributors[0].parts[0].start == 4

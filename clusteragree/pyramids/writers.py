@@ -17,7 +17,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 from ..errors import ParameterError
@@ -155,6 +156,22 @@ def build_pyramid(
 _QUOT = {'"': "&quot;"}
 
 
+def _utf16_offsets(text: str) -> Callable[[int], int]:
+    """The UTF-16 offset of each Python index of ``text`` (DUCView, a Java program, counts
+    offsets in UTF-16 code units: a character outside the BMP counts two).
+
+    Examples
+    --------
+    >>> at = _utf16_offsets("a\U0001F600b")
+    >>> [at(0), at(1), at(2), at(3)]
+    [0, 1, 3, 4]
+    """
+    astral = [k for k, ch in enumerate(text) if ord(ch) > 0xFFFF]
+    if not astral:
+        return int
+    return lambda pos: pos + bisect_left(astral, pos)
+
+
 def _attr(value: str) -> str:
     return escape(value.replace("\n", ""), _QUOT)
 
@@ -178,7 +195,8 @@ def pyramid_xml(pyramid: Pyramid, *, regex: str | None = NIST_REGEX, root: bool 
         The XML, one element per line. Each line of the text is a ``<line>``; the text's
         final newline gives no empty ``<line>``. Labels, comments and lines have ``&``, ``<``,
         ``>`` and ``"`` escaped, and labels and comments have newlines deleted, as DUCView's
-        ``xmlize`` does.
+        ``xmlize`` does. Part offsets are in UTF-16 code units, as DUCView counts them (a
+        character outside the BMP counts two), so that the reader reads them back as built.
 
     References
     ----------
@@ -229,14 +247,15 @@ def pyramid_xml(pyramid: Pyramid, *, regex: str | None = NIST_REGEX, root: bool 
         lines.pop()
     out += [f"  <line>{escape(line, _QUOT)}</line>" for line in lines]
     out.append(" </text>")
+    utf16 = _utf16_offsets(pyramid.text)
     for scu in pyramid.scus:
         comment = f' comment="{_attr(scu.comment)}"' if scu.comment is not None else ""
         out.append(f' <scu uid="{scu.uid}" label="{_attr(scu.label)}"{comment}>')
         for c in scu.contributors:
             ccomment = f' comment="{_attr(c.comment)}"' if c.comment is not None else ""
             out.append(f'  <contributor label="{_attr(c.label)}"{ccomment}>')
-            out += [f'   <part label="{_attr(p.label)}" start="{p.start}" end="{p.end}"/>'
-                    for p in c.parts]
+            out += [f'   <part label="{_attr(p.label)}" start="{utf16(p.start)}" '
+                    f'end="{utf16(p.end)}"/>' for p in c.parts]
             out.append("  </contributor>")
         out.append(" </scu>")
     out.append("</pyramid>")
@@ -327,6 +346,7 @@ def pan_xml(
            pyramid_xml(pyramid, regex=regex, root=False).rstrip("\n"), "<annotation>", " <text>"]
     out += [f"  <line>{escape(line, _QUOT)}</line>" for line in peer_text.split("\n")]
     out.append(" </text>")
+    utf16 = _utf16_offsets(text)
     buckets = [(s.uid, f"({s.weight}) {s.label}") for s in pyramid.scus]
     buckets.append((0, "All non-matching SCUs go here"))
     for uid, label in buckets:
@@ -339,7 +359,8 @@ def pan_xml(
                     raise ParameterError(f"{phrase!r} does not occur in the peer text")
                 parts.append((pos, pos + len(phrase), phrase.replace("\n", "")))
             out.append(f'  <contributor label="{_attr("...".join(p[2] for p in parts))}">')
-            out += [f'   <part label="{_attr(lab)}" start="{s}" end="{e}"/>' for s, e, lab in parts]
+            out += [f'   <part label="{_attr(lab)}" start="{utf16(s)}" end="{utf16(e)}"/>'
+                    for s, e, lab in parts]
             out.append("  </contributor>")
         out.append(" </peerscu>")
     out += ["</annotation>", "</peerAnnotation>"]
