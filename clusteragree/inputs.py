@@ -35,7 +35,10 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import functools
 import gc
+import importlib.util
+import io
 import json
 import math
 import os
@@ -43,12 +46,18 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from ._lazy import module
 from .errors import InputError, ParameterError
+
+if TYPE_CHECKING:
+    import pyarrow.csv as pacsv
+else:  # loaded when a text is read by columns
+    pacsv = module("pyarrow.csv")
 
 __all__ = [
     "BRAT_TEXT_BOUND",
@@ -64,8 +73,11 @@ __all__ = [
     "line_ends",
     "load_json",
     "objects_in_bulk",
+    "odd_space",
     "parse_float",
     "parse_int",
+    "plain_string_table",
+    "pyarrow_module",
     "read_bytes",
     "read_text",
     "tab_columns",
@@ -658,3 +670,82 @@ def brat_offsets(tid: str, offsets: str, surface: str, text: str, *, path: PathL
         raise InputError(f"{tid} says {surface[:40]!r} but the text at {offsets} is "
                          f"{found[:40]!r}; is {text_path} the annotated text?", path, line)
     return spans
+
+
+# --- plain delimited text read by columns (pyarrow, the extra ``fast``)
+
+#: Whitespace other than space, TAB and the line ends: ``str.strip`` removes it, pyarrow's trim
+#: of ``" \t"`` would not.
+_ODD_SPACE = re.compile(r"[^\S \t\n\r]")
+#: Those of them in ASCII (CR aside): a quicker test of an ASCII text.
+_ODD_ASCII = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def odd_space(text: str) -> bool:
+    """Whether ``text`` holds whitespace other than space, TAB, CR and LF (which a reader by
+    columns would not trim as ``str.strip`` does).
+
+    Examples
+    --------
+    >>> odd_space("a, b\\tc\\r\\n"), odd_space("a,\\x0bb"), odd_space("a,\\u00a0b")
+    (False, True, True)
+    """
+    if text.isascii():
+        return any(c in text for c in _ODD_ASCII)
+    return _ODD_SPACE.search(text) is not None
+
+
+@functools.cache
+def pyarrow_module() -> Any:
+    """pyarrow, imported on first use; None where it is not installed."""
+    if importlib.util.find_spec("pyarrow") is None:  # pragma: no cover
+        return None
+    import pyarrow
+
+    return pyarrow
+
+
+def plain_string_table(text: str, width: int, sep: str) -> Any | None:
+    """Whole lines of ``width`` fields parsed by pyarrow as string columns ``c0``, ``c1``, ...
+    with nothing quoted, escaped or converted, or None where pyarrow is absent or the text is
+    not plain: a blank line (which row-by-row readers skip), a byte-order mark starting it
+    (which pyarrow would drop), a lone carriage return, a lone surrogate, or a line of
+    another number of fields. The callers check quotes and odd whitespace first.
+
+    Examples
+    --------
+    >>> table = plain_string_table("A,1\\r\\nB, 2\\n", 2, ",")
+    >>> table is None or table.column("c1").to_pylist() == ["1", " 2"]  # (None: no pyarrow)
+    True
+    >>> plain_string_table("A,1\\n\\nB,2\\n", 2, ",") is None
+    True
+    """
+    pa = pyarrow_module()
+    if pa is None:
+        return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    if text.startswith(("\n", "\ufeff")) or "\n\n" in text:
+        return None
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from a text stream
+        return None
+    rows = text.count("\n") + (0 if text.endswith("\n") else 1)
+    del text
+    names = [f"c{k}" for k in range(width)]
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False,
+                                             escape_char=False, newlines_in_values=False,
+                                             ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: pa.string() for c in names}, strings_can_be_null=False,
+                quoted_strings_can_be_null=False, null_values=[]))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None  # a line with another number of fields, ...
+    return table if table.num_rows == rows else None

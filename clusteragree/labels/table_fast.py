@@ -12,23 +12,18 @@ always returns None. pyarrow is imported on the first file read this way.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-import io
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._lazy import module
+from ..inputs import odd_space, plain_string_table, pyarrow_module
 
 if TYPE_CHECKING:
     import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
 else:  # loaded when a file is large enough to be read by columns
     pc = module("pyarrow.compute")
-    pacsv = module("pyarrow.csv")
 
 __all__ = ["CHUNK_CHARS", "FAST_MIN_CHARS", "fast_codings", "fast_columns", "names_of"]
 
@@ -38,20 +33,6 @@ __all__ = ["CHUNK_CHARS", "FAST_MIN_CHARS", "fast_codings", "fast_columns", "nam
 FAST_MIN_CHARS = 1 << 19
 #: Characters of the file parsed at a time by the column path (whole lines).
 CHUNK_CHARS = 1 << 22
-
-# Whitespace other than space, TAB and the line ends: str.strip removes it, pyarrow's trim
-# of " \t" would not, so such files take the row-by-row path.
-_ODD_SPACE = re.compile(r"[^\S \t\n\r]")
-
-
-@functools.cache
-def _pyarrow() -> Any:
-    """pyarrow, imported on first use; None where it is not installed."""
-    if importlib.util.find_spec("pyarrow") is None:  # pragma: no cover
-        return None
-    import pyarrow
-
-    return pyarrow
 
 
 def fast_codings(text: str, columns: int, used: Sequence[int | None], scalar: bool = False,
@@ -122,9 +103,9 @@ def fast_columns(text: str, columns: int, used: Sequence[int | None], scalar: bo
     """:func:`fast_codings` with the distinct strings of each column still pyarrow arrays
     (None for a missing document column; :func:`names_of` makes the lists), so that a
     caller can let the text go before the strings become Python objects."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     chunk_chars = chunk_chars or CHUNK_CHARS
-    if pa is None or '"' in text or "\x00" in text or _ODD_SPACE.search(text):
+    if pa is None or '"' in text or "\x00" in text or odd_space(text):
         return None
     start = text.find("\n") + 1
     if start == 0 or start == len(text):
@@ -185,37 +166,12 @@ def _chunk(chunk: str, columns: int, used: Sequence[int | None], scalar: bool
     """One chunk of whole lines: its number of rows and, for each used column, the codes
     of its rows into the chunk's distinct strings (a pyarrow array, in order of first
     appearance); None when the chunk is not plain."""
-    pa = _pyarrow()
-    if "\r" in chunk:
-        chunk = chunk.replace("\r\n", "\n")
-        if "\r" in chunk:
-            return None
-    # A blank line, which the row-by-row reader skips; a byte-order mark starting a row, which
-    # pyarrow would drop at the start of what it reads but the row-by-row reader keeps.
-    if chunk.startswith(("\n", "\ufeff")) or "\n\n" in chunk:
-        return None
-    try:
-        data = chunk.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates from a text stream
-        return None
-    rows = chunk.count("\n") + (0 if chunk.endswith("\n") else 1)
+    table = plain_string_table(chunk, columns, ",")
     del chunk
-    names = [f"c{k}" for k in range(columns)]
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
-            parse_options=pacsv.ParseOptions(delimiter=",", quote_char=False,
-                                             escape_char=False, newlines_in_values=False,
-                                             ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={c: pa.string() for c in names}, strings_can_be_null=False,
-                quoted_strings_can_be_null=False, null_values=[]))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None  # a row with another number of fields, ...
-    del data
-    if table.num_rows != rows:
+    if table is None:
         return None
+    rows = table.num_rows
+    names = [f"c{k}" for k in range(columns)]
     trimmed = [pc.utf8_trim(table.column(c).combine_chunks(), characters=" \t")
                for c in names]
     del table

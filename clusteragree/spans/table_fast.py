@@ -27,43 +27,23 @@ True
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-import io
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._lazy import module
+from ..inputs import odd_space, plain_string_table, pyarrow_module
 
 if TYPE_CHECKING:
     import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
 else:  # loaded when a table is read by columns
     pc = module("pyarrow.compute")
-    pacsv = module("pyarrow.csv")
 
 __all__ = ["plain_columns"]
 
-# Whitespace other than space, TAB and the line ends: str.strip removes it, pyarrow's trim of
-# " \t" would not, so such files take the row-by-row path.
-_ODD_SPACE = re.compile(r"[^\S \t\n\r]")
-#: Those of them in ASCII (CR aside), as bytes: a quicker test of an ASCII file.
-_ODD_ASCII = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 #: What :func:`~clusteragree.inputs.parse_float` reads (after stripping spaces), anchored.
 _NUMBER = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
-
-
-@functools.cache
-def _pyarrow() -> Any:
-    """pyarrow, imported on first use; None where it is not installed."""
-    if importlib.util.find_spec("pyarrow") is None:  # pragma: no cover
-        return None
-    import pyarrow
-
-    return pyarrow
 
 
 def plain_columns(text: str, first_line: int, width: int, sep: str, *,
@@ -96,41 +76,13 @@ def plain_columns(text: str, first_line: int, width: int, sep: str, *,
         columns as written) or, for an offset, a numpy array of floats. ``lines``: the line
         of each row (int64).
     """
-    pa = _pyarrow()
-    if pa is None or not text or '"' in text or "\x00" in text:
+    pa = pyarrow_module()
+    if pa is None or not text or '"' in text or "\x00" in text or odd_space(text):
         return None
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if "\r" in text:
-            return None
-    # A blank line, which the row-by-row reader skips; a byte-order mark starting the rows,
-    # which pyarrow would drop but the row-by-row reader keeps.
-    if text.startswith(("\n", "\ufeff")) or "\n\n" in text:
+    table = plain_string_table(text, width, sep)
+    if table is None:
         return None
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates from a text stream
-        return None
-    if (any(c in data for c in _ODD_ASCII) if data.isascii() else _ODD_SPACE.search(text)):
-        return None
-    rows = text.count("\n") + (0 if text.endswith("\n") else 1)
-    del text
-    labels = [f"c{k}" for k in range(width)]
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(column_names=labels, use_threads=False),
-            parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False,
-                                             escape_char=False, newlines_in_values=False,
-                                             ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={c: pa.string() for c in labels}, strings_can_be_null=False,
-                quoted_strings_can_be_null=False, null_values=[]))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None  # a row with another number of fields, ...
-    del data
-    if table.num_rows != rows:
-        return None
+    rows = table.num_rows
     columns: dict[int, Any] = {}
     try:
         for k in range(width):
@@ -154,7 +106,7 @@ def _numbers(strings: Any) -> np.ndarray | None:
     :func:`~clusteragree.inputs.parse_float` reads them, or None when one is not a finite
     number it reads. Whole numbers of ASCII digits are cast as integers (exactly, or not at
     all: then as the others), the others matched against :data:`_NUMBER` then cast."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     if pc.all(pc.ascii_is_decimal(strings)).as_py():
         try:  # at most 18 digits and 2**53: exact as int64, then as float
             return np.asarray(pc.cast(pc.cast(strings, pa.int64()), pa.float64()).to_numpy(
