@@ -6,12 +6,11 @@ WebAnno TSV export."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alike import script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,16 +102,7 @@ def test_random_documents_alike(a: AnnotatedDocument, b: AnnotatedDocument,
 
 
 def test_the_benchmark_export_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = importlib.util.spec_from_file_location("bench_exports",
-                                                  ROOT / "scripts" / "bench_exports.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["bench_exports"] = bench
-    try:
-        spec.loader.exec_module(bench)
-        bench.write_webanno_tsv(tmp_path, 3000, 2)
-    finally:
-        del sys.modules["bench_exports"]
+    script("bench_exports").write_webanno_tsv(tmp_path, 3000, 2)
     docs = [read_webanno_tsv(f, document="d").documents[0]
             for f in sorted(tmp_path.glob("*.tsv"))]
     found = _both(docs, monkeypatch)

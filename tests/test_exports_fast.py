@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alike import same, script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,25 +58,11 @@ def _outcome(read: Callable[[], Any], mode: str, monkeypatch: pytest.MonkeyPatch
     return found, notices
 
 
-def _same(a: Any, b: Any, where: str = "export") -> None:
-    """``a == b``, field by field, with the place of the first difference."""
-    if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        assert type(a) is type(b), where
-        for f in dataclasses.fields(a):
-            _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, tuple) and isinstance(b, tuple):
-        assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
-        for k, (x, y) in enumerate(zip(a, b, strict=True)):
-            _same(x, y, f"{where}[{k}]")
-    else:
-        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
-
-
 def _check(read: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> None:
     general, notices = _outcome(read, "general", monkeypatch)
     for mode in MODES[1:]:
         found, said = _outcome(read, mode, monkeypatch)
-        _same(general, found, mode)
+        same(general, found, mode)
         assert said == notices, mode
 
 
@@ -429,12 +416,7 @@ def test_random_doccano_exports_read_alike(tmp_path: Path, data: st.DataObject,
 def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A small export of the benchmark (scripts/bench_exports.py), in each format."""
-    import importlib.util
-    script = Path(__file__).resolve().parent.parent / "scripts" / "bench_exports.py"
-    spec = importlib.util.spec_from_file_location("bench_exports", script)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = script("bench_exports")
     bench.write_label_studio(tmp_path / "ls.json", 60, 3)
     bench.write_doccano(tmp_path / "doccano", 60, 3)
     bench.write_prodigy(tmp_path / "prodigy.jsonl", 60, 3)
@@ -462,7 +444,7 @@ def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label:
                               line: int | None) -> None:
     made = new_span(id_, start, end, layer, label, features, text, line)
     want = Span(id_, start, end, layer, label, features, text=text, line=line)
-    _same(want, made)
+    same(want, made)
     assert hash(made) == hash(want) and repr(made) == repr(want)
 
 

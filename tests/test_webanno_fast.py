@@ -14,9 +14,6 @@ malformed rows).
 
 from __future__ import annotations
 
-import dataclasses
-import importlib.util
-import sys
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -24,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alike import same, script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,25 +60,11 @@ def _outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatc
     return found, notices
 
 
-def _same(a: Any, b: Any, where: str = "export") -> None:
-    """``a == b``, field by field, with the place of the first difference."""
-    if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        assert type(a) is type(b), where
-        for f in dataclasses.fields(a):
-            _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, tuple) and isinstance(b, tuple):
-        assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
-        for k, (x, y) in enumerate(zip(a, b, strict=True)):
-            _same(x, y, f"{where}[{k}]")
-    else:
-        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
-
-
 def _check(read: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> Any:
     general, notices = _outcome(read, False, monkeypatch)
     for chunk in (None, 1):  # chunks of the default size, and of one sentence each
         found, said = _outcome(read, True, monkeypatch, chunk)
-        _same(general, found, f"export (chunk {chunk})")
+        same(general, found, f"export (chunk {chunk})")
         assert said == notices
     return general
 
@@ -156,16 +140,7 @@ def test_the_benchmark_export_reads_alike(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """scripts/bench_exports.py's generated files (2,000 tokens, three annotators) are read
     by the fast path, and alike."""
-    spec = importlib.util.spec_from_file_location("bench_exports",
-                                                  ROOT / "scripts" / "bench_exports.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["bench_exports"] = bench
-    try:
-        spec.loader.exec_module(bench)
-        bench.write_webanno_tsv(tmp_path, 2000, 3)
-    finally:
-        del sys.modules["bench_exports"]
+    script("bench_exports").write_webanno_tsv(tmp_path, 2000, 3)
     for f in sorted(tmp_path.iterdir()):
         assert _took_fast(f.read_text(encoding="utf-8")), f.name
         export = _check(lambda f=f: read_webanno_tsv(f), monkeypatch)
