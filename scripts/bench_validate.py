@@ -65,43 +65,23 @@ import resource, sys, time
 argv = sys.argv[1:]
 start = time.perf_counter()
 if argv[0] == "--read":
+    import importlib
     kind, paths = argv[1], argv[2:]
-    if kind == "conll":
-        from clusteragree.coref.conll import read_conll as read
-        for p in paths:
-            read(p)
-    elif kind == "corefud":
-        from clusteragree.coref.corefud import read_corefud as read
-        for p in paths:
-            read(p)
-    elif kind == "codings":
-        from clusteragree.labels.table import read_long_table as read
-        for p in paths:
-            read(p)
-    elif kind == "pyramid":
-        from clusteragree.pyramids.reader import read_pyramid as read
-        for p in paths:
-            read(p)
-    elif kind.startswith("multilabel"):
-        from clusteragree.labels.reader import read_multilabel as read
-        for p in paths:
-            read(p)
-    elif kind == "spans-csv":
-        from clusteragree.spans.readers import read_span_table as read
-        for p in paths:
-            read(p)
-    elif kind == "pygamma":
-        from clusteragree.spans.readers import read_pygamma_csv as read
-        for p in paths:
-            read(p)
-    elif kind == "webanno-tsv":
-        from clusteragree.exports.reading import read_export
-        for p in paths:
-            read_export(p, kind)
-    else:
-        from clusteragree.trees.readers import read_conll_trees as read
-        for p in paths:
-            read(p)
+    # the reader of each format (module, function); webanno-tsv through read_export
+    readers = {"conll": ("clusteragree.coref.conll", "read_conll"),
+               "corefud": ("clusteragree.coref.corefud", "read_corefud"),
+               "codings": ("clusteragree.labels.table", "read_long_table"),
+               "pyramid": ("clusteragree.pyramids.reader", "read_pyramid"),
+               "multilabel-csv": ("clusteragree.labels.reader", "read_multilabel"),
+               "multilabel-json": ("clusteragree.labels.reader", "read_multilabel"),
+               "spans-csv": ("clusteragree.spans.readers", "read_span_table"),
+               "pygamma": ("clusteragree.spans.readers", "read_pygamma_csv"),
+               "webanno-tsv": ("clusteragree.exports.reading", "read_export"),
+               "conllu": ("clusteragree.trees.readers", "read_conll_trees")}
+    where, name = readers[kind]
+    read = getattr(importlib.import_module(where), name)
+    for p in paths:
+        read(p, kind) if kind == "webanno-tsv" else read(p)
     code = 0
 else:
     from clusteragree.cli import main

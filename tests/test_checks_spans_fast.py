@@ -19,8 +19,6 @@ from clusteragree.exports.webanno import read_webanno_tsv
 from clusteragree.spans import checks
 from clusteragree.spans.checks import across_documents, document_incidents
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _both(docs: list[AnnotatedDocument], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     out = []
