@@ -10,6 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clusteragree.exports.columns import SpanColumns
+
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
@@ -19,7 +21,8 @@ def same(a: Any, b: Any, where: str = "export") -> None:
         assert type(a) is type(b), where
         for f in dataclasses.fields(a):
             same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, tuple) and isinstance(b, tuple):
+    elif isinstance(a, (tuple, SpanColumns)) and isinstance(b, (tuple, SpanColumns)):
+        # spans kept as columns are the tuple of their spans
         assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
         for k, (x, y) in enumerate(zip(a, b, strict=True)):
             same(x, y, f"{where}[{k}]")

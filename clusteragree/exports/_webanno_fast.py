@@ -41,29 +41,17 @@ fast".
 from __future__ import annotations
 
 import re
-from itertools import repeat
-from operator import eq
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from ._tsv_columns import Lines, covered_match, text_bytes
 from ._webanno_escapes import _escaped, _suffix, split_unescaped, unescape_text, unescape_value
-from .model import (
-    AnnotatedDocument,
-    Chain,
-    Span,
-    _new,
-    _set_end,
-    _set_features,
-    _set_fragments,
-    _set_id,
-    _set_label,
-    _set_layer,
-    _set_line,
-    _set_start,
-    _set_text,
-)
+from ._webanno_layers import Abandon as _Abandon
+from ._webanno_layers import SpanLayer
+from .columns import SpanColumns
+from .model import AnnotatedDocument, Chain
 from .offsets import UNITS, _positions, unit_notice
 
 #: The general path's reader of one file (:class:`clusteragree.exports.webanno._Reader`), whose
@@ -79,12 +67,10 @@ _LINK = re.compile(r"(.*)->([0-9]{1,9})-([0-9]{1,9})\Z", re.S)
 _IDS = re.compile(r"[0-9]{1,9}-[0-9]{1,9}(?:\n[0-9]{1,9}-[0-9]{1,9})*")
 _OFFSET_LIST = re.compile(r"[0-9]{1,12}-[0-9]{1,12}(?:\n[0-9]{1,12}-[0-9]{1,12})*")
 _NON_BMP = re.compile("[\U00010000-\U0010FFFF]")
+#: A number of a token id written with a leading zero (the ids are remade from the numbers).
+_LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
 #: Token lines split this many at a time.
 CHUNK = 1 << 16
-
-
-class _Abandon(Exception):
-    """The file leaves the shape of the fast path: the general path reads it."""
 
 
 def read_fast(r: _Reader, text: str) -> AnnotatedDocument | None:
@@ -186,21 +172,23 @@ class _Document:
     def __init__(self, r: _Reader, body: str, blocks: list[tuple[int, int]],
                  firsts: list[int], sizes: list[int]) -> None:
         self.r, self.body, self.blocks, self.firsts, self.sizes = r, body, blocks, firsts, sizes
-        self.uids: list[str] = []
         text = "".join(r.text_parts)
         self.text = text[:-1] if text.endswith("\n") else text
         self.nonbmp = not self.text.isascii() and _NON_BMP.search(self.text) is not None
         self.pairs = (np.asarray(_positions(self.text).pairs(), dtype=np.int64)
                       if self.nonbmp else None)
+        self.text_bytes = text_bytes(self.text)
         self.cp_all, self.u16_all, self.differs = True, True, False
         self.last_id = (-1, -1)
-        self.found: list[tuple[int, int]] = []
-        self.lines_of: list[int] = []
-        self.entries: list[Any] = []  # spans, and the spans that grow: [name, units, ...]
-        self.by_did: dict[int, list[Any]] = {}
+        self.rows = 0
+        # the tokens' offsets (code points), ids and lines, a chunk each
+        self.begins: list[Any] = []
+        self.ends: list[Any] = []
+        self.sids: list[Any] = []
+        self.tids: list[Any] = []
+        self.lines: list[Any] = []
+        self.span_layers: dict[int, SpanLayer] = {}
         self.links: dict[tuple[int, int, int], list[Any]] = {}
-        self.labels: dict[str, str] = {}
-        self.features: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         self.ncols = 3 + r.ncols
 
     def read(self) -> AnnotatedDocument:
@@ -212,302 +200,146 @@ class _Document:
                 self.chunk(at, k + 1)
                 at, count = k + 1, 0
         del self.body
+        if not self.cp_all and (not self.u16_all or self.differs):
+            raise _Abandon  # the units are reckoned token by token: the general path
+        begins, ends = _joined(self.begins), _joined(self.ends)
+        sids, tids, lines = _joined(self.sids), _joined(self.tids), _joined(self.lines)
+        del self.begins, self.ends, self.sids, self.tids, self.lines
+        seen: set[int] = set()
+        for layer in self.span_layers.values():
+            dids = layer.dids()
+            if not seen.isdisjoint(dids):
+                raise _Abandon  # an id in two layers: refused, or read otherwise
+            seen |= dids
+        spans = _Spans(r, sids, tids, lines, (begins, ends))
+        for layer in self.span_layers.values():
+            spans.add_layer(layer)
         if not self.cp_all:
-            if not self.u16_all or self.differs:
-                raise _Abandon  # the units are reckoned token by token: the general path
             unit_notice(UNITS[1], path=r.path, document=r.document)
-        spans = [e if type(e) is Span else self.grown(e) for e in self.entries]
-        del self.entries
-        chains = self.chains(spans)
+        chains = self.chains(spans, begins, ends)
         r.tally.report()
-        return AnnotatedDocument(r.document, r.annotator, self.text, tuple(self.found),
-                                 tuple(r.sentences), tuple(spans), (), tuple(chains),
+        return AnnotatedDocument(r.document, r.annotator, self.text,
+                                 tuple(zip(begins.tolist(), ends.tolist(), strict=True)),
+                                 tuple(r.sentences), spans.columns(), (), tuple(chains),
                                  path=r.path, line=1, tool=r.tool)
 
     # -- a chunk of token lines -------------------------------------------------------------
 
     def chunk(self, lo: int, hi: int) -> None:
         body, ncols = self.body, self.ncols
-        start = len(self.found)
-        for first, size in zip(self.firsts[lo:hi], self.sizes[lo:hi], strict=True):
-            self.lines_of.extend(range(first, first + size))
-        rows_text = "".join([body[s:e] for s, e in self.blocks[lo:hi]])
-        cols = self.columns(rows_text, ncols)
-        del rows_text
-        ids = self.uids = cols[0]
-        if _IDS.fullmatch("\n".join(ids)) is None or \
-                _OFFSET_LIST.fullmatch("\n".join(cols[1])) is None:
+        start = self.rows
+        firsts = np.asarray(self.firsts[lo:hi], dtype=np.int64)
+        sizes = np.asarray(self.sizes[lo:hi], dtype=np.int64)
+        n = int(sizes.sum())
+        lines = np.repeat(firsts - (np.cumsum(sizes) - sizes), sizes) + np.arange(n)
+        raw = "".join([body[s:e] for s, e in self.blocks[lo:hi]]).encode()
+        cols = Lines.of(raw, ncols)
+        del raw
+        if cols is None:
+            raise _Abandon  # fields in another number, or past the declared columns
+        ids = cols.pairs(0, 9)
+        offsets = cols.pairs(1, 12)
+        if ids is None or offsets is None:
             raise _Abandon  # sub-tokens, or ids and offsets the general path refuses
-        numbers = np.asarray(list(map(int, "-".join(ids).split("-"))), dtype=np.int64)
-        sid, tid = numbers[0::2], numbers[1::2]
+        sid, tid = ids
         prev_s, prev_t = self.last_id
         if not (sid[0] > prev_s or (sid[0] == prev_s and tid[0] > prev_t)) or not bool(
                 np.all((sid[1:] > sid[:-1]) | ((sid[1:] == sid[:-1]) & (tid[1:] > tid[:-1])))):
             raise _Abandon  # ids out of order (perhaps one given twice): the general path
         self.last_id = (int(sid[-1]), int(tid[-1]))
-        offsets = list(map(int, "-".join(cols[1]).split("-")))
-        begins, ends = offsets[0::2], offsets[1::2]
-        del offsets, numbers
-        if any(map(int.__gt__, begins, ends)):
+        begins, ends = offsets
+        if bool((begins > ends).any()):
             raise _Abandon
-        self.offsets(begins, ends, cols[2])
-        del begins, ends
-        made: list[tuple[list[int], list[Any]]] = []
+        self.offsets(begins, ends, cols)
+        self.sids.append(sid)
+        self.tids.append(tid)
+        self.lines.append(lines)
         chain_layers = []
-        at, k = 3, len(self.r.layers)
+        at = 3
         for li, layer in enumerate(self.r.layers):
             width = len(layer.columns)
             if layer.kind == "span":
-                made.append(self.span_layer(li, cols[at:at + width], start, k))
+                self.span_layer(li).add([cols.codes(at + j) for j in range(width)], start)
             elif layer.kind == "chain":
                 kinds = [c.kind for c in layer.columns]
                 link = max((j for j, x in enumerate(kinds) if x == "chain-link"), default=None)
                 kind = max((j for j, x in enumerate(kinds) if x == "chain-type"), default=None)
-                chain_layers.append((li, None if link is None else cols[at + link],
-                                     None if kind is None else cols[at + kind]))
+                chain_layers.append((li, None if link is None else at + link,
+                                     None if kind is None else at + kind))
             else:
                 raise _Abandon
             at += width
         if chain_layers:
-            self.chain_links(chain_layers, start)
-        busy = [m for m in made if m[0]]
-        if len(busy) > 1:  # layers interleaved as the rows have them
-            keys = [key for m in busy for key in m[0]]
-            every = [e for m in busy for e in m[1]]
-            self.entries += [every[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
-        elif busy:
-            self.entries += busy[0][1]
+            self.chain_links(chain_layers, start, lines, cols)
+        self.rows += n
 
-    @staticmethod
-    def columns(rows_text: str, ncols: int) -> list[Any]:
-        """The fields of the token lines, a column each, checked as the general path checks
-        them (the number of fields; the ids and offsets are checked by the caller)."""
-        rows = rows_text.split("\n")
-        rows.pop()
-        n = len(rows)
-        tabs = set(map(str.count, rows, repeat("\t")))
-        if tabs == {ncols} or tabs == {ncols - 1}:
-            width = ncols + 1 if tabs == {ncols} else ncols
-            del rows
-            flat = rows_text.replace("\n", "\t").split("\t")
-            cols = [flat[j:n * width:width] for j in range(width)]
-            del flat
-            if width > ncols and any(cols[ncols]):
-                raise _Abandon  # a field past the declared columns: refused
-            return cols[:ncols]
-        fields = [row.split("\t") for row in rows]
-        del rows
-        if any(len(f) < ncols or any(f[ncols:]) for f in fields):
-            raise _Abandon  # refused by the general path
-        return [[f[j] for f in fields] for j in range(ncols)]
+    def span_layer(self, li: int) -> SpanLayer:
+        """The reader of the span layer ``li`` (made on its first chunk)."""
+        found = self.span_layers.get(li)
+        if found is None:
+            layer = self.r.layers[li]
+            if any(c.kind not in ("primitive", "placeholder") for c in layer.columns):
+                raise _Abandon
+            found = self.span_layers[li] = SpanLayer(
+                li, layer.name, [c.feature if c.kind == "primitive" else None
+                                 for c in layer.columns], layer.label_feature)
+        return found
 
-    def offsets(self, begins: list[int], ends: list[int], covered: list[str]) -> None:
+    def offsets(self, begins: Any, ends: Any, cols: Lines) -> None:
         """The code-point offsets of a chunk's tokens, in the unit the whole file will
         show (see :meth:`read`)."""
-        text, size = self.text, len(self.text)
-        cp_ok = max(ends) <= size and all(map(eq, map(text.__getitem__, map(slice, begins,
-                                                                               ends)), covered))
+        size = len(self.text)
+        cp_ok = covered_match(self.text_bytes, size, cols, 2, begins, ends)
         u16_ok = cp_ok
-        b_list: list[int] = []
-        e_list: list[int] = []
+        b_cp: Any = None
+        e_cp: Any = None
         if self.nonbmp:
             pairs = self.pairs
             assert pairs is not None
-            b16, e16 = np.asarray(begins, dtype=np.int64), np.asarray(ends, dtype=np.int64)
-            kb = np.searchsorted(pairs, b16, side="right")
-            ke = np.searchsorted(pairs, e16, side="right")
+            kb = np.searchsorted(pairs, begins, side="right")
+            ke = np.searchsorted(pairs, ends, side="right")
             padded = np.append(pairs, -2)  # no offset is -3
-            b_cp, e_cp = b16 - kb, e16 - ke
-            u16_ok = not bool(((padded[kb] - 1 == b16) | (padded[ke] - 1 == e16)).any()) and \
-                int(e_cp.max()) <= size
-            if u16_ok:
-                b_list, e_list = b_cp.tolist(), e_cp.tolist()
-                u16_ok = all(map(eq, map(text.__getitem__, map(slice, b_list, e_list)),
-                                 covered))
-                if cp_ok and u16_ok and (b_list != begins or e_list != ends):
-                    self.differs = True
+            b_cp, e_cp = begins - kb, ends - ke
+            u16_ok = not bool(((padded[kb] - 1 == begins) | (padded[ke] - 1 == ends)).any()) \
+                and covered_match(self.text_bytes, size, cols, 2, b_cp, e_cp)
+            if cp_ok and u16_ok and (bool((kb != 0).any()) or bool((ke != 0).any())):
+                self.differs = True
         self.cp_all = self.cp_all and cp_ok
         self.u16_all = self.u16_all and u16_ok
         if cp_ok:
-            self.found += zip(begins, ends, strict=True)
+            self.begins.append(begins)
+            self.ends.append(ends)
         elif u16_ok:
-            self.found += zip(b_list, e_list, strict=True)
+            self.begins.append(b_cp)
+            self.ends.append(e_cp)
         else:
             raise _Abandon  # the units are reckoned token by token: the general path
 
-    # -- span layers ------------------------------------------------------------------------
-
-    def span_layer(self, li: int, cells: list[Any], start: int, k: int
-                   ) -> tuple[list[int], list[Any]]:
-        """The spans of one span layer in a chunk: ``(keys, entries)``, the key of a span
-        ``row * k + li`` (the general path makes them row by row, layer by layer), an entry a
-        span or, for one that may grow over later tokens, ``[name, units, did, line,
-        features, label feature, id]``."""
-        layer = self.r.layers[li]
-        if any(c.kind not in ("primitive", "placeholder") for c in layer.columns):
-            raise _Abandon
-        features = [c.feature if c.kind == "primitive" else None for c in layer.columns]
-        named = [f for f in features if f is not None]
-        if len(set(named)) != len(named):
-            raise _Abandon
-        lf = layer.label_feature
-        if len(cells) == 1:
-            busy = [i for i, c in enumerate(cells[0]) if c != "_"]
-        else:
-            blank = ("_",) * len(cells)
-            busy = [i for i, c in enumerate(zip(*cells, strict=True)) if c != blank]
-        joined = "\t".join(map("\t".join, cells))
-        if "|" not in joined and "[" not in joined and "\\" not in joined:
-            return self.simple_layer(li, layer.name, features, lf, cells, busy, start, k)
-        return self.stacked_layer(li, layer.name, features, lf, cells, busy, start, k)
-
-    def simple_layer(self, li: int, name: str, features: list[str | None], lf: str | None,
-                     cells: list[Any], busy: list[int], start: int, k: int
-                     ) -> tuple[list[int], list[Any]]:
-        """One span on each busy token, without id, made whole from its row."""
-        label_at = next((j for j, f in enumerate(features) if f is not None and f == lf), None)
-        others = [(j, f) for j, f in enumerate(features) if f is not None and f != lf]
-        shared = self.labels
-        labels: Any
-        if label_at is None:
-            labels = repeat(None)
-        else:
-            col = cells[label_at]
-            labels = [None if (v := col[i]) == "_" or v == "*" else shared.setdefault(v, v)
-                      for i in busy]
-        cache = self.features
-        feats: Any
-        if not others:
-            feats = repeat(())
-        elif len(others) == 1:
-            j, f = others[0]
-            col = cells[j]
-            feats = [() if (v := col[i]) == "_" or v == "*" else
-                     (cache.get((f, v)) or cache.setdefault((f, v), ((f, v),))) for i in busy]
-        else:
-            feats = [tuple((f, v) for j, f in others if (v := cells[j][i]) != "_" and v != "*")
-                     for i in busy]
-        uids, found, lines_of = self.uids, self.found, self.lines_of
-        ids = [uids[i] for i in busy]
-        prefix = name + ":"
-        out: list[Span] = []
-        add = out.append
-        for i, uid, label, fs in zip(busy, ids, labels, feats, strict=False):  # repeat()
-            row = start + i
-            where = found[row]
-            span = _new(Span)
-            _set_id(span, prefix + uid)
-            _set_start(span, where[0])
-            _set_end(span, where[1])
-            _set_layer(span, name)
-            _set_label(span, label)
-            _set_features(span, fs)
-            _set_fragments(span, ())
-            _set_text(span, None)
-            _set_line(span, lines_of[row])
-            add(span)
-        return [(start + i) * k + li for i in busy], out
-
-    def stacked_layer(self, li: int, name: str, features: list[str | None], lf: str | None,
-                      cells: list[Any], busy: list[int], start: int, k: int
-                      ) -> tuple[list[int], list[Any]]:
-        """The spans of a layer with stacked values or disambiguation ids, row by row as the
-        general path makes them."""
-        keys: list[int] = []
-        entries: list[Any] = []
-        by_did, uids, lines_of = self.by_did, self.uids, self.lines_of
-        columns = list(enumerate(features))
-        for i in busy:
-            row = start + i
-            stack: list[list[Any]] = []
-            fresh = 0
-            for j, feature in columns:
-                cell = cells[j][i]
-                if cell == "_":
-                    continue
-                if "|" in cell or "\\" in cell:
-                    pairs = [_value_id(raw) for raw in (
-                        cell.split("|") if "\\" not in cell else split_unescaped(cell, "|"))]
-                else:  # one value, read here as _value_id reads it
-                    value, did = cell, None
-                    if cell[-1:] == "]":
-                        at = cell.rfind("[")
-                        if at >= 0:
-                            digits = cell[at + 1:-1]
-                            if digits.isdigit() and digits.isascii() and len(digits) < 10:
-                                value, did = cell[:at], int(digits)
-                            elif "]" not in digits:
-                                raise _Abandon  # not a number: refused
-                    if stack:  # the span of the row, made by an earlier column
-                        if feature is not None:
-                            stack[0][4][feature] = None if value == "*" else value
-                        continue
-                    pairs = [(value, did)]
-                for n, (value, did) in enumerate(pairs):
-                    if n < len(stack):
-                        span = stack[n]
-                    elif did is not None and did in by_did:
-                        span = by_did[did]
-                        if span[0] != name:
-                            raise _Abandon  # one id for two layers: refused
-                        if span[1][-1] != row:
-                            span[1].append(row)
-                        stack.append(span)
-                    else:
-                        if did is None:
-                            fresh += 1
-                            uid = f"{name}:{uids[i]}" + ("" if fresh == 1 else f"#{fresh}")
-                        else:
-                            uid = f"{name}:{uids[i]}[{did}]"
-                        span = [name, [row], did, lines_of[row], {}, lf, uid]
-                        keys.append(row * k + li)
-                        entries.append(span)
-                        if did is not None:
-                            by_did[did] = span
-                        stack.append(span)
-                    if feature is not None:
-                        span[4][feature] = None if value == "*" else unescape_value(value)
-        return keys, entries
-
-    def grown(self, e: list[Any]) -> Span:
-        """The span of an entry of :meth:`stacked_layer`, now that every token is read."""
-        name, units, _, line, features, lf, uid = e
-        start, end = self.extent(units)
-        span = _new(Span)
-        _set_id(span, uid)
-        _set_start(span, start)
-        _set_end(span, end)
-        _set_layer(span, name)
-        _set_label(span, features.get(lf) if lf else None)
-        _set_features(span, tuple((k, v) for k, v in features.items()
-                                  if k != lf and v is not None))
-        _set_fragments(span, ())
-        _set_text(span, None)
-        _set_line(span, line)
-        return span
-
-    def extent(self, units: list[int]) -> tuple[int, int]:
-        found = self.found
-        if len(units) == 1:
-            return found[units[0]]
-        return min(found[u][0] for u in units), max(found[u][1] for u in units)
-
     # -- chains -----------------------------------------------------------------------------
 
-    def chain_links(self, layers: list[tuple[int, Any, Any]], start: int) -> None:
+    def chain_links(self, layers: list[tuple[int, Any, Any]], start: int, lines: Any,
+                    cols: Lines) -> None:
         """The chain links of a chunk, in the order the general path finds them: ``(layer,
         chain, element) -> [layer, chain, element, units, line, type, relation]``."""
-        links, lines_of = self.links, self.lines_of
-        busy: set[int] = set()
-        for _, link_col, type_col in layers:
-            for col in (link_col, type_col):
-                if col is not None:
-                    busy.update(i for i, c in enumerate(col) if c != "_")
-        for i in sorted(busy):
+        links = self.links
+        blank = np.ones(cols.n, dtype=bool)
+        for _, *columns in layers:
+            for j in columns:
+                if j is not None:
+                    blank &= cols.blank(j)
+        rows = np.flatnonzero(~blank)
+        cells: dict[int, list[str]] = {}
+        for _, *columns in layers:
+            for j in columns:
+                if j is not None:
+                    cells[j] = cols.cells(j, rows)
+        layers = [(li, None if a is None else cells[a], None if b is None else cells[b])
+                  for li, a, b in layers]
+        for at, i in enumerate(rows.tolist()):
             row = start + i
             for li, link_col, type_col in layers:
-                link_cell = "_" if link_col is None else link_col[i]
-                type_cell = "_" if type_col is None else type_col[i]
+                link_cell = "_" if link_col is None else link_col[at]
+                type_cell = "_" if type_col is None else type_col[at]
                 if link_cell == "_":
                     if type_cell != "_":
                         raise _Abandon  # a type without a link: noticed
@@ -520,7 +352,7 @@ class _Document:
                     key = (li, int(lm.group(2)), int(lm.group(3)))
                     lk = links.get(key)
                     if lk is None:
-                        lk = [li, key[1], key[2], [row], lines_of[row], None, None]
+                        lk = [li, key[1], key[2], [row], int(lines[i]), None, None]
                         links[key] = lk
                     elif lk[3][-1] != row:
                         lk[3].append(row)
@@ -533,7 +365,7 @@ class _Document:
                             raise _Abandon  # noticed by the general path
                         here[n][5] = None if value == "*" else unescape_value(value)
 
-    def chains(self, spans: list[Span]) -> list[Chain]:
+    def chains(self, spans: _Spans, begins: Any, ends: Any) -> list[Chain]:
         """The links' spans added to ``spans``, and the chains, as the general path makes
         them."""
         out: list[Chain] = []
@@ -545,11 +377,11 @@ class _Document:
             ids = []
             layer = self.r.layers[group[0][0]]
             for _, chain, element, units, line, kind, relation in group:
-                start, end = self.extent(units)
+                at = np.asarray(units, dtype=np.int64)
                 link_id = f"{layer.name}:{chain}-{element}"
-                spans.append(Span(link_id, start, end, layer.name, kind,
-                                  (() if relation is None else
-                                   (("referenceRelation", relation),)), line=line))
+                spans.add_span(link_id, int(begins[at].min()), int(ends[at].max()), layer.name,
+                               kind, (() if relation is None else
+                                      (("referenceRelation", relation),)), line)
                 ids.append(link_id)
             chain_layer = layer.type_name.rsplit(".", 1)[-1]  # (webanno._short)
             chain_layer = (chain_layer[:-4] if chain_layer.endswith("Link") else
@@ -559,20 +391,137 @@ class _Document:
         return out
 
 
-def _did(raw: str) -> int:
-    if not raw.isdigit() or not raw.isascii() or len(raw) > 9:
-        raise _Abandon  # the general path refuses it
-    return int(raw)
+def _joined(parts: list[Any]) -> Any:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
-def _value_id(raw: str) -> tuple[str, int | None]:
-    """``V[N]`` as ``(V, N)``, as the general path reads a cell's value."""
-    if raw[-1:] != "]":
-        return raw, None
-    if "\\" in raw:
-        value, suffix = _suffix(raw)
-        return value, None if suffix is None else _did(suffix)
-    at = raw.rfind("[")
-    if at < 0 or "]" in raw[at + 1:-1]:
-        return raw, None
-    return raw[:at], _did(raw[at + 1:-1])
+class _Spans:
+    """The document's spans as columns, layer by layer in the general path's order, then the
+    chains' links."""
+
+    def __init__(self, r: _Reader, sids: Any, tids: Any, lines: Any,
+                 found: tuple[Any, Any]) -> None:
+        self.k = len(r.layers)
+        self.sids, self.tids, self.lines, self.found = sids, tids, lines, found
+        self.layers: dict[str, int] = {}
+        self.labels: dict[str | None, int] = {}
+        self.features: dict[tuple[tuple[str, str], ...], int] = {}
+        # the layer spans, a layer each: keys, seq, starts, ends, layer, label and feature
+        # codes, lines, and how to name them (rows and ids, or the ids themselves)
+        self.parts: list[dict[str, Any]] = []
+        self.extra: list[tuple[str, int, int, int, int, int, int]] = []  # chain links
+
+    def code(self, table: dict[Any, int], value: Any) -> int:
+        found = table.get(value)
+        if found is None:
+            found = table[value] = len(table)
+        return found
+
+    def uid(self, row: int) -> str:
+        return f"{self.sids[row]}-{self.tids[row]}"
+
+    def add_layer(self, layer: SpanLayer) -> None:
+        fast, slow = layer.spans(self.k, self.uid, self.found, self.lines)
+        lc = self.code(self.layers, layer.name)
+        n = len(fast["rows"])
+        codes = fast["codes"]
+        lf = layer.lf
+        label_at = next((j for j, f in enumerate(layer.features) if f is not None and f == lf),
+                        None)
+        if label_at is None:
+            labels = np.full(n, self.code(self.labels, None), dtype=np.int64)
+        else:
+            lut = np.asarray([self.code(self.labels, None if v is None or v == "*" else v)
+                              for v in layer.columns[label_at].distinct_values()],
+                             dtype=np.int64)
+            labels = lut[layer.value_codes(codes[:, label_at], label_at)]
+        feats = self.feature_codes(layer, codes, lf, n)
+        self.parts.append({
+            "keys": np.concatenate([fast["keys"], np.asarray([s["key"] for s in slow],
+                                                              dtype=np.int64)]),
+            "seq": np.concatenate([np.zeros(n, dtype=np.int64),
+                                   np.arange(len(slow), dtype=np.int64)]),
+            "starts": np.concatenate([fast["starts"], np.asarray([s["start"] for s in slow],
+                                                                  dtype=np.int64)]),
+            "ends": np.concatenate([fast["ends"], np.asarray([s["end"] for s in slow],
+                                                              dtype=np.int64)]),
+            "layers": np.full(n + len(slow), lc, dtype=np.int64),
+            "labels": np.concatenate([labels, np.asarray(
+                [self.code(self.labels, s["label"]) for s in slow], dtype=np.int64)]),
+            "features": np.concatenate([feats, np.asarray(
+                [self.code(self.features, s["features"]) for s in slow], dtype=np.int64)]),
+            "lines": np.concatenate([self.lines[fast["rows"]],
+                                     np.asarray([s["line"] for s in slow], dtype=np.int64)]),
+            "rows": fast["rows"], "dids": fast["dids"], "prefix": layer.name + ":",
+            "ids": [s["id"] for s in slow],
+        })
+
+    def feature_codes(self, layer: SpanLayer, codes: Any, lf: str | None, n: int) -> Any:
+        """The codes of the feature tuples of spans read as columns (their cells' codes)."""
+        others = [(j, f) for j, f in enumerate(layer.features) if f is not None and f != lf]
+        if not others or not n:
+            return np.full(n, self.code(self.features, ()), dtype=np.int64)
+        values = [layer.columns[j].distinct_values() for j, _ in others]
+        key = np.zeros(n, dtype=np.int64)
+        for (j, _), distinct in zip(others, values, strict=True):
+            if len(distinct) > (1 << 62) // max(1, int(key.max(initial=0)) + 1):
+                raise _Abandon  # too many combinations for one key (never in practice)
+            key = key * len(distinct) + layer.value_codes(codes[:, j], j)
+        combos, inverse = np.unique(key, return_inverse=True)
+        table = []
+        for combo in combos.tolist():
+            parts = []
+            for (_, f), distinct in zip(reversed(others), reversed(values), strict=True):
+                combo, vc = divmod(combo, len(distinct))
+                if (v := distinct[vc]) is not None and v != "*":
+                    parts.append((f, v))
+            table.append(self.code(self.features, tuple(reversed(parts))))
+        return np.asarray(table, dtype=np.int64)[np.asarray(inverse).reshape(-1)]
+
+    def add_span(self, span_id: str, start: int, end: int, layer: str, label: str | None,
+                 features: tuple[tuple[str, str], ...], line: int) -> None:
+        """A chain link's span, after the layers' spans."""
+        self.extra.append((span_id, start, end, self.code(self.layers, layer),
+                           self.code(self.labels, label), self.code(self.features, features),
+                           line))
+
+    def columns(self) -> SpanColumns:
+        parts = self.parts
+        keys = _joined([p["keys"] for p in parts])
+        order = np.lexsort((_joined([p["seq"] for p in parts]), keys))
+        extra = self.extra
+
+        def column(name: str, at: int) -> Any:
+            return np.concatenate([_joined([p[name] for p in parts])[order],
+                                   np.asarray([x[at] for x in extra], dtype=np.int64)])
+
+        sids, tids = self.sids, self.tids
+        sizes = [len(p["keys"]) for p in parts]
+        offsets = np.cumsum([0, *sizes])
+
+        def ids() -> list[str]:
+            made: list[str] = []
+            for p in parts:
+                rows = p["rows"]
+                made += [f"{p['prefix']}{s}-{t}" if d < 0 else f"{p['prefix']}{s}-{t}[{d}]"
+                         for s, t, d in zip(sids[rows].tolist(), tids[rows].tolist(),
+                                            p["dids"].tolist(), strict=True)]
+                made += p["ids"]
+            return [made[i] for i in order.tolist()] + [x[0] for x in extra]
+
+        def id_at(i: int) -> str:
+            if i >= len(order):
+                return extra[i - len(order)][0]
+            g = int(order[i])
+            k = int(np.searchsorted(offsets, g, side="right")) - 1
+            p, local = parts[k], g - int(offsets[k])
+            if local >= len(p["rows"]):
+                return str(p["ids"][local - len(p["rows"])])
+            row, did = int(p["rows"][local]), int(p["dids"][local])
+            return f"{p['prefix']}{sids[row]}-{tids[row]}" + ("" if did < 0 else f"[{did}]")
+
+        known = frozenset([x[0] for x in extra] + [x for p in parts for x in p["ids"]])
+        return SpanColumns(column("starts", 1), column("ends", 2), tuple(self.layers),
+                           column("layers", 3), tuple(self.labels), column("labels", 4),
+                           tuple(self.features), column("features", 5), column("lines", 6),
+                           ids, id_at=id_at, known_ids=known)

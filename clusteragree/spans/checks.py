@@ -39,7 +39,6 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +47,7 @@ import numpy as np
 from .._lazy import module
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
+from ..exports.columns import SpanColumns, missing_ids, span_column
 from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
@@ -120,7 +120,6 @@ register(
 #: The checks of export spans and tokens use their shortcuts over whole columns (False: the
 #: general checks alone; the tests compare both).
 FAST = True
-_START, _END, _LAYER, _LABEL = (attrgetter(name) for name in ("start", "end", "layer", "label"))
 
 #: A span as the checks see it: start, end, layer, label, id (node), line.
 Item = tuple[Any, Any, str, "str | None", "str | None", "int | None"]
@@ -215,9 +214,10 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
 
 def _span_columns(spans: Sequence[Span]) -> tuple[list[Any], list[Any], list[str],
                                                   list[str | None]]:
-    """The starts, ends, layers and labels of spans, a list each."""
-    return (list(map(_START, spans)), list(map(_END, spans)), list(map(_LAYER, spans)),
-            list(map(_LABEL, spans)))
+    """The starts, ends, layers and labels of spans, a list each (read from the columns of
+    spans kept as columns, without making them)."""
+    return (span_column(spans, "start"), span_column(spans, "end"),
+            span_column(spans, "layer"), span_column(spans, "label"))
 
 
 def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str,
@@ -231,15 +231,11 @@ def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str
     columns = _codes(spans)
     if columns is None:
         return None
-    s, e, layers, labels = columns
+    s, e, lc, layers, bc, _ = columns
     if bool((s < 0).any()) or bool((e <= s).any()) or \
             (length is not None and int(e.max()) > length):
         return None
-    layer_lut = {v: i for i, v in enumerate(dict.fromkeys(layers))}
-    label_lut = {v: i for i, v in enumerate(dict.fromkeys(labels))}
     n = len(spans)
-    lc = np.fromiter(map(layer_lut.__getitem__, layers), np.int64, n)
-    bc = np.fromiter(map(label_lut.__getitem__, labels), np.int64, n)
     order = np.lexsort((bc, lc, e, s))  # stable: a key's first span comes first
     ss, ee, ll, bb = s[order], e[order], lc[order], bc[order]
     new = np.ones(n, dtype=bool)
@@ -256,7 +252,8 @@ def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str
                             "counts each)", file, span.line, document, span.id, annotator,
                             count=int(counts[k]) - 1))
     ks, ke, kl = ss[at], ee[at], ll[at]
-    for i, layer in enumerate(layer_lut):
+    for i in np.unique(kl).tolist():  # the layers in order of first use (their codes)
+        layer = layers[i]
         mask = kl == i
         a, b = ks[mask], ke[mask]
         by = np.lexsort((b, a))
@@ -311,15 +308,16 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
             [*((s.layer, s.label, s.id, s.line) for s in doc.spans),
              *((d.layer, d.label, None, d.line) for d in doc.labels)],
             vocabulary, file=file, document=name, annotator=who)
-    ids = {s.id for s in doc.spans}
+    missing = missing_ids(doc.spans, {x for r in doc.relations for x in (r.source, r.target)}
+                          | {x for c in doc.chains for x in c.spans})
     for r in doc.relations:
-        gone = [x for x in (r.source, r.target) if x not in ids]
+        gone = [x for x in (r.source, r.target) if x in missing]
         if gone:
             yield Incident("spans-relation-end-missing", f"a relation of the layer {r.layer!r}"
                            f" ({r.source} -> {r.target}) points at {', '.join(gone)}, not a "
                            "span of the document", file, r.line, name, gone[0], who)
     for c in doc.chains:
-        gone = [x for x in c.spans if x not in ids]
+        gone = [x for x in c.spans if x in missing]
         if gone:
             yield Incident("spans-relation-end-missing", f"the chain {c.id}{_of(c.layer)} "
                            f"links a span that is not in the document ({', '.join(gone[:5])}"
@@ -417,18 +415,18 @@ def _plain_only_one(by: dict[str, AnnotatedDocument], file_of: dict[str, str | N
     columns = [_codes(d.spans) for d in by.values()]
     if any(c is None for c in columns):
         return None
-    layer_lut = {v: i for i, v in enumerate(dict.fromkeys(chain.from_iterable(
-        c[2] for c in columns if c is not None)))}
-    label_lut = {v: i for i, v in enumerate(dict.fromkeys(chain.from_iterable(
-        c[3] for c in columns if c is not None)))}
+    layer_code: dict[str, int] = {}
+    label_code: dict[str | None, int] = {}
     parts = []
     for a, c in enumerate(columns):
         assert c is not None
-        _, _, layers, labels = c
-        parts.append((c[0], c[1],
-                      np.fromiter(map(layer_lut.__getitem__, layers), np.int64, len(layers)),
-                      np.fromiter(map(label_lut.__getitem__, labels), np.int64, len(labels)),
-                      np.full(len(layers), a, dtype=np.int64)))
+        starts, ends, lc, layers, bc, labels = c
+        layer_lut = np.fromiter(map(layer_code.setdefault, layers, _counting(layer_code)),
+                                np.int64, len(layers))
+        label_lut = np.fromiter(map(label_code.setdefault, labels, _counting(label_code)),
+                                np.int64, len(labels))
+        parts.append((starts, ends, layer_lut[lc], label_lut[bc],
+                      np.full(len(starts), a, dtype=np.int64)))
     s, e, lc, bc, who = (np.concatenate([p[k] for p in parts]) for k in range(5))
     out: list[Incident] = []
     if not len(s):
@@ -451,17 +449,64 @@ def _plain_only_one(by: dict[str, AnnotatedDocument], file_of: dict[str, str | N
     return out
 
 
-def _codes(spans: Sequence[Span]) -> tuple[Any, Any, list[str], list[str | None]] | None:
+def _codes(spans: Sequence[Span]) -> tuple[Any, Any, Any, list[str], Any,
+                                           list[str | None]] | None:
     """The starts and ends of spans as arrays (None unless whole numbers of 64 bits), their
-    layers and labels as lists."""
-    starts, ends, layers, labels = _span_columns(spans)
+    layers and labels as codes into lists of the distinct ones (read from the columns of
+    spans kept as columns, without making them)."""
+    if isinstance(spans, SpanColumns):  # whole numbers of 64 bits by construction
+        lc, layers = _first_use(spans.layer_codes, spans.layers)
+        bc, labels = _first_use(spans.label_codes, spans.labels)
+        return spans.starts, spans.ends, lc, layers, bc, labels
+    starts, ends, layer_list, label_list = _span_columns(spans)
     if (starts and set(map(type, starts)) != {int}) or (ends and set(map(type, ends)) != {int}):
         return None
     try:
-        return (np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), layers,
-                labels)
+        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
     except OverflowError:
         return None
+    n = len(layer_list)
+    layer_code: dict[str, int] = {}
+    label_code: dict[str | None, int] = {}
+    lc = np.fromiter(map(layer_code.setdefault, layer_list, _counting(layer_code)), np.int64, n)
+    bc = np.fromiter(map(label_code.setdefault, label_list, _counting(label_code)), np.int64, n)
+    return s, e, lc, list(layer_code), bc, list(label_code)
+
+
+def _counting(table: dict[Any, int]) -> Iterator[int]:
+    """The code a new key of ``table`` gets (its size), for ``map(table.setdefault, ...)``."""
+    while True:
+        yield len(table)
+
+
+def _first_use(codes: Any, table: Sequence[Any]) -> tuple[Any, list[Any]]:
+    """Codes into a table (whose values may repeat) as codes into the distinct values used,
+    numbered in order of first use (as :func:`_codes` numbers a list of values)."""
+    if not len(codes):
+        return codes, []
+    distinct: dict[Any, int] = {}
+    lut = np.fromiter(map(distinct.setdefault, table, _counting(distinct)), np.int64,
+                      len(table))
+    merged = lut[codes]
+    used, first = np.unique(merged, return_index=True)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[used[np.argsort(first)]] = np.arange(len(used))
+    values = list(distinct)
+    return rank[merged], [values[i] for i in used[np.argsort(first)].tolist()]
+
+
+def _label_counts(spans: Sequence[Span]) -> list[tuple[tuple[str, str | None], int]]:
+    """The number of spans of each (layer, label), in order of first use."""
+    columns = _codes(spans) if isinstance(spans, SpanColumns) else None
+    if columns is None:
+        return list(Counter(zip(span_column(spans, "layer"), span_column(spans, "label"),
+                                strict=True)).items())
+    _, _, lc, layers, bc, labels = columns
+    key = lc * len(labels) + bc
+    used, first, counts = np.unique(key, return_index=True, return_counts=True)
+    by = np.argsort(first)
+    return [((layers[k // len(labels)], labels[k % len(labels)]), int(n))
+            for k, n in zip(used[by].tolist(), counts[by].tolist(), strict=True)]
 
 
 def _label_drift(uses: dict[tuple[str, str], Counter[str]], file_of: dict[str, str | None],
@@ -535,8 +580,7 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
                        "compare", file_of[who[0]])
     uses: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for d in docs:
-        for (layer, label), n in Counter(zip(map(_LAYER, d.spans), map(_LABEL, d.spans),
-                                             strict=True)).items():
+        for (layer, label), n in _label_counts(d.spans):
             if label is not None:
                 uses[(layer, label)][d.annotator] += n
     yield from _label_drift(uses, file_of, len(who))

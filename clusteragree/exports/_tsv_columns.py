@@ -1,0 +1,208 @@
+"""Tab-separated lines read as columns of bytes, with numpy: the fields' bounds, numbers of
+the form ``A-B``, the cells of a column coded by their distinct values, and covered texts
+compared with a text, without a Python object a field.
+
+Used by the WebAnno TSV fast path (:mod:`clusteragree.exports._webanno_fast`) on the token
+lines of a file, a chunk at a time. Every function either gives exactly what reading the
+lines field by field would give, or None (the caller then reads otherwise).
+
+References
+----------
+docs/formats.md, "WebAnno TSV" under "Performance".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Lines", "covered_match", "text_bytes"]
+
+_TAB, _NL, _DASH, _ZERO = 9, 10, 45, 48
+#: Cells up to this many bytes are coded by their bytes with numpy; longer ones one by one.
+_SHORT = 16
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+class Lines:
+    """The lines of ``raw`` (each ending in a line feed), split at tabs into ``width``
+    fields each, or ``width + 1`` with an empty last one (a final tab).
+
+    Examples
+    --------
+    >>> lines = Lines.of(b"1-1\\t0-2\\tab\\tX\\t\\n1-2\\t3-4\\tc\\t_\\t\\n", 4)
+    >>> lines.pairs(0, 9)[0].tolist(), lines.pairs(1, 12)[1].tolist()
+    ([1, 1], [2, 4])
+    >>> codes, cells = lines.codes(3)
+    >>> [cells[c] for c in codes.tolist()]
+    ['X', '_']
+    """
+
+    def __init__(self, raw: bytes, buf: Any, starts: Any, ends: Any) -> None:
+        self.raw, self.buf, self.starts, self.ends = raw, buf, starts, ends
+        self.n = starts.shape[0]
+        self.windows: Any = None
+
+    @classmethod
+    def of(cls, raw: bytes, width: int) -> Lines | None:
+        """The fields of ``raw``; None when a line has another number of fields (or the
+        lines differ in having a final tab), or a final field is not empty."""
+        buf = np.frombuffer(raw, dtype=np.uint8)
+        ends = np.flatnonzero(buf == _NL)
+        if not len(ends) or ends[-1] != len(buf) - 1:
+            return None
+        tabs = np.flatnonzero(buf == _TAB)
+        n = len(ends)
+        if len(tabs) == n * width:
+            per = 0
+        elif len(tabs) == n * (width - 1):
+            per = -1
+        else:
+            return None
+        grid = tabs.reshape(n, width + per)
+        line_starts = np.concatenate([[0], ends[:-1] + 1])
+        # every line's tabs lie in it: the first after its start, the last before its end
+        if not (bool((grid[:, 0] > line_starts).all()) and bool((grid[:, -1] < ends).all())):
+            return None
+        if per == 0 and not bool((grid[:, -1] + 1 == ends).all()):
+            return None  # a field past the declared ones
+        field_starts = np.empty((n, width), dtype=np.int64)
+        field_ends = np.empty((n, width), dtype=np.int64)
+        field_starts[:, 0] = line_starts
+        field_starts[:, 1:] = grid[:, :width - 1] + 1
+        field_ends[:, :width - 1] = grid[:, :width - 1]
+        field_ends[:, width - 1] = grid[:, width - 1] if per == 0 else ends
+        return cls(raw, buf, field_starts, field_ends)
+
+    def _matrix(self, j: int, size: int) -> tuple[Any, Any]:
+        """The bytes of the fields of column ``j``, up to ``size`` (bytes), padded with 0, and
+        their lengths."""
+        s, e = self.starts[:, j], self.ends[:, j]
+        lengths = e - s
+        if self.windows is None or self.windows.shape[1] < size:
+            padded = np.concatenate([self.buf, np.zeros(max(size, 32), dtype=np.uint8)])
+            self.windows = np.lib.stride_tricks.sliding_window_view(padded, max(size, 32))
+        m = self.windows[s, :size]
+        return m * (np.arange(size, dtype=np.int64) < lengths[:, None]), lengths
+
+    def pairs(self, j: int, digits: int) -> tuple[Any, Any] | None:
+        """The numbers of column ``j`` written ``A-B`` (1 to ``digits`` digits each, no
+        leading zero but for ``0`` itself), or None if any field is written otherwise."""
+        if not self.n:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        m, lengths = self._matrix(j, 2 * digits + 1)
+        if int(lengths.min()) < 3 or int(lengths.max()) > 2 * digits + 1:
+            return None
+        n = self.n
+        a, b = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        na, nb = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        dash, bad = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+        lead_a, lead_b = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+        for k in range(int(lengths.max())):
+            inside = k < lengths
+            c = m[:, k]
+            d = c.astype(np.int64) - _ZERO
+            is_dash = inside & (c == _DASH)
+            is_digit = inside & (c >= _ZERO) & (c <= _ZERO + 9)
+            bad |= (inside & ~is_dash & ~is_digit) | (is_dash & dash)
+            left, right = is_digit & ~dash, is_digit & dash
+            if k == 0:
+                lead_a = left & (d == 0)
+            lead_b |= right & (nb == 0) & (d == 0)
+            a = np.where(left, a * 10 + d, a)
+            b = np.where(right, b * 10 + d, b)
+            na += left
+            nb += right
+            dash |= is_dash
+        if bool(bad.any()) or not bool(dash.all()) or int(na.min()) < 1 or \
+                int(nb.min()) < 1 or int(na.max()) > digits or int(nb.max()) > digits or \
+                bool((lead_a & (na > 1)).any()) or bool((lead_b & (nb > 1)).any()):
+            return None
+        return a, b
+
+    def codes(self, j: int) -> tuple[Any, list[str]]:
+        """Column ``j`` coded: a code a line, and the distinct cells (decoded) by code."""
+        lengths = self.ends[:, j] - self.starts[:, j]
+        short = lengths <= _SHORT
+        codes = np.empty(self.n, dtype=np.int64)
+        cells: list[str] = []
+        if bool(short.any()):
+            m, _ = self._matrix(j, _SHORT)
+            words = np.ascontiguousarray(m[short], dtype=np.uint8).view(np.uint64)
+            key = words[:, 0] * _M1 + words[:, 1] * _M2 + lengths[short].astype(np.uint64)
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            inverse = np.asarray(inverse).reshape(-1)
+            if not (bool((words[first][inverse] == words).all()) and
+                    bool((lengths[short][first][inverse] == lengths[short]).all())):
+                return self._slow_codes(j)  # two cells share a key: code them one by one
+            rows = np.flatnonzero(short)[first]
+            raw = self.raw
+            cells = [raw[s:e].decode() for s, e in zip(self.starts[rows, j].tolist(),
+                                                          self.ends[rows, j].tolist(),
+                                                          strict=True)]
+            codes[short] = inverse
+        if not bool(short.all()):
+            long_rows = np.flatnonzero(~short)
+            lut: dict[str, int] = {}
+            raw = self.raw
+            for row, s, e in zip(long_rows.tolist(), self.starts[long_rows, j].tolist(),
+                                 self.ends[long_rows, j].tolist(), strict=True):
+                cell = raw[s:e].decode()
+                code = lut.get(cell)
+                if code is None:
+                    code = lut[cell] = len(cells)
+                    cells.append(cell)
+                codes[row] = code
+        return codes, cells
+
+    def _slow_codes(self, j: int) -> tuple[Any, list[str]]:
+        lut: dict[str, int] = {}
+        raw = self.raw
+        out = [lut.setdefault(raw[s:e].decode(), len(lut)) for s, e in zip(
+            self.starts[:, j].tolist(), self.ends[:, j].tolist(), strict=True)]
+        return np.asarray(out, dtype=np.int64), list(lut)
+
+    def cells(self, j: int, rows: Any) -> list[str]:
+        """The cells of column ``j`` in ``rows``, decoded."""
+        raw = self.raw
+        return [raw[s:e].decode() for s, e in zip(self.starts[rows, j].tolist(),
+                                                  self.ends[rows, j].tolist(), strict=True)]
+
+    def blank(self, j: int) -> Any:
+        """Whether each cell of column ``j`` is ``_``."""
+        s = self.starts[:, j]
+        return ((self.ends[:, j] - s) == 1) & (self.buf[s] == ord("_"))
+
+
+def text_bytes(text: str) -> tuple[Any, Any]:
+    """The UTF-8 bytes of ``text`` (an array) and the byte offset of each of its code points,
+    with the length at the end."""
+    raw = np.frombuffer(text.encode(), dtype=np.uint8)
+    if len(raw) == len(text):
+        return raw, np.arange(len(text) + 1, dtype=np.int64)
+    lead = np.flatnonzero((raw & 0xC0) != 0x80)
+    return raw, np.append(lead, len(raw))
+
+
+def covered_match(text: tuple[Any, Any], size: int, lines: Lines, j: int, begins: Any,
+                  ends: Any) -> bool:
+    """Whether each field of column ``j`` is the text from ``begins`` to ``ends`` (code points,
+    ``begins <= ends``): ``text`` from :func:`text_bytes`, ``size`` its length."""
+    if not len(begins):
+        return True
+    if int(ends.max()) > size:
+        return False
+    raw, at = text
+    tb, te = at[begins], at[ends]
+    fs, fe = lines.starts[:, j], lines.ends[:, j]
+    n = te - tb
+    if not bool((n == fe - fs).all()):
+        return False
+    total = int(n.sum())
+    if not total:
+        return True
+    shift = np.repeat(np.cumsum(n) - n, n)
+    ramp = np.arange(total, dtype=np.int64) - shift
+    return bool((raw[np.repeat(tb, n) + ramp] == lines.buf[np.repeat(fs, n) + ramp]).all())
