@@ -187,7 +187,7 @@ class SpanLayer:
             stacked |= flags[codes[:, j]]
             first_did = np.where(codes[:, j] != 0, dids[codes[:, j]], first_did)
         pattern = ((codes != 0) * (np.int64(1) << np.arange(width, dtype=np.int64))).sum(axis=1)
-        tangled = set()
+        tangled: set[int] = set()
         for j in range(width):
             for cell in np.unique(codes[stacked, j]).tolist():
                 tangled.update(int(x) for x in _ANY_ID.findall(self.columns[j].cells[cell]))

@@ -63,6 +63,9 @@ class SpanColumns(Sequence[Span]):
     True
     >>> span_column(spans, "label")
     ['PER', None]
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(spans)) == spans
+    True
     """
 
     __slots__ = (
@@ -167,8 +170,18 @@ class SpanColumns(Sequence[Span]):
     def __hash__(self) -> int:
         return hash(tuple(self))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its ids made (a callable that makes them may not pickle)
+        return (_rebuilt, (self.starts, self.ends, self.layers, self.layer_codes, self.labels,
+                           self.label_codes, self.features, self.feature_codes, self.lines,
+                           self.ids, self.known_ids))
+
     def __repr__(self) -> str:
         return f"SpanColumns({len(self)} spans, layers {list(self.layers)!r})"
+
+
+def _rebuilt(*args: Any) -> SpanColumns:
+    return SpanColumns(*args[:-1], known_ids=args[-1])
 
 
 def span_column(spans: Sequence[Span], name: str) -> list[Any]:

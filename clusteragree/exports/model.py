@@ -21,7 +21,7 @@ docs/formats.md (each tool: how to export, what is read, what is left out).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
@@ -159,7 +159,8 @@ class AnnotatedDocument:
     sentences : tuple of (int, int), default=()
         Sentences as token index ranges ``(first, last + 1)``.
     spans, relations, chains, labels : tuples
-        The annotation.
+        The annotation (the spans of a large document may be kept as columns, a
+        :class:`~clusteragree.exports.columns.SpanColumns`, which reads as their tuple).
     path : str, default=""
         The file the annotation was read from (inside a ZIP: ``ZIP!member``).
     line : int or None, default=None
@@ -185,7 +186,7 @@ class AnnotatedDocument:
     text: str | None
     tokens: tuple[tuple[int, int], ...] = ()
     sentences: tuple[tuple[int, int], ...] = ()
-    spans: tuple[Span, ...] = ()
+    spans: Sequence[Span] = ()
     relations: tuple[Relation, ...] = ()
     chains: tuple[Chain, ...] = ()
     labels: tuple[DocumentLabel, ...] = ()
