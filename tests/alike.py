@@ -42,3 +42,35 @@ def script(name: str) -> ModuleType:
     finally:
         del sys.modules[name]
     return module
+
+
+def as_columns(spans: Any, seed: int = 0, lazy: bool = True) -> SpanColumns:
+    """``spans`` (continuous, without covered text) as :class:`SpanColumns`, built as a test
+    would not expect: the tables of layers, labels and features in a shuffled order, with
+    values given twice and values no span uses, the ids made on demand (``lazy``) or given."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(seed)
+    spans = list(spans)
+
+    def table(values: list[Any], extra: list[Any]) -> tuple[list[Any], list[int]]:
+        distinct = list(dict.fromkeys(values)) + extra
+        listed = distinct + [v for v in distinct if rng.random() < 0.3]  # repeated values
+        rng.shuffle(listed)
+        places: dict[Any, list[int]] = {}
+        for k, v in enumerate(listed):
+            places.setdefault(v, []).append(k)
+        return listed, [rng.choice(places[v]) for v in values]
+
+    layers, lc = table([s.layer for s in spans], ["unused layer"])
+    labels, bc = table([s.label for s in spans], ["unused", None])
+    features, fc = table([s.features for s in spans], [(("unused", "x"),)])
+    ids = [s.id for s in spans]
+    return SpanColumns([s.start for s in spans], [s.end for s in spans], layers, lc, labels,
+                       bc, features, fc, [-1 if s.line is None else s.line for s in spans],
+                       (lambda: list(ids)) if lazy else ids,
+                       id_at=ids.__getitem__ if lazy and rng.random() < 0.5 else None,
+                       known_ids=frozenset(x for x in ids if rng.random() < 0.5)) \
+        if spans else SpanColumns(np.zeros(0), np.zeros(0), (), [], (), [], (), [], [], [])

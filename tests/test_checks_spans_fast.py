@@ -6,11 +6,12 @@ WebAnno TSV export."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alike import script
+from alike import as_columns, script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,23 @@ def test_random_documents_alike(a: AnnotatedDocument, b: AnnotatedDocument,
     _both([a, b if b.text == a.text or len(b.text) % 2 else
            AnnotatedDocument("d", "b", a.text, a.tokens, spans=b.spans, path="b.tsv")],
           monkeypatch)
+
+
+def _columned(docs: list[AnnotatedDocument], seed: int) -> list[AnnotatedDocument]:
+    return [replace(d, spans=as_columns(d.spans, seed + k)) for k, d in enumerate(docs)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(a=_document("a"), b=_document("b"), plain=_plain_document("c"), seed=st.integers(0, 99))
+def test_spans_kept_as_columns_checked_alike(a: AnnotatedDocument, b: AnnotatedDocument,
+                                             plain: AnnotatedDocument, seed: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks read spans kept as columns from their columns: the incidents of the same
+    spans as a tuple, both ways."""
+    for docs in ([a, b], [plain, replace(plain, annotator="d", path="d.tsv",
+                                         spans=plain.spans[::2])]):
+        assert _both(_columned(docs, seed), monkeypatch) == _both(docs, monkeypatch)
 
 
 def test_the_benchmark_export_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
