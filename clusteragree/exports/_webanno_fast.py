@@ -391,6 +391,14 @@ class _Document:
         return out
 
 
+def _span_id(prefix: str, sentence: int, token: int, did: int, fresh: int) -> str:
+    """The id the general path gives a span: its layer, its first token, its id ``[N]``, or
+    ``#n`` for the n-th span without id its first token starts (n > 1)."""
+    if did >= 0:
+        return f"{prefix}{sentence}-{token}[{did}]"
+    return f"{prefix}{sentence}-{token}" if fresh == 1 else f"{prefix}{sentence}-{token}#{fresh}"
+
+
 def _joined(parts: list[Any]) -> Any:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
@@ -439,8 +447,8 @@ class _Spans:
         self.parts.append({
             "keys": np.concatenate([fast["keys"], np.asarray([s["key"] for s in slow],
                                                               dtype=np.int64)]),
-            "seq": np.concatenate([np.zeros(n, dtype=np.int64),
-                                   np.arange(len(slow), dtype=np.int64)]),
+            "seq": np.concatenate([fast["seq"], np.asarray([s["seq"] for s in slow],
+                                                            dtype=np.int64)]),
             "starts": np.concatenate([fast["starts"], np.asarray([s["start"] for s in slow],
                                                                   dtype=np.int64)]),
             "ends": np.concatenate([fast["ends"], np.asarray([s["end"] for s in slow],
@@ -452,7 +460,8 @@ class _Spans:
                 [self.code(self.features, s["features"]) for s in slow], dtype=np.int64)]),
             "lines": np.concatenate([self.lines[fast["rows"]],
                                      np.asarray([s["line"] for s in slow], dtype=np.int64)]),
-            "rows": fast["rows"], "dids": fast["dids"], "prefix": layer.name + ":",
+            "rows": fast["rows"], "dids": fast["dids"], "fresh": fast["fresh"],
+            "prefix": layer.name + ":",
             "ids": [s["id"] for s in slow],
         })
 
@@ -503,9 +512,9 @@ class _Spans:
             made: list[str] = []
             for p in parts:
                 rows = p["rows"]
-                made += [f"{p['prefix']}{s}-{t}" if d < 0 else f"{p['prefix']}{s}-{t}[{d}]"
-                         for s, t, d in zip(sids[rows].tolist(), tids[rows].tolist(),
-                                            p["dids"].tolist(), strict=True)]
+                made += [_span_id(p["prefix"], s, t, d, f) for s, t, d, f in zip(
+                    sids[rows].tolist(), tids[rows].tolist(), p["dids"].tolist(),
+                    p["fresh"].tolist(), strict=True)]
                 made += p["ids"]
             return [made[i] for i in order.tolist()] + [x[0] for x in extra]
 
@@ -517,8 +526,9 @@ class _Spans:
             p, local = parts[k], g - int(offsets[k])
             if local >= len(p["rows"]):
                 return str(p["ids"][local - len(p["rows"])])
-            row, did = int(p["rows"][local]), int(p["dids"][local])
-            return f"{p['prefix']}{sids[row]}-{tids[row]}" + ("" if did < 0 else f"[{did}]")
+            row = int(p["rows"][local])
+            return _span_id(p["prefix"], int(sids[row]), int(tids[row]),
+                            int(p["dids"][local]), int(p["fresh"][local]))
 
         known = frozenset([x[0] for x in extra] + [x for p in parts for x in p["ids"]])
         return SpanColumns(column("starts", 1), column("ends", 2), tuple(self.layers),

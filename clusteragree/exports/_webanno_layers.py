@@ -88,6 +88,7 @@ class _Column:
         self.values: list[int] = [0]
         self.stacked: list[bool] = [False]
         self.arrays: tuple[Any, Any, Any] | None = None
+        self.split: dict[int, list[int] | None] = {}
 
     def codes(self, codes: Any, cells: list[str]) -> Any:
         """The codes of a chunk's cells in this column, from their codes in the chunk
@@ -117,6 +118,27 @@ class _Column:
         if vc is None:
             vc = self.value_code[value] = len(self.value_code)
         self.values.append(vc)
+
+    def parts(self, code: int) -> list[int] | None:
+        """The codes of the values of a stacked cell (``A[1]|B[2]``), each read as a cell of
+        its own; None for a cell with an escape or a blank (``_``) value."""
+        found = self.split.get(code)
+        if found is None and code not in self.split:
+            cell = self.cells[code]
+            values = cell.split("|")
+            if "\\" in cell or "_" in values:
+                found = None
+            else:
+                found = []
+                for value in values:
+                    at = self.code.get(value)
+                    if at is None:
+                        at = self.code[value] = len(self.cells)
+                        self._read(value)
+                        self.arrays = None
+                    found.append(at)
+            self.split[code] = found
+        return found
 
     def tables(self) -> tuple[Any, Any, Any]:
         """The id, the stacked flag and the value code of each distinct cell."""
@@ -171,68 +193,119 @@ class SpanLayer:
     def spans(self, k: int, uids: Any, found: tuple[Any, Any], lines: Any
               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The layer's spans: ``(fast, slow)``, the spans read as columns (``rows`` the first
-        row of each, ``dids``, ``starts``, ``ends``, ``values``: their cells' value codes, rows
-        x columns, ``-1`` where not set) and the spans read row by row (a dict each)."""
+        row of each, ``seq`` its place among the spans its row starts, ``dids``, ``fresh``
+        (the number of spans without id the row has started so far), ``starts``, ``ends``,
+        ``codes``: the codes of the cells that set its features, ``keys``) and the spans read
+        row by row (a dict each)."""
         if not self.rows:
             return _empty(len(self.columns)), []
         rows = np.concatenate(self.rows)
         codes = np.concatenate(self.codes)
         self.rows, self.codes = [], []
         width = len(self.columns)
+        real, nth, vcodes, irregular = self._explode(codes)
+        vrows = rows[real]
         tables = [c.tables() for c in self.columns]
-        stacked = np.zeros(len(rows), dtype=bool)
-        first_did = np.full(len(rows), -1, dtype=np.int64)
+        first_did = np.full(len(vrows), -1, dtype=np.int64)
         for j in reversed(range(width)):  # the first busy cell's id
-            dids, flags, _ = tables[j]
-            stacked |= flags[codes[:, j]]
-            first_did = np.where(codes[:, j] != 0, dids[codes[:, j]], first_did)
-        pattern = ((codes != 0) * (np.int64(1) << np.arange(width, dtype=np.int64))).sum(axis=1)
+            first_did = np.where(vcodes[:, j] != 0, tables[j][0][vcodes[:, j]], first_did)
+        pattern = ((vcodes != 0) * (np.int64(1) << np.arange(width, dtype=np.int64))).sum(
+            axis=1)
         tangled: set[int] = set()
         for j in range(width):
-            for cell in np.unique(codes[stacked, j]).tolist():
+            for cell in np.unique(vcodes[irregular, j]).tolist():
                 tangled.update(int(x) for x in _ANY_ID.findall(self.columns[j].cells[cell]))
-        slow = stacked.copy()
+        slow = irregular.copy()
         if tangled:
             slow |= np.isin(first_did, np.fromiter(tangled, np.int64, len(tangled)))
-        # the rows of an id are one span when they have the same busy columns; else they are
-        # read row by row (removing whole ids leaves the others' groups as they were)
-        order, starts_at = _groups(first_did, slow)
-        if len(order):
-            pat = pattern[order]
-            same = np.minimum.reduceat(pat, starts_at) == np.maximum.reduceat(pat, starts_at)
-            if not same.all():
+        # a row is read one way, whole; the rows of an id are one span when they all are read
+        # as columns and have the same busy columns; else they are read row by row
+        while True:
+            before = int(slow.sum())
+            slow |= np.isin(real, real[slow])
+            slow |= np.isin(first_did, first_did[slow & (first_did >= 0)])
+            order, starts_at = _groups(first_did, slow)
+            if len(order):
+                pat = pattern[order]
+                same = np.minimum.reduceat(pat, starts_at) == np.maximum.reduceat(pat,
+                                                                                   starts_at)
                 slow |= np.isin(first_did, first_did[order][starts_at[~same]])
-                order, starts_at = _groups(first_did, slow)
-        return self._assemble(rows, codes, first_did, slow, order, starts_at, k, uids, found,
-                              lines)
-
-    def _assemble(self, rows: Any, codes: Any, first_did: Any, slow: Any, order: Any,
-                  starts_at: Any, k: int, uids: Any, found: tuple[Any, Any], lines: Any
-                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            if int(slow.sum()) == before:
+                break
         begins, ends = found
         fresh = np.flatnonzero(~slow & (first_did < 0))
         if len(order):
             ends_at = np.append(starts_at[1:], len(order))
-            g_first = order[starts_at]  # rows are in order: a group's first is its first
-            g_last = order[ends_at - 1]
-            r = rows[order]
+            g_first, g_last = order[starts_at], order[ends_at - 1]  # in (row, n) order
+            r = vrows[order]
             g_start = np.minimum.reduceat(begins[r], starts_at)
             g_end = np.maximum.reduceat(ends[r], starts_at)
         else:
             g_first = g_last = g_start = g_end = np.zeros(0, dtype=np.int64)
+        fresh_rows = vrows[fresh]
+        count = np.ones(len(fresh), dtype=np.int64)  # spans without id a row has started
+        if len(fresh) > 1:
+            same_row = np.append(False, fresh_rows[1:] == fresh_rows[:-1])
+            run = np.cumsum(~same_row)
+            count = np.arange(len(fresh)) - np.flatnonzero(~same_row)[run - 1] + 1
         pick = np.concatenate([fresh, g_first])
-        last = np.concatenate([fresh, g_last])
-        first_rows = rows[pick]
+        first_rows = vrows[pick]
         fast = {
             "rows": first_rows,
+            "seq": nth[pick],
             "dids": first_did[pick],
-            "starts": np.concatenate([begins[rows[fresh]], g_start]),
-            "ends": np.concatenate([ends[rows[fresh]], g_end]),
-            "codes": codes[last],
+            "fresh": np.concatenate([count, np.ones(len(g_first), dtype=np.int64)]),
+            "starts": np.concatenate([begins[fresh_rows], g_start]),
+            "ends": np.concatenate([ends[fresh_rows], g_end]),
+            "codes": vcodes[np.concatenate([fresh, g_last])],
             "keys": first_rows * k + self.index,
         }
-        slow_spans = self._slow(rows[slow], codes[slow], uids, found, lines, k)
-        return fast, slow_spans
+        at = np.unique(real[slow])
+        return fast, self._slow(rows[at], codes[at], uids, found, lines, k)
+
+    def _explode(self, codes: Any) -> tuple[Any, Any, Any, Any]:
+        """The rows as rows of single cells: a row whose busy cells are each ``m`` values
+        stacked (``A|B``) is ``m`` rows, the ``n``-th of each cell's values on the ``n``-th
+        (the general path gives the ``n``-th value of each cell to the ``n``-th span of the
+        row); any other row with a stacked or escaped cell is kept whole and marked
+        irregular. Gives ``(row, n, codes, irregular)``, a value each, in order of ``(row,
+        n)``."""
+        n = len(codes)
+        flags = [c.tables()[1] for c in self.columns]
+        stacked = np.zeros(n, dtype=bool)
+        for j, f in enumerate(flags):
+            stacked |= f[codes[:, j]]
+        if not stacked.any():
+            return (np.arange(n), np.zeros(n, dtype=np.int64), codes, np.zeros(n, dtype=bool))
+        width = len(self.columns)
+        extra_real: list[int] = []
+        extra_nth: list[int] = []
+        extra_codes: list[list[int]] = []
+        odd: list[int] = []
+        for i, row in zip(np.flatnonzero(stacked).tolist(), codes[stacked].tolist(),
+                          strict=True):
+            parts = [None if c == 0 else self.columns[j].parts(c) for j, c in enumerate(row)]
+            sizes = {len(p) for p in parts if p is not None} if all(
+                p is not None or c == 0 for p, c in zip(parts, row, strict=True)) else None
+            if sizes is None or len(sizes) != 1:
+                odd.append(i)
+                continue
+            m = sizes.pop()
+            for v in range(m):
+                extra_real.append(i)
+                extra_nth.append(v)
+                extra_codes.append([0 if p is None else p[v] for p in parts])
+        keep = np.flatnonzero(~stacked)
+        odd_at = np.asarray(odd, dtype=np.int64)
+        real = np.concatenate([keep, odd_at, np.asarray(extra_real, dtype=np.int64)])
+        nth = np.concatenate([np.zeros(len(keep) + len(odd), dtype=np.int64),
+                              np.asarray(extra_nth, dtype=np.int64)])
+        vcodes = np.concatenate([codes[keep], codes[odd_at],
+                                 np.asarray(extra_codes, dtype=np.int64).reshape(-1, width)])
+        irregular = np.zeros(len(real), dtype=bool)
+        irregular[len(keep):len(keep) + len(odd)] = True
+        order = np.lexsort((nth, real))
+        return real[order], nth[order], vcodes[order], irregular[order]
 
     def _slow(self, rows: Any, codes: Any, uids: Any, found: tuple[Any, Any], lines: Any,
               k: int) -> list[dict[str, Any]]:
@@ -276,7 +349,7 @@ class SpanLayer:
                             uid += f"[{did}]"
                         span = {"id": uid, "units": [row], "line": int(lines[row]),
                                 "features": {}, "key": row * k + self.index,
-                                "seq": len(made)}
+                                "seq": len(stack)}
                         made.append(span)
                         if did is not None:
                             by_did[did] = span
@@ -327,5 +400,5 @@ def _groups(first_did: Any, slow: Any) -> tuple[Any, Any]:
 
 def _empty(width: int) -> dict[str, Any]:
     z = np.zeros(0, dtype=np.int64)
-    return {"rows": z, "dids": z, "starts": z, "ends": z,
+    return {"rows": z, "seq": z, "dids": z, "fresh": z, "starts": z, "ends": z,
             "codes": np.zeros((0, width), dtype=np.int64), "keys": z}
