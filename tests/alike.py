@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from clusteragree.exports.columns import SpanColumns
+from clusteragree.exports.columns import PairColumns, SpanColumns
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
@@ -21,8 +21,9 @@ def same(a: Any, b: Any, where: str = "export") -> None:
         assert type(a) is type(b), where
         for f in dataclasses.fields(a):
             same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, (tuple, SpanColumns)) and isinstance(b, (tuple, SpanColumns)):
-        # spans kept as columns are the tuple of their spans
+    elif isinstance(a, (tuple, SpanColumns, PairColumns)) and \
+            isinstance(b, (tuple, SpanColumns, PairColumns)):
+        # spans and tokens kept as columns are the tuple of their spans and tokens
         assert len(a) == len(b), f"{where}: {len(a)} != {len(b)} items"
         for k, (x, y) in enumerate(zip(a, b, strict=True)):
             same(x, y, f"{where}[{k}]")

@@ -15,6 +15,7 @@ from alike import as_columns, script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clusteragree.exports.columns import PairColumns
 from clusteragree.exports.model import AnnotatedDocument, Span
 from clusteragree.exports.webanno import read_webanno_tsv
 from clusteragree.spans import checks
@@ -101,7 +102,9 @@ def test_random_documents_alike(a: AnnotatedDocument, b: AnnotatedDocument,
 
 
 def _columned(docs: list[AnnotatedDocument], seed: int) -> list[AnnotatedDocument]:
-    return [replace(d, spans=as_columns(d.spans, seed + k)) for k, d in enumerate(docs)]
+    return [replace(d, spans=as_columns(d.spans, seed + k),
+                    tokens=PairColumns([t[0] for t in d.tokens], [t[1] for t in d.tokens]))
+            for k, d in enumerate(docs)]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -110,8 +113,8 @@ def _columned(docs: list[AnnotatedDocument], seed: int) -> list[AnnotatedDocumen
 def test_spans_kept_as_columns_checked_alike(a: AnnotatedDocument, b: AnnotatedDocument,
                                              plain: AnnotatedDocument, seed: int,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The checks read spans kept as columns from their columns: the incidents of the same
-    spans as a tuple, both ways."""
+    """The checks read spans and tokens kept as columns from their columns: the incidents of
+    the same spans and tokens as tuples, both ways."""
     for docs in ([a, b], [plain, replace(plain, annotator="d", path="d.tsv",
                                          spans=plain.spans[::2])]):
         assert _both(_columned(docs, seed), monkeypatch) == _both(docs, monkeypatch)
@@ -124,3 +127,17 @@ def test_the_benchmark_export_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     found = _both(docs, monkeypatch)
     # the generated stacked values make overlaps and spans only one annotator has
     assert {i.test_id for i in found} >= {"spans-overlap", "spans-one-annotator"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_keys_packed_two_by_two_sort_alike(data: st.DataObject) -> None:
+    """Keys packed two in one integer give the order of the keys themselves, and keys that
+    cannot be packed (negative, or of 31 bits and more) are left as they are."""
+    import numpy as np
+
+    n = data.draw(st.integers(0, 40))
+    values = st.one_of(st.integers(0, 5), st.integers(-3, 3), st.integers(2**31 - 2, 2**31 + 1))
+    keys = [np.asarray(data.draw(st.lists(values, min_size=n, max_size=n)), dtype=np.int64)
+            for _ in range(data.draw(st.integers(1, 5)))]
+    assert np.array_equal(np.lexsort(checks._packed(*keys)), np.lexsort(tuple(reversed(keys))))

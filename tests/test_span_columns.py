@@ -14,7 +14,7 @@ from alike import as_columns
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clusteragree.exports.columns import SpanColumns, missing_ids, span_column
+from clusteragree.exports.columns import PairColumns, SpanColumns, missing_ids, span_column
 from clusteragree.exports.model import AnnotatedDocument, Span
 
 _FIELDS = ("id", "start", "end", "layer", "label", "line", "features")
@@ -77,3 +77,22 @@ def test_columns_of_other_lengths_are_refused() -> None:
                     ["x", "y"])
     with pytest.raises(ValueError, match="one a span"):
         SpanColumns([0], [1], ("a",), [0], (None,), [0], ((),), [0], [1], ["x", "y"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(st.integers(0, 2**40), st.integers(0, 2**40)), max_size=12))
+def test_pairs_kept_as_columns_read_as_the_tuple(pairs: list[tuple[int, int]]) -> None:
+    tokens = tuple(pairs)
+    cols = PairColumns([a for a, _ in pairs], [b for _, b in pairs])
+    assert cols == tokens and tokens == cols and cols == PairColumns(cols.starts, cols.ends)
+    assert len(cols) == len(tokens) and tuple(cols) == tokens and hash(cols) == hash(tokens)
+    assert bool(cols) == bool(tokens)
+    for i in range(-len(tokens), len(tokens)):
+        assert cols[i] == tokens[i] and type(cols[i][0]) is int
+    with pytest.raises(IndexError):
+        cols[len(tokens)]
+    assert cols[1:] == tokens[1:] and cols[::-1] == tokens[::-1]
+    assert pickle.loads(pickle.dumps(cols)) == tokens
+    if tokens:
+        changed = (*tokens[:-1], (tokens[-1][0], tokens[-1][1] + 1))
+        assert cols != changed and cols != PairColumns(*zip(*changed, strict=True))

@@ -50,7 +50,7 @@ from ._tsv_columns import Lines, covered_match, text_bytes
 from ._webanno_escapes import _escaped, _suffix, split_unescaped, unescape_text, unescape_value
 from ._webanno_layers import Abandon as _Abandon
 from ._webanno_layers import SpanLayer
-from .columns import SpanColumns
+from .columns import PairColumns, SpanColumns
 from .model import AnnotatedDocument, Chain
 from .offsets import UNITS, _positions, unit_notice
 
@@ -219,7 +219,7 @@ class _Document:
         chains = self.chains(spans, begins, ends)
         r.tally.report()
         return AnnotatedDocument(r.document, r.annotator, self.text,
-                                 tuple(zip(begins.tolist(), ends.tolist(), strict=True)),
+                                 PairColumns(begins, ends),
                                  tuple(r.sentences), spans.columns(), (), tuple(chains),
                                  path=r.path, line=1, tool=r.tool)
 

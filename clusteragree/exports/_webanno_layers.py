@@ -140,6 +140,28 @@ class _Column:
             self.split[code] = found
         return found
 
+    def split_table(self) -> tuple[Any, Any]:
+        """For each distinct cell: the number of its values (1 for a single cell, 0 for the
+        blank, -1 for a stacked cell not to be split: :meth:`parts`), and the codes of its
+        values (a row each, padded with 0; a single cell is its own value)."""
+        flags = self.tables()[1]
+        stacked = np.flatnonzero(flags).tolist()
+        split = [self.parts(c) for c in stacked]  # may add the values as cells
+        n = len(self.cells)
+        width = max((len(p) for p in split if p is not None), default=1)
+        count = np.ones(n, dtype=np.int64)
+        count[0] = 0
+        values = np.zeros((n, width), dtype=np.int64)
+        values[:, 0] = np.arange(n)
+        values[0, 0] = 0
+        for c, parts in zip(stacked, split, strict=True):
+            if parts is None:
+                count[c] = -1
+            else:
+                count[c] = len(parts)
+                values[c, :len(parts)] = parts
+        return count, values
+
     def tables(self) -> tuple[Any, Any, Any]:
         """The id, the stacked flag and the value code of each distinct cell."""
         if self.arrays is None:
@@ -278,30 +300,33 @@ class SpanLayer:
         if not stacked.any():
             return (np.arange(n), np.zeros(n, dtype=np.int64), codes, np.zeros(n, dtype=bool))
         width = len(self.columns)
-        extra_real: list[int] = []
-        extra_nth: list[int] = []
-        extra_codes: list[list[int]] = []
-        odd: list[int] = []
-        for i, row in zip(np.flatnonzero(stacked).tolist(), codes[stacked].tolist(),
-                          strict=True):
-            parts = [None if c == 0 else self.columns[j].parts(c) for j, c in enumerate(row)]
-            sizes = {len(p) for p in parts if p is not None} if all(
-                p is not None or c == 0 for p, c in zip(parts, row, strict=True)) else None
-            if sizes is None or len(sizes) != 1:
-                odd.append(i)
-                continue
-            m = sizes.pop()
-            for v in range(m):
-                extra_real.append(i)
-                extra_nth.append(v)
-                extra_codes.append([0 if p is None else p[v] for p in parts])
+        rows = np.flatnonzero(stacked)
+        sub = codes[rows]
+        # each busy cell's number of values (0: blank; -1: not to be split) and the codes of
+        # its values, a table of each column's distinct cells
+        counts = np.zeros(sub.shape, dtype=np.int64)
+        tables = []
+        for j, column in enumerate(self.columns):
+            count, values = column.split_table()
+            tables.append(values)
+            counts[:, j] = count[sub[:, j]]
+        busy = counts != 0
+        most = counts.max(axis=1)
+        regular = ~(counts < 0).any(axis=1) & ((counts == most[:, None]) | ~busy).all(axis=1)
+        odd = rows[~regular]
+        rows, sub, most = rows[regular], sub[regular], most[regular]
+        extra_real = np.repeat(rows, most)
+        local = np.repeat(np.arange(len(rows)), most)
+        extra_nth = np.arange(len(extra_real)) - np.repeat(np.cumsum(most) - most, most)
+        extra_codes = np.zeros((len(extra_real), width), dtype=np.int64)
+        for j in range(width):
+            cells = sub[local, j]
+            values = tables[j]
+            extra_codes[:, j] = values[cells, np.minimum(extra_nth, values.shape[1] - 1)]
         keep = np.flatnonzero(~stacked)
-        odd_at = np.asarray(odd, dtype=np.int64)
-        real = np.concatenate([keep, odd_at, np.asarray(extra_real, dtype=np.int64)])
-        nth = np.concatenate([np.zeros(len(keep) + len(odd), dtype=np.int64),
-                              np.asarray(extra_nth, dtype=np.int64)])
-        vcodes = np.concatenate([codes[keep], codes[odd_at],
-                                 np.asarray(extra_codes, dtype=np.int64).reshape(-1, width)])
+        real = np.concatenate([keep, odd, extra_real])
+        nth = np.concatenate([np.zeros(len(keep) + len(odd), dtype=np.int64), extra_nth])
+        vcodes = np.concatenate([codes[keep], codes[odd], extra_codes])
         irregular = np.zeros(len(real), dtype=bool)
         irregular[len(keep):len(keep) + len(odd)] = True
         order = np.lexsort((nth, real))

@@ -23,7 +23,7 @@ import numpy as np
 
 from .model import Span, new_span
 
-__all__ = ["SpanColumns", "missing_ids", "span_column"]
+__all__ = ["PairColumns", "SpanColumns", "missing_ids", "span_column"]
 
 
 class SpanColumns(Sequence[Span]):
@@ -178,6 +178,64 @@ class SpanColumns(Sequence[Span]):
 
     def __repr__(self) -> str:
         return f"SpanColumns({len(self)} spans, layers {list(self.layers)!r})"
+
+
+class PairColumns(Sequence[tuple[int, int]]):
+    """Pairs of integers (a document's token offsets) kept as two arrays: the tuple of the
+    pairs, without an object a pair.
+
+    Examples
+    --------
+    >>> tokens = PairColumns([0, 5], [4, 9])
+    >>> tokens[1], tokens == ((0, 4), (5, 9)), list(tokens)
+    ((5, 9), True, [(0, 4), (5, 9)])
+    """
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, starts: Any, ends: Any) -> None:
+        self.starts = np.asarray(starts, dtype=np.int64)
+        self.ends = np.asarray(ends, dtype=np.int64)
+        if self.starts.shape != self.ends.shape or self.starts.ndim != 1:
+            raise ValueError("the columns of PairColumns differ in length")
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, int], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return tuple(zip(self.starts[index].tolist(), self.ends[index].tolist(),
+                             strict=True))
+        i = index.__index__()
+        if not -len(self) <= i < len(self):
+            raise IndexError("pair index out of range")
+        return int(self.starts[i]), int(self.ends[i])
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.starts.tolist(), self.ends.tolist(), strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PairColumns):
+            return bool(np.array_equal(self.starts, other.starts) and
+                        np.array_equal(self.ends, other.ends))
+        if isinstance(other, tuple):
+            return len(self) == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PairColumns, (self.starts, self.ends))
+
+    def __repr__(self) -> str:
+        return f"PairColumns({len(self)} pairs)"
 
 
 def _rebuilt(*args: Any) -> SpanColumns:

@@ -155,7 +155,9 @@ class AnnotatedDocument:
     text : str or None
         The document's text, None when the export has none (offsets are then unchecked).
     tokens : tuple of (int, int), default=()
-        Token offsets ``(start, end)`` in the text (code points), when the tool tokenised.
+        Token offsets ``(start, end)`` in the text (code points), when the tool tokenised
+        (a large document's may be kept as two arrays, a
+        :class:`~clusteragree.exports.columns.PairColumns`, which reads as their tuple).
     sentences : tuple of (int, int), default=()
         Sentences as token index ranges ``(first, last + 1)``.
     spans, relations, chains, labels : tuples
@@ -184,7 +186,7 @@ class AnnotatedDocument:
     name: str
     annotator: str
     text: str | None
-    tokens: tuple[tuple[int, int], ...] = ()
+    tokens: Sequence[tuple[int, int]] = ()
     sentences: tuple[tuple[int, int], ...] = ()
     spans: Sequence[Span] = ()
     relations: tuple[Relation, ...] = ()

@@ -47,7 +47,7 @@ import numpy as np
 from .._lazy import module
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
-from ..exports.columns import SpanColumns, missing_ids, span_column
+from ..exports.columns import PairColumns, SpanColumns, missing_ids, span_column
 from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
@@ -236,7 +236,7 @@ def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str
             (length is not None and int(e.max()) > length):
         return None
     n = len(spans)
-    order = np.lexsort((bc, lc, e, s))  # stable: a key's first span comes first
+    order = np.lexsort(_packed(s, e, lc, bc))  # stable: a key's first span comes first
     ss, ee, ll, bb = s[order], e[order], lc[order], bc[order]
     new = np.ones(n, dtype=bool)
     new[1:] = (ss[1:] != ss[:-1]) | (ee[1:] != ee[:-1]) | (ll[1:] != ll[:-1]) | \
@@ -332,12 +332,15 @@ def _plain_tokens(tokens: Sequence[tuple[int, int]], text: str) -> bool:
     non-empty text, and only white space lies between and after them: then
     :func:`_token_checks` finds nothing (this tells it at the cost of a few passes over whole
     columns)."""
-    try:
-        pairs = np.fromiter(chain.from_iterable(tokens), dtype=np.int64,
-                            count=2 * len(tokens)).reshape(-1, 2)
-    except (OverflowError, TypeError, ValueError):
-        return False
-    starts, ends = pairs[:, 0], pairs[:, 1]
+    if isinstance(tokens, PairColumns):
+        starts, ends = tokens.starts, tokens.ends
+    else:
+        try:
+            pairs = np.fromiter(chain.from_iterable(tokens), dtype=np.int64,
+                                count=2 * len(tokens)).reshape(-1, 2)
+        except (OverflowError, TypeError, ValueError):
+            return False
+        starts, ends = pairs[:, 0], pairs[:, 1]
     if not len(starts) or int(starts[0]) < 0 or bool((ends < starts).any()) or \
             int(ends.max()) > len(text) or bool((starts[1:] < ends[:-1]).any()) or \
             (text and bool(((starts == 0) & (ends == 0)).any())):
@@ -431,7 +434,7 @@ def _plain_only_one(by: dict[str, AnnotatedDocument], file_of: dict[str, str | N
     out: list[Incident] = []
     if not len(s):
         return out
-    order = np.lexsort((who, bc, lc, e, s))
+    order = np.lexsort((who, *_packed(s, e, lc, bc)))
     s, e, lc, bc, who = s[order], e[order], lc[order], bc[order], who[order]
     new_key = np.ones(len(s), dtype=bool)
     new_key[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1]) | (lc[1:] != lc[:-1]) | \
@@ -471,6 +474,23 @@ def _codes(spans: Sequence[Span]) -> tuple[Any, Any, Any, list[str], Any,
     lc = np.fromiter(map(layer_code.setdefault, layer_list, _counting(layer_code)), np.int64, n)
     bc = np.fromiter(map(label_code.setdefault, label_list, _counting(label_code)), np.int64, n)
     return s, e, lc, list(layer_code), bc, list(label_code)
+
+
+def _packed(*keys: Any) -> tuple[Any, ...]:
+    """The keys of :func:`numpy.lexsort` for sorting by ``keys`` (the first the primary), two
+    at a time in one integer where both lie in ``[0, 2**31)``: the same order, sorted
+    faster."""
+    out: list[Any] = []
+    for k in range(0, len(keys) - 1, 2):
+        a, b = keys[k], keys[k + 1]
+        if len(a) and min(int(a.min()), int(b.min())) >= 0 and \
+                max(int(a.max()), int(b.max())) < 1 << 31:
+            out.append((a << 32) | b)
+        else:
+            out += [a, b]
+    if len(keys) % 2:
+        out.append(keys[-1])
+    return tuple(reversed(out))
 
 
 def _counting(table: dict[Any, int]) -> Iterator[int]:
