@@ -372,14 +372,18 @@ class _Document:
         by_chain: dict[tuple[int, int], list[list[Any]]] = {}
         for lk in self.links.values():
             by_chain.setdefault((lk[0], lk[1]), []).append(lk)
+        used = np.asarray(sorted({u for lk in self.links.values() for u in lk[3]}),
+                          dtype=np.int64)
+        first = dict(zip(used.tolist(), begins[used].tolist(), strict=True))
+        last = dict(zip(used.tolist(), ends[used].tolist(), strict=True))
         for group in by_chain.values():
             group.sort(key=lambda x: x[2])
             ids = []
             layer = self.r.layers[group[0][0]]
             for _, chain, element, units, line, kind, relation in group:
-                at = np.asarray(units, dtype=np.int64)
                 link_id = f"{layer.name}:{chain}-{element}"
-                spans.add_span(link_id, int(begins[at].min()), int(ends[at].max()), layer.name,
+                spans.add_span(link_id, min(map(first.__getitem__, units)),
+                               max(map(last.__getitem__, units)), layer.name,
                                kind, (() if relation is None else
                                       (("referenceRelation", relation),)), line)
                 ids.append(link_id)
