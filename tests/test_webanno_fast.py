@@ -350,3 +350,12 @@ def test_random_files_often_take_the_fast_path() -> None:
 
     probe()
     assert sum(taken) >= len(taken) // 5, f"{sum(taken)} of {len(taken)}"
+
+
+def test_a_lone_surrogate_is_read_by_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text that UTF-8 cannot encode (a lone surrogate, as a decoding that escapes bad
+    bytes leaves) is not read by columns of bytes: the general path reads it."""
+    for where in ("#Text=Ms.", "\tMs.\t"):
+        text = HEAD + ROWS.replace(where, where.replace("Ms.", "M\udcffs"), 1)
+        assert not _took_fast(text)
+        _check(_parse(text), monkeypatch)

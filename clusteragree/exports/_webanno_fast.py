@@ -177,7 +177,10 @@ class _Document:
         self.nonbmp = not self.text.isascii() and _NON_BMP.search(self.text) is not None
         self.pairs = (np.asarray(_positions(self.text).pairs(), dtype=np.int64)
                       if self.nonbmp else None)
-        self.text_bytes = text_bytes(self.text)
+        try:
+            self.text_bytes = text_bytes(self.text)
+        except UnicodeEncodeError:  # a lone surrogate: the general path
+            raise _Abandon from None
         self.cp_all, self.u16_all, self.differs = True, True, False
         self.last_id = (-1, -1)
         self.rows = 0
@@ -232,7 +235,10 @@ class _Document:
         sizes = np.asarray(self.sizes[lo:hi], dtype=np.int64)
         n = int(sizes.sum())
         lines = np.repeat(firsts - (np.cumsum(sizes) - sizes), sizes) + np.arange(n)
-        raw = "".join([body[s:e] for s, e in self.blocks[lo:hi]]).encode()
+        try:
+            raw = "".join([body[s:e] for s, e in self.blocks[lo:hi]]).encode()
+        except UnicodeEncodeError:  # a lone surrogate: the general path
+            raise _Abandon from None
         cols = Lines.of(raw, ncols)
         del raw
         if cols is None:
