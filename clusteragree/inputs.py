@@ -578,12 +578,13 @@ def ascii_naturals(buf: Bytes, starts: Positions, ends: Positions
     ok = (size > 0) & (size <= MAX_INT_DIGITS)
     value = np.zeros(len(starts), dtype=np.int64)
     top = len(buf) - 1
+    bad = np.zeros(len(starts), dtype=bool)
     for j in range(int(size.max(initial=0)) if ok.any() else 0):
-        here = ok & (size > j)
-        digit = buf[np.minimum(starts + j, top)].astype(np.int64) - 48
-        ok &= ~here | ((digit >= 0) & (digit <= 9))
+        here = size > j
+        digit = buf[np.minimum(starts + j, top)] - np.uint8(48)  # wraps below '0'
+        bad |= here & (digit > 9)
         value = np.where(here, value * 10 + digit, value)
-    return value, ok
+    return value, ok & ~bad
 
 
 def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequence[int]
@@ -608,6 +609,15 @@ def tab_columns(buf: Bytes, starts: Ints, ends: Ints, count: int, wanted: Sequen
         s, e = starts[a:a + BLOCK], ends[a:a + BLOCK]
         lo, hi = int(s[0]), int(e[-1])
         tabs = np.flatnonzero(buf[lo:hi] == 9) + lo
+        if count > 1 and len(tabs) == len(s) * (count - 1):
+            # as many tabs as the lines need: each line's are the next count - 1 when every
+            # line's first and last lie in it (then so do those between)
+            grid = tabs.reshape(len(s), count - 1)
+            if bool((grid[:, 0] >= s).all()) and bool((grid[:, -1] < e).all()):
+                for k, col in enumerate(wanted):
+                    out[k][0][a:a + len(s)] = s if col == 0 else grid[:, col - 1] + 1
+                    out[k][1][a:a + len(s)] = e if col == count - 1 else grid[:, col]
+                continue
         first = np.searchsorted(tabs, s)
         if (np.searchsorted(tabs, e) - first != count - 1).any():
             return None

@@ -1,6 +1,8 @@
 """Tab-separated lines read as columns of bytes, with numpy: the fields' bounds, numbers of
 the form ``A-B``, the cells of a column coded by their distinct values, and covered texts
-compared with a text, without a Python object a field.
+compared with a text, without a Python object a field (on the input layer's byte columns:
+:func:`~clusteragree.inputs.tab_columns`, :func:`~clusteragree.inputs.ascii_naturals`,
+:func:`~clusteragree.inputs.decode_ranges`).
 
 Used by the WebAnno TSV fast path (:mod:`clusteragree.exports._webanno_fast`) on the token
 lines of a file, a chunk at a time. Every function either gives exactly what reading the
@@ -16,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from ..inputs import ascii_naturals, decode_ranges, tab_columns
 
 __all__ = ["Lines", "covered_match", "text_bytes"]
 
@@ -53,27 +57,16 @@ class Lines:
         ends = np.flatnonzero(buf == _NL)
         if not len(ends) or ends[-1] != len(buf) - 1:
             return None
-        tabs = np.flatnonzero(buf == _TAB)
-        n = len(ends)
-        if len(tabs) == n * width:
-            per = 0
-        elif len(tabs) == n * (width - 1):
-            per = -1
-        else:
-            return None
-        grid = tabs.reshape(n, width + per)
         line_starts = np.concatenate([[0], ends[:-1] + 1])
-        # every line's tabs lie in it: the first after its start, the last before its end
-        if not (bool((grid[:, 0] > line_starts).all()) and bool((grid[:, -1] < ends).all())):
+        tabs = int(np.count_nonzero(buf == _TAB))
+        count = width + 1 if tabs == len(ends) * width else width
+        columns = tab_columns(buf, line_starts, ends, count, range(count))
+        if columns is None:
             return None
-        if per == 0 and not bool((grid[:, -1] + 1 == ends).all()):
+        if count > width and bool((columns[-1][1] != columns[-1][0]).any()):
             return None  # a field past the declared ones
-        field_starts = np.empty((n, width), dtype=np.int64)
-        field_ends = np.empty((n, width), dtype=np.int64)
-        field_starts[:, 0] = line_starts
-        field_starts[:, 1:] = grid[:, :width - 1] + 1
-        field_ends[:, :width - 1] = grid[:, :width - 1]
-        field_ends[:, width - 1] = grid[:, width - 1] if per == 0 else ends
+        field_starts = np.stack([c[0] for c in columns[:width]], axis=1).astype(np.int64)
+        field_ends = np.stack([c[1] for c in columns[:width]], axis=1).astype(np.int64)
         return cls(raw, buf, field_starts, field_ends)
 
     def _matrix(self, j: int, size: int) -> tuple[Any, Any]:
@@ -88,38 +81,26 @@ class Lines:
         return m * (np.arange(size, dtype=np.int64) < lengths[:, None]), lengths
 
     def pairs(self, j: int, digits: int) -> tuple[Any, Any] | None:
-        """The numbers of column ``j`` written ``A-B`` (1 to ``digits`` digits each, no
+        """The numbers of column ``j`` written ``A-B`` (1 to ``digits`` ASCII digits each, no
         leading zero but for ``0`` itself), or None if any field is written otherwise."""
+        s, e = self.starts[:, j], self.ends[:, j]
         if not self.n:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        m, lengths = self._matrix(j, 2 * digits + 1)
-        if int(lengths.min()) < 3 or int(lengths.max()) > 2 * digits + 1:
+        dashes = np.flatnonzero(self.buf[int(s.min()):int(e.max())] == _DASH) + int(s.min())
+        first = np.searchsorted(dashes, s)
+        if not bool((np.searchsorted(dashes, e) - first == 1).all()):
+            return None  # not one dash in each field
+        dash = dashes[first]
+        a, a_ok = ascii_naturals(self.buf, s, dash)
+        b, b_ok = ascii_naturals(self.buf, dash + 1, e)
+        size_a, size_b = dash - s, e - dash - 1
+        if not (bool(a_ok.all()) and bool(b_ok.all()) and int(size_a.max()) <= digits and
+                int(size_b.max()) <= digits):
             return None
-        n = self.n
-        a, b = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        na, nb = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        dash, bad = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-        lead_a, lead_b = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-        for k in range(int(lengths.max())):
-            inside = k < lengths
-            c = m[:, k]
-            d = c.astype(np.int64) - _ZERO
-            is_dash = inside & (c == _DASH)
-            is_digit = inside & (c >= _ZERO) & (c <= _ZERO + 9)
-            bad |= (inside & ~is_dash & ~is_digit) | (is_dash & dash)
-            left, right = is_digit & ~dash, is_digit & dash
-            if k == 0:
-                lead_a = left & (d == 0)
-            lead_b |= right & (nb == 0) & (d == 0)
-            a = np.where(left, a * 10 + d, a)
-            b = np.where(right, b * 10 + d, b)
-            na += left
-            nb += right
-            dash |= is_dash
-        if bool(bad.any()) or not bool(dash.all()) or int(na.min()) < 1 or \
-                int(nb.min()) < 1 or int(na.max()) > digits or int(nb.max()) > digits or \
-                bool((lead_a & (na > 1)).any()) or bool((lead_b & (nb > 1)).any()):
-            return None
+        zero_a = (self.buf[s] == _ZERO) & (size_a > 1)
+        zero_b = (self.buf[dash + 1] == _ZERO) & (size_b > 1)
+        if bool((zero_a | zero_b).any()):
+            return None  # a leading zero: the ids are remade from the numbers
         return a, b
 
     def codes(self, j: int) -> tuple[Any, list[str]]:
@@ -138,10 +119,7 @@ class Lines:
                     bool((lengths[short][first][inverse] == lengths[short]).all())):
                 return self._slow_codes(j)  # two cells share a key: code them one by one
             rows = np.flatnonzero(short)[first]
-            raw = self.raw
-            cells = [raw[s:e].decode() for s, e in zip(self.starts[rows, j].tolist(),
-                                                          self.ends[rows, j].tolist(),
-                                                          strict=True)]
+            cells = decode_ranges(self.buf, self.starts[rows, j], self.ends[rows, j])
             codes[short] = inverse
         if not bool(short.all()):
             long_rows = np.flatnonzero(~short)
@@ -166,9 +144,7 @@ class Lines:
 
     def cells(self, j: int, rows: Any) -> list[str]:
         """The cells of column ``j`` in ``rows``, decoded."""
-        raw = self.raw
-        return [raw[s:e].decode() for s, e in zip(self.starts[rows, j].tolist(),
-                                                  self.ends[rows, j].tolist(), strict=True)]
+        return decode_ranges(self.buf, self.starts[rows, j], self.ends[rows, j])
 
     def blank(self, j: int) -> Any:
         """Whether each cell of column ``j`` is ``_``."""
