@@ -50,7 +50,7 @@ def test_tab_columns_split_as_python_does(rows: list[list[str]], count: int,
 
 
 @settings(max_examples=300, deadline=None)
-@given(words=st.lists(st.text(alphabet="0123456789a/-", max_size=20), min_size=1,
+@given(words=st.lists(st.text(alphabet="0123456789a/:-", max_size=20), min_size=1,
                       max_size=20))
 def test_ascii_naturals_read_as_int(words: list[str]) -> None:
     text = " ".join(words).encode()
