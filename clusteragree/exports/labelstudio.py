@@ -65,6 +65,7 @@ from .model import (
     Relation,
     Span,
     chains_of,
+    new_document,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -531,18 +532,26 @@ class _Reader:
             for rid, layer, values in choices:
                 if rid is not None:
                     features.setdefault(rid, []).append((layer, "|".join(values)))
-            spans = tuple(new_span(rid, at[0], at[1], layer, label,
-                                   tuple(features[rid]) if rid in features else (), covered,
-                                   place)
-                          for (rid, layer, _, _, covered, label, place), at
-                          in zip(regions, offsets, strict=True) if at is not None)
-        region_ids = {r[0] for r in regions}
-        doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
-                           if rid is None or rid not in region_ids for value in values)
+            if features:
+                spans = tuple(new_span(rid, at[0], at[1], layer, label,
+                                       tuple(features[rid]) if rid in features else (),
+                                       covered, place)
+                              for (rid, layer, _, _, covered, label, place), at
+                              in zip(regions, offsets, strict=True) if at is not None)
+            else:
+                spans = tuple(new_span(rid, at[0], at[1], layer, label, (), covered, place)
+                              for (rid, layer, _, _, covered, label, place), at
+                              in zip(regions, offsets, strict=True) if at is not None)
+        doc_labels: tuple[DocumentLabel, ...] = ()
+        if choices:
+            region_ids = {r[0] for r in regions}
+            doc_labels = tuple(DocumentLabel(layer, value, line)
+                               for rid, layer, values in choices
+                               if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                 chains=chains_of(spans, rels) if rels else (),
-                                 labels=doc_labels, path=self.shown, line=line, tool=TOOL)
+        return new_document(task, annotator, text, (), (), spans, rels,
+                            chains_of(spans, rels) if rels else (), doc_labels, self.shown,
+                            line, TOOL)
 
     def _spans(self, task: str, text: str | None,
                regions: list[tuple[str, str, int, int, str | None, list[str], int]],
