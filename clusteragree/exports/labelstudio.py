@@ -51,6 +51,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,9 @@ PREDICTIONS = "predictions (a model's suggestions, not an annotator's) left out"
 DRAFTS = "drafts (annotations not submitted) left out"
 GROUND_TRUTH = "annotations marked ground truth, read as their annotator's"
 STACKED = "regions with several labels, read as one span per label"
+#: The keys of a labels region and of its value, taken at once
+_REGION_KEYS = itemgetter("id", "from_name", "value")
+_VALUE_KEYS = itemgetter("start", "end", "text", "labels")
 _MIN_KEYS = re.compile(rb'"annotation_id"\s*:')
 _FULL_KEYS = re.compile(rb'"(?:annotations|completions)"\s*:\s*\[')
 _TASK_KEYS = re.compile(rb'"(?:data|completed_by|result|was_cancelled)"\s*:')
@@ -461,16 +465,15 @@ class _Reader:
         choices: list[tuple[str | None, str, list[str]]] = []
         relations: list[tuple[str, str, list[str], str, int]] = []
         interned, done = _INTERNED.get, False
+        region_keys, value_keys = _REGION_KEYS, _VALUE_KEYS
         try:
             for res in result:
                 kind = res["type"]
                 if kind == "labels":
-                    rid, layer, value = res["id"], res["from_name"], res["value"]
-                    start, end = value["start"], value["end"]
-                    covered, labels = value["text"], value["labels"]
-                    if type(rid) is not str or type(layer) is not str or \
-                            type(start) is not int or type(end) is not int or \
-                            type(covered) is not str or type(labels) is not list:
+                    rid, layer, value = region_keys(res)
+                    start, end, covered, labels = value_keys(value)
+                    if not (type(rid) is str is type(layer) is type(covered) and
+                            type(start) is int is type(end) and type(labels) is list):
                         break
                     if labels:
                         label = labels[0]
