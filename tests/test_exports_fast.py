@@ -30,6 +30,8 @@ from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
     _DOCUMENT_FIELDS,
+    _LABEL_FIELDS,
+    _RELATION_FIELDS,
     _SPAN_FIELDS,
     AnnotatedDocument,
     Chain,
@@ -38,6 +40,8 @@ from clusteragree.exports.model import (
     Span,
     chains_of,
     new_document,
+    new_label,
+    new_relation,
     new_span,
     spans_in_bulk,
 )
@@ -435,12 +439,27 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
 
 # --- the constructor of the readers' many spans
 
+LABEL = st.one_of(st.none(), st.text(max_size=3))
+
+
 def test_the_fast_constructor_follows_the_dataclass() -> None:
     assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
     assert tuple(f.name for f in dataclasses.fields(AnnotatedDocument)) == _DOCUMENT_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(DocumentLabel)) == _LABEL_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(Relation)) == _RELATION_FIELDS
 
 
-LABEL = st.one_of(st.none(), st.text(max_size=3))
+@given(a=st.text(max_size=3), b=st.text(max_size=3), layer=st.text(max_size=3), label=LABEL,
+       line=st.one_of(st.none(), st.integers(1, 9)))
+def test_new_label_and_new_relation_are_the_dataclasses(a: str, b: str, layer: str,
+                                                       label: str | None,
+                                                       line: int | None) -> None:
+    for made, want in ((new_label(layer, a, line), DocumentLabel(layer, a, line)),
+                       (new_relation(a, b, layer, label, line),
+                        Relation(a, b, layer, label, line))):
+        same(want, made)
+        assert hash(made) == hash(want) and repr(made) == repr(want)
+
 
 
 @given(id_=st.text(max_size=3), start=st.integers(0, 9), end=st.integers(0, 9),

@@ -67,6 +67,8 @@ from .model import (
     Span,
     chains_of,
     new_document,
+    new_label,
+    new_relation,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -548,7 +550,7 @@ class _Reader:
         doc_labels: tuple[DocumentLabel, ...] = ()
         if choices:
             region_ids = {r[0] for r in regions}
-            doc_labels = tuple(DocumentLabel(layer, value, line)
+            doc_labels = tuple(new_label(layer, value, line)
                                for rid, layer, values in choices
                                if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
@@ -599,8 +601,8 @@ class _Reader:
             if direction == "left":
                 src, dst = dst, src
             for label in labels or [None]:  # type: ignore[list-item]
-                out.append(Relation(src, dst, RELATION_LAYER,
-                                    None if label is None else label_text(label), at))
+                out.append(new_relation(src, dst, RELATION_LAYER,
+                                        None if label is None else label_text(label), at))
         return tuple(out)
 
     def documents(self) -> tuple[AnnotatedDocument, ...]:

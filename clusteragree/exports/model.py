@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
-           "chains_of", "connected_chains", "new_document", "new_span", "spans_in_bulk"]
+           "chains_of", "connected_chains", "new_document", "new_label", "new_relation",
+           "new_span", "spans_in_bulk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +310,50 @@ def spans_in_bulk(rows: Iterable[tuple[str, int, int, str | None, Any]], layer: 
     return out
 
 
+#: The fields of DocumentLabel and Relation in order (tests/test_exports_fast.py checks them).
+_LABEL_FIELDS = ("layer", "label", "line")
+_RELATION_FIELDS = ("source", "target", "layer", "label", "line", "features")
+_set_label_layer, _set_label_label, _set_label_line = (
+    getattr(DocumentLabel, name).__set__ for name in _LABEL_FIELDS)
+(_set_source, _set_target, _set_relation_layer, _set_relation_label, _set_relation_line,
+ _set_relation_features) = (getattr(Relation, name).__set__ for name in _RELATION_FIELDS)
+
+
+def new_label(layer: str, label: str, line: int | None = None) -> DocumentLabel:
+    """``DocumentLabel(layer, label, line)`` through its slots, as :func:`new_span` makes spans.
+
+    Examples
+    --------
+    >>> new_label("topic", "sport", 2) == DocumentLabel("topic", "sport", 2)
+    True
+    """
+    made = _new(DocumentLabel)
+    _set_label_layer(made, layer)
+    _set_label_label(made, label)
+    _set_label_line(made, line)
+    return made
+
+
+def new_relation(source: str, target: str, layer: str, label: str | None,
+                 line: int | None = None) -> Relation:
+    """``Relation(source, target, layer, label, line)`` through its slots, as
+    :func:`new_span` makes spans.
+
+    Examples
+    --------
+    >>> new_relation("a", "b", "relation", None, 2) == Relation("a", "b", "relation", None, 2)
+    True
+    """
+    made = _new(Relation)
+    _set_source(made, source)
+    _set_target(made, target)
+    _set_relation_layer(made, layer)
+    _set_relation_label(made, label)
+    _set_relation_line(made, line)
+    _set_relation_features(made, ())
+    return made
+
+
 #: The fields of AnnotatedDocument in order (tests/test_exports_fast.py checks them).
 _DOCUMENT_FIELDS = ("name", "annotator", "text", "tokens", "sentences", "spans", "relations",
                     "chains", "labels", "path", "line", "tool")
@@ -338,10 +383,19 @@ def new_document(name: str, annotator: str, text: str | None,
     ...                                           line=2)
     True
     """
-    fields = _DOCUMENT_DICT.copy()
-    fields.update(name=name, annotator=annotator, text=text, tokens=tokens, sentences=sentences,
-                  spans=spans, relations=relations, chains=chains, labels=labels, path=path,
-                  line=line, tool=tool)
+    fields = _DOCUMENT_DICT.copy()  # (item by item: a dict of keywords costs more)
+    fields["name"] = name
+    fields["annotator"] = annotator
+    fields["text"] = text
+    fields["tokens"] = tokens
+    fields["sentences"] = sentences
+    fields["spans"] = spans
+    fields["relations"] = relations
+    fields["chains"] = chains
+    fields["labels"] = labels
+    fields["path"] = path
+    fields["line"] = line
+    fields["tool"] = tool
     doc = _new(AnnotatedDocument)
     _set_attribute(doc, "__dict__", fields)
     return doc
@@ -388,11 +442,11 @@ def _one_chain(rel: Relation, order: dict[str, int], chain_layer: str) -> tuple[
     first span is the source."""
     source, target = rel.source, rel.target
     if source == target:
-        return (Chain(f"chain-{source}", chain_layer, (source,), line=rel.line),)
+        return (Chain(f"chain-{source}", chain_layer, (source,), None, rel.line),)
     unknown = len(order)
     if order.get(source, unknown) <= order.get(target, unknown):
-        return (Chain(f"chain-{source}", chain_layer, (source, target), line=rel.line),)
-    return (Chain(f"chain-{target}", chain_layer, (target, source), line=None),)
+        return (Chain(f"chain-{source}", chain_layer, (source, target), None, rel.line),)
+    return (Chain(f"chain-{target}", chain_layer, (target, source), None, None),)
 
 
 def _components(order: dict[str, int], relations: Iterable[Relation], layer: str | None,
