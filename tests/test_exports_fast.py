@@ -25,13 +25,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import InputError, Ledger
-from clusteragree.exports import _records
+from clusteragree.exports import _records, model
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
+    _DOCUMENT_FIELDS,
+    _LABEL_FIELDS,
+    _RELATION_FIELDS,
     _SPAN_FIELDS,
+    AnnotatedDocument,
+    Chain,
+    DocumentLabel,
+    Relation,
     Span,
+    chains_of,
+    new_document,
+    new_label,
+    new_relation,
     new_span,
+    spans_in_bulk,
 )
 from clusteragree.exports.prodigy import read_prodigy
 
@@ -427,11 +439,27 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
 
 # --- the constructor of the readers' many spans
 
+LABEL = st.one_of(st.none(), st.text(max_size=3))
+
+
 def test_the_fast_constructor_follows_the_dataclass() -> None:
     assert tuple(f.name for f in dataclasses.fields(Span)) == _SPAN_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(AnnotatedDocument)) == _DOCUMENT_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(DocumentLabel)) == _LABEL_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(Relation)) == _RELATION_FIELDS
 
 
-LABEL = st.one_of(st.none(), st.text(max_size=3))
+@given(a=st.text(max_size=3), b=st.text(max_size=3), layer=st.text(max_size=3), label=LABEL,
+       line=st.one_of(st.none(), st.integers(1, 9)))
+def test_new_label_and_new_relation_are_the_dataclasses(a: str, b: str, layer: str,
+                                                       label: str | None,
+                                                       line: int | None) -> None:
+    for made, want in ((new_label(layer, a, line), DocumentLabel(layer, a, line)),
+                       (new_relation(a, b, layer, label, line),
+                        Relation(a, b, layer, label, line))):
+        same(want, made)
+        assert hash(made) == hash(want) and repr(made) == repr(want)
+
 
 
 @given(id_=st.text(max_size=3), start=st.integers(0, 9), end=st.integers(0, 9),
@@ -446,6 +474,66 @@ def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label:
     want = Span(id_, start, end, layer, label, features, text=text, line=line)
     same(want, made)
     assert hash(made) == hash(want) and repr(made) == repr(want)
+    bulk = spans_in_bulk([(id_, start, end, label, text), (id_, end, start, None, "x")], layer,
+                         line)
+    same((Span(id_, start, end, layer, label, line=line),
+          Span(id_, end, start, layer, None, line=line)), tuple(bulk))
+
+
+SPANS = st.lists(st.builds(Span, st.text(max_size=2), st.integers(0, 9), st.integers(0, 9),
+                           st.text(max_size=2), LABEL), max_size=3).map(tuple)
+
+
+@given(name=st.text(max_size=3), annotator=st.text(max_size=3), text=LABEL,
+       tokens=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=2).map(tuple),
+       spans=SPANS, relations=st.lists(st.builds(Relation, st.text(max_size=2),
+                                                  st.text(max_size=2), st.text(max_size=2),
+                                                  LABEL), max_size=2).map(tuple),
+       labels=st.lists(st.builds(DocumentLabel, st.text(max_size=2), st.text(max_size=2)),
+                       max_size=2).map(tuple),
+       line=st.one_of(st.none(), st.integers(1, 9)), tool=st.text(max_size=3))
+def test_new_document_is_the_document(name: str, annotator: str, text: str | None,
+                                      tokens: tuple[tuple[int, int], ...],
+                                      spans: tuple[Span, ...],
+                                      relations: tuple[Relation, ...],
+                                      labels: tuple[DocumentLabel, ...], line: int | None,
+                                      tool: str) -> None:
+    chains = (Chain("c", "relations", ("a", "b")),) if relations else ()
+    made = new_document(name, annotator, text, tokens, ((0, 1),), spans, relations, chains,
+                        labels, "p", line, tool)
+    want = AnnotatedDocument(name, annotator, text, tokens, ((0, 1),), spans, relations, chains,
+                             labels, "p", line, tool)
+    same(want, made)
+    assert made == want and repr(made) == repr(want) and vars(made) == vars(want)
+    assert list(vars(made)) == list(vars(want))  # the same order of fields
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.name = "x"  # type: ignore[misc]
+    assert new_document(name, annotator, text) == AnnotatedDocument(name, annotator, text)
+
+
+IDS = st.sampled_from(["a", "b", "c", "zz"])
+
+
+@given(ids=st.lists(IDS, max_size=4), source=IDS, target=IDS,
+       line=st.one_of(st.none(), st.integers(1, 9)))
+def test_one_relation_makes_the_chain_of_the_general_reckoning(
+        ids: list[str], source: str, target: str, line: int | None) -> None:
+    """chains_of takes one relation at once; the connected components of the general
+    reckoning give the same chain (ids repeated, or not among the spans, too)."""
+    spans = tuple(Span(i, 0, 1, "s", None) for i in ids)
+    rel = Relation(source, target, "r", None, line)
+    order = {s.id: i for i, s in enumerate(spans)}
+    general = model._components(order, [rel], None, "relations")
+    same(general, chains_of(spans, (rel,)))
+    # by hand: the source first unless the target comes before it among the spans (an id
+    # given twice at its last place; an id not among them after as many places as ids)
+    place = {i: k for k, i in enumerate(ids)}
+    unknown = len(place)
+    first, second = (target, source) if place.get(target, unknown) < place.get(
+        source, unknown) else (source, target)
+    members = (first,) if source == target else (first, second)
+    assert chains_of(spans, (rel,)) == (Chain(f"chain-{first}", "relations", members,
+                                              line=line if first == source else None),)
 
 
 # --- Prodigy's tokens, cut out of the lines that repeat them (iter_jsonl(shared="tokens"))

@@ -51,6 +51,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,9 @@ from .model import (
     Relation,
     Span,
     chains_of,
+    new_document,
+    new_label,
+    new_relation,
     new_span,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
@@ -80,6 +84,9 @@ PREDICTIONS = "predictions (a model's suggestions, not an annotator's) left out"
 DRAFTS = "drafts (annotations not submitted) left out"
 GROUND_TRUTH = "annotations marked ground truth, read as their annotator's"
 STACKED = "regions with several labels, read as one span per label"
+#: The keys of a labels region and of its value, taken at once
+_REGION_KEYS = itemgetter("id", "from_name", "value")
+_VALUE_KEYS = itemgetter("start", "end", "text", "labels")
 _MIN_KEYS = re.compile(rb'"annotation_id"\s*:')
 _FULL_KEYS = re.compile(rb'"(?:annotations|completions)"\s*:\s*\[')
 _TASK_KEYS = re.compile(rb'"(?:data|completed_by|result|was_cancelled)"\s*:')
@@ -460,16 +467,15 @@ class _Reader:
         choices: list[tuple[str | None, str, list[str]]] = []
         relations: list[tuple[str, str, list[str], str, int]] = []
         interned, done = _INTERNED.get, False
+        region_keys, value_keys = _REGION_KEYS, _VALUE_KEYS
         try:
             for res in result:
                 kind = res["type"]
                 if kind == "labels":
-                    rid, layer, value = res["id"], res["from_name"], res["value"]
-                    start, end = value["start"], value["end"]
-                    covered, labels = value["text"], value["labels"]
-                    if type(rid) is not str or type(layer) is not str or \
-                            type(start) is not int or type(end) is not int or \
-                            type(covered) is not str or type(labels) is not list:
+                    rid, layer, value = region_keys(res)
+                    start, end, covered, labels = value_keys(value)
+                    if not (type(rid) is str is type(layer) is type(covered) and
+                            type(start) is int is type(end) and type(labels) is list):
                         break
                     if labels:
                         label = labels[0]
@@ -531,18 +537,26 @@ class _Reader:
             for rid, layer, values in choices:
                 if rid is not None:
                     features.setdefault(rid, []).append((layer, "|".join(values)))
-            spans = tuple(new_span(rid, at[0], at[1], layer, label,
-                                   tuple(features[rid]) if rid in features else (), covered,
-                                   place)
-                          for (rid, layer, _, _, covered, label, place), at
-                          in zip(regions, offsets, strict=True) if at is not None)
-        region_ids = {r[0] for r in regions}
-        doc_labels = tuple(DocumentLabel(layer, value, line) for rid, layer, values in choices
-                           if rid is None or rid not in region_ids for value in values)
+            if features:
+                spans = tuple(new_span(rid, at[0], at[1], layer, label,
+                                       tuple(features[rid]) if rid in features else (),
+                                       covered, place)
+                              for (rid, layer, _, _, covered, label, place), at
+                              in zip(regions, offsets, strict=True) if at is not None)
+            else:
+                spans = tuple(new_span(rid, at[0], at[1], layer, label, (), covered, place)
+                              for (rid, layer, _, _, covered, label, place), at
+                              in zip(regions, offsets, strict=True) if at is not None)
+        doc_labels: tuple[DocumentLabel, ...] = ()
+        if choices:
+            region_ids = {r[0] for r in regions}
+            doc_labels = tuple(new_label(layer, value, line)
+                               for rid, layer, values in choices
+                               if rid is None or rid not in region_ids for value in values)
         rels = self._relations({s.id for s in spans}, relations) if relations else ()
-        return AnnotatedDocument(task, annotator, text, spans=spans, relations=rels,
-                                 chains=chains_of(spans, rels) if rels else (),
-                                 labels=doc_labels, path=self.shown, line=line, tool=TOOL)
+        return new_document(task, annotator, text, (), (), spans, rels,
+                            chains_of(spans, rels) if rels else (), doc_labels, self.shown,
+                            line, TOOL)
 
     def _spans(self, task: str, text: str | None,
                regions: list[tuple[str, str, int, int, str | None, list[str], int]],
@@ -587,8 +601,8 @@ class _Reader:
             if direction == "left":
                 src, dst = dst, src
             for label in labels or [None]:  # type: ignore[list-item]
-                out.append(Relation(src, dst, RELATION_LAYER,
-                                    None if label is None else label_text(label), at))
+                out.append(new_relation(src, dst, RELATION_LAYER,
+                                        None if label is None else label_text(label), at))
         return tuple(out)
 
     def documents(self) -> tuple[AnnotatedDocument, ...]:

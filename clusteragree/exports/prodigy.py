@@ -74,7 +74,9 @@ from .model import (
     Relation,
     Span,
     chains_of,
+    new_document,
     new_span,
+    spans_in_bulk,
 )
 from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
@@ -132,7 +134,7 @@ def _answers(answers: str | Sequence[str]) -> frozenset[str]:
     return frozenset(values)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class _Doc:
     """What one annotator's answers on one input add up to."""
 
@@ -266,7 +268,9 @@ class _Reader:
             text_field(record, "_task_hash", what=what, path=self.path, line=line,
                        required=False)
         assert input_hash is not None
-        view = record.get("_view_id") if isinstance(record.get("_view_id"), str) else None
+        view = record.get("_view_id")
+        if not isinstance(view, str):
+            view = None
         manual = (view is not None and (view.endswith("_manual") or view in _MANUAL_VIEWS)) \
             or (view is None and "tokens" in record)
         choice = "options" in record
@@ -367,11 +371,10 @@ class _Reader:
             spans = self._spans(raw, tokens, text, doc.name, what, line)
         extra: list[Span] = []
         relations = self._relations(record, spans, extra, tokens, text, what, line)
-        made = (*spans, *extra)
-        return AnnotatedDocument(doc.name, doc.annotator, text, tokens=tokens, spans=made,
-                                 relations=relations,
-                                 chains=chains_of(made, relations) if relations else (),
-                                 path=self.shown, line=line, tool=TOOL)
+        made = (*spans, *extra) if extra else tuple(spans)
+        return new_document(doc.name, doc.annotator, text, tokens, (), made, relations,
+                            chains_of(made, relations) if relations else (), (), self.shown,
+                            line, TOOL)
 
     def _tokens(self, record: dict[str, Any], text: str, what: str, line: int
                 ) -> tuple[tuple[int, int], ...]:
@@ -489,8 +492,7 @@ class _Reader:
         if covers or not within:
             return self._found_spans(found, text, name, line)
         # no covered text to check, every span within the text: the spans as they are
-        return [new_span(sid, start, end, LAYER, label, (), None, line)
-                for sid, start, end, label, _ in found]
+        return spans_in_bulk(found, LAYER, line)
 
     def _spans(self, raw: list[Any], tokens: tuple[tuple[int, int], ...], text: str,
                name: str, what: str, line: int) -> list[Span]:
@@ -550,6 +552,9 @@ class _Reader:
     def _relations(self, record: dict[str, Any], spans: list[Span], extra: list[Span],
                    tokens: tuple[tuple[int, int], ...], text: str, what: str, line: int
                    ) -> tuple[Relation, ...]:
+        raw = record.get("relations")
+        if raw is None or (type(raw) is list and not raw):  # none: at once
+            return ()
         raw = field(record, "relations", list, what=what, path=self.path, line=line,
                     required=False, default=[])
         if not raw:
