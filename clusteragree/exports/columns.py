@@ -17,6 +17,7 @@ docs/formats.md, "WebAnno TSV" under "Performance".
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter
 from typing import Any, overload
 
 import numpy as np
@@ -265,7 +266,7 @@ def span_column(spans: Sequence[Span], name: str) -> list[Any]:
                         "label": (spans.labels, spans.label_codes),
                         "features": (spans.features, spans.feature_codes)}[name]
         return list(map(table.__getitem__, codes.tolist()))
-    return [getattr(s, name) for s in spans]
+    return list(map(attrgetter(name), spans))
 
 
 def missing_ids(spans: Sequence[Span], wanted: set[str]) -> set[str]:
