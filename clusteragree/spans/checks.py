@@ -424,10 +424,10 @@ def _plain_only_one(by: dict[str, AnnotatedDocument], file_of: dict[str, str | N
     for a, c in enumerate(columns):
         assert c is not None
         starts, ends, lc, layers, bc, labels = c
-        layer_lut = np.fromiter(map(layer_code.setdefault, layers, _counting(layer_code)),
-                                np.int64, len(layers))
-        label_lut = np.fromiter(map(label_code.setdefault, labels, _counting(label_code)),
-                                np.int64, len(labels))
+        layer_lut = np.asarray([layer_code.setdefault(x, len(layer_code)) for x in layers],
+                               dtype=np.int64)
+        label_lut = np.asarray([label_code.setdefault(x, len(label_code)) for x in labels],
+                               dtype=np.int64)
         parts.append((starts, ends, layer_lut[lc], label_lut[bc],
                       np.full(len(starts), a, dtype=np.int64)))
     s, e, lc, bc, who = (np.concatenate([p[k] for p in parts]) for k in range(5))
@@ -468,12 +468,9 @@ def _codes(spans: Sequence[Span]) -> tuple[Any, Any, Any, list[str], Any,
         s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
     except OverflowError:
         return None
-    n = len(layer_list)
-    layer_code: dict[str, int] = {}
-    label_code: dict[str | None, int] = {}
-    lc = np.fromiter(map(layer_code.setdefault, layer_list, _counting(layer_code)), np.int64, n)
-    bc = np.fromiter(map(label_code.setdefault, label_list, _counting(label_code)), np.int64, n)
-    return s, e, lc, list(layer_code), bc, list(label_code)
+    lc, layers = _coded(layer_list)
+    bc, labels = _coded(label_list)
+    return s, e, lc, layers, bc, labels
 
 
 def _packed(*keys: Any) -> tuple[Any, ...]:
@@ -493,10 +490,10 @@ def _packed(*keys: Any) -> tuple[Any, ...]:
     return tuple(reversed(out))
 
 
-def _counting(table: dict[Any, int]) -> Iterator[int]:
-    """The code a new key of ``table`` gets (its size), for ``map(table.setdefault, ...)``."""
-    while True:
-        yield len(table)
+def _coded(values: Sequence[Any]) -> tuple[Any, list[Any]]:
+    """Values as codes into the distinct ones, numbered in order of first use."""
+    code = {v: i for i, v in enumerate(dict.fromkeys(values))}
+    return np.fromiter(map(code.__getitem__, values), np.int64, len(values)), list(code)
 
 
 def _first_use(codes: Any, table: Sequence[Any]) -> tuple[Any, list[Any]]:
@@ -504,14 +501,11 @@ def _first_use(codes: Any, table: Sequence[Any]) -> tuple[Any, list[Any]]:
     numbered in order of first use (as :func:`_codes` numbers a list of values)."""
     if not len(codes):
         return codes, []
-    distinct: dict[Any, int] = {}
-    lut = np.fromiter(map(distinct.setdefault, table, _counting(distinct)), np.int64,
-                      len(table))
+    lut, values = _coded(table)
     merged = lut[codes]
     used, first = np.unique(merged, return_index=True)
-    rank = np.empty(len(distinct), dtype=np.int64)
+    rank = np.empty(len(values), dtype=np.int64)
     rank[used[np.argsort(first)]] = np.arange(len(used))
-    values = list(distinct)
     return rank[merged], [values[i] for i in used[np.argsort(first)].tolist()]
 
 
