@@ -29,7 +29,12 @@ from clusteragree.errors import InputError, Ledger
 from clusteragree.exports import _records, _webanno_fast
 from clusteragree.exports._webanno_fast import read_fast
 from clusteragree.exports.inception import read_inception_project
-from clusteragree.exports.webanno import _Reader, parse_webanno_tsv, read_webanno_tsv
+from clusteragree.exports.webanno import (
+    _Reader,
+    parse_webanno_tsv,
+    read_webanno_tsv,
+    read_webanno_tsv_bytes,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "corpora_fixtures" / "exports" / "inception"
@@ -359,3 +364,36 @@ def test_a_lone_surrogate_is_read_by_the_general_path(monkeypatch: pytest.Monkey
         text = HEAD + ROWS.replace(where, where.replace("Ms.", "M\udcffs"), 1)
         assert not _took_fast(text)
         _check(_parse(text), monkeypatch)
+
+
+# --- bytes ----------------------------------------------------------------------------------
+
+def _bytes(raw: bytes) -> Callable[[], Any]:
+    return lambda: read_webanno_tsv_bytes(raw, path="x.tsv", document="x", annotator="a")
+
+
+@pytest.mark.parametrize("name", [n for n in VARIANTS if VARIANTS[n]])
+def test_hand_made_variants_read_alike_from_bytes(name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files read from their bytes (as read_webanno_tsv and the project export read them:
+    the fast path without a decoded copy of the file), with and without a byte-order mark."""
+    text = HEAD + VARIANTS[name]
+    for raw in (text.encode(), b"\xef\xbb\xbf" + text.encode()):
+        assert same(_check(_bytes(raw), monkeypatch), _check(_parse(text), monkeypatch)) \
+            is None
+
+
+@pytest.mark.parametrize("where", ["#FORMAT", "#T_SP", "#Text=Ms", "\tMs.\t", "\tPER[1]",
+                                   "\tOTH\t", "coref->1-1\t", "#Sentence.id=s1", "\t\n"])
+def test_bytes_not_utf8_are_refused_by_the_general_path(where: str,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A byte that is not UTF-8 anywhere in the file (each place the fast path reads in its
+    own way) makes the fast path give up, and the general path refuse the file at its line."""
+    text = HEAD + ROWS.replace("#Text=", "#Sentence.id=s1\n#Text=")
+    assert where in text
+    raw = text.encode().replace(where.encode(), where.encode()[:-1] + b"\xff" +
+                                where.encode()[-1:], 1)
+    assert read_fast(_Reader("x.tsv", "x", "a", "webanno-tsv"), raw) is None
+    refused = _check(_bytes(raw), monkeypatch)
+    assert "not UTF-8" in str(refused), refused

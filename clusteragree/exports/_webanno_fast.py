@@ -61,21 +61,18 @@ _Reader = Any
 __all__ = ["read_fast"]
 
 #: ``S-T<TAB>begin-end<TAB>`` at the start of a token line (no sub-token).
-_ROW = re.compile(r"([0-9]{1,9}-[0-9]{1,9})\t([0-9]{1,12})-([0-9]{1,12})\t")
+_ROW = re.compile(rb"([0-9]{1,9}-[0-9]{1,9})\t([0-9]{1,12})-([0-9]{1,12})\t")
 _LINK = re.compile(r"(.*)->([0-9]{1,9})-([0-9]{1,9})\Z", re.S)
-#: Token ids and offsets, one a line (no sub-token).
-_IDS = re.compile(r"[0-9]{1,9}-[0-9]{1,9}(?:\n[0-9]{1,9}-[0-9]{1,9})*")
-_OFFSET_LIST = re.compile(r"[0-9]{1,12}-[0-9]{1,12}(?:\n[0-9]{1,12}-[0-9]{1,12})*")
 _NON_BMP = re.compile("[\U00010000-\U0010FFFF]")
-#: A number of a token id written with a leading zero (the ids are remade from the numbers).
-_LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
 #: Token lines split this many at a time.
 CHUNK = 1 << 16
 
 
-def read_fast(r: _Reader, text: str) -> AnnotatedDocument | None:
-    """The document of ``text`` read by ``r`` (a fresh reader), or None when the general path
-    must read it (see the module's description).
+def read_fast(r: _Reader, text: str | bytes) -> AnnotatedDocument | None:
+    """The document of ``text`` (the file's text, or its UTF-8 bytes without a byte-order
+    mark) read by ``r`` (a fresh reader), or None when the general path must read it (see the
+    module's description). Bytes are read as bytes, without a decoded copy of the whole file;
+    bytes that are not UTF-8 make it give up (the general path then says where).
 
     Examples
     --------
@@ -88,45 +85,46 @@ def read_fast(r: _Reader, text: str) -> AnnotatedDocument | None:
     True
     """
     try:
-        return _read(r, text)
-    except _Abandon:
+        raw = text.encode() if isinstance(text, str) else text
+        return _read(r, raw)
+    except (_Abandon, UnicodeError):  # a lone surrogate, or bytes that are not UTF-8
         return None
 
 
-def _line_at(text: str, pos: int) -> tuple[str, int]:
+def _line_at(text: bytes, pos: int) -> tuple[bytes, int]:
     """The line starting at ``pos`` and the position after its line break."""
-    end = text.find("\n", pos)
+    end = text.find(b"\n", pos)
     if end < 0:
         return text[pos:], len(text)
     return text[pos:end], end + 1
 
 
-def _read(r: _Reader, text: str) -> AnnotatedDocument:
-    if "\r" in text:  # a line's final CR is not part of it (clusteragree.inputs.iter_lines)
-        text = text.replace("\r\n", "\n")
-        if text.endswith("\r"):
+def _read(r: _Reader, text: bytes) -> AnnotatedDocument:
+    if b"\r" in text:  # a line's final CR is not part of it (clusteragree.inputs.iter_lines)
+        text = text.replace(b"\r\n", b"\n")
+        if text.endswith(b"\r"):
             text = text[:-1]
     line, pos = _line_at(text, 0)
     try:
-        r.format_line(1, line)
+        r.format_line(1, line.decode())
         number = 1
-        while text.startswith("#T_", pos):
+        while text.startswith(b"#T_", pos):
             line, pos = _line_at(text, pos)
             number += 1
-            r.layer_line(number, line)
+            r.layer_line(number, line.decode())
     except InputError:
         raise _Abandon from None
     r.name_layers()
     if any(":" in layer.name or "#" in layer.name for layer in r.layers):
         raise _Abandon  # span ids made unique by a set: the general path
-    body = text if text.endswith("\n") else text + "\n"
+    body = text if text.endswith(b"\n") else text + b"\n"
     del text
     size = len(body)
     if pos < size:
         line = _line_at(body, pos)[0]
-        if line.strip() and not line.startswith(("#Text=", "#Sentence.id=")):
+        if line.strip() and not line.startswith((b"#Text=", b"#Sentence.id=")):
             raise _Abandon
-    while body.startswith("\n", pos):
+    while body.startswith(b"\n", pos):
         pos += 1
         number += 1
     # the sentences, a sentence at a time; their token lines as (start, end) in the body
@@ -136,19 +134,21 @@ def _read(r: _Reader, text: str) -> AnnotatedDocument:
     minor, rows = r.minor, 0
     while pos < size:
         texts = []
-        while body.startswith("#", pos):
+        while body.startswith(b"#", pos):
             line, pos = _line_at(body, pos)
             number += 1
-            if line.startswith("#Text="):
-                texts.append(unescape_text(line[6:], minor))
-            elif not line.startswith("#Sentence.id="):
+            if line.startswith(b"#Text="):
+                texts.append(unescape_text(line[6:].decode(), minor))
+            elif line.startswith(b"#Sentence.id="):
+                line.decode()  # (every byte of the file is read as UTF-8)
+            else:
                 raise _Abandon
         first = _ROW.match(body, pos)
         if not texts or first is None:
             raise _Abandon
-        end = body.find("\n\n", pos)
+        end = body.find(b"\n\n", pos)
         end = size if end < 0 else end + 1
-        n = body.count("\n", pos, end)
+        n = body.count(b"\n", pos, end)
         try:
             r.start_sentence(texts, int(first.group(2)), number + 1)
         except InputError:
@@ -160,7 +160,7 @@ def _read(r: _Reader, text: str) -> AnnotatedDocument:
         rows += n
         number += n
         pos = end
-        while body.startswith("\n", pos):
+        while body.startswith(b"\n", pos):
             pos += 1
             number += 1
     return _Document(r, body, blocks, firsts, sizes).read()
@@ -169,7 +169,7 @@ def _read(r: _Reader, text: str) -> AnnotatedDocument:
 class _Document:
     """The token lines of a read body, chunk by chunk, made into the document."""
 
-    def __init__(self, r: _Reader, body: str, blocks: list[tuple[int, int]],
+    def __init__(self, r: _Reader, body: bytes, blocks: list[tuple[int, int]],
                  firsts: list[int], sizes: list[int]) -> None:
         self.r, self.body, self.blocks, self.firsts, self.sizes = r, body, blocks, firsts, sizes
         text = "".join(r.text_parts)
@@ -235,10 +235,7 @@ class _Document:
         sizes = np.asarray(self.sizes[lo:hi], dtype=np.int64)
         n = int(sizes.sum())
         lines = np.repeat(firsts - (np.cumsum(sizes) - sizes), sizes) + np.arange(n)
-        try:
-            raw = "".join([body[s:e] for s, e in self.blocks[lo:hi]]).encode()
-        except UnicodeEncodeError:  # a lone surrogate: the general path
-            raise _Abandon from None
+        raw = b"".join([body[s:e] for s, e in self.blocks[lo:hi]])
         cols = Lines.of(raw, ncols)
         del raw
         if cols is None:

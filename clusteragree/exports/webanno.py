@@ -728,9 +728,18 @@ def read_webanno_tsv_bytes(raw: bytes, *, path: str | os.PathLike[str], document
                            annotator: str, encoding: str | None = None,
                            tool: str = TOOL) -> AnnotatedDocument:
     """:func:`parse_webanno_tsv` of bytes (UTF-8 unless ``encoding`` is named): the project
-    export reads its members with it."""
-    return parse_webanno_tsv(decode(raw, path, encoding=encoding), path=path,
-                             document=document, annotator=annotator, tool=tool)
+    export reads its members with it. UTF-8 bytes go to the fast path as bytes (no decoded
+    copy of the whole file); the general path decodes them when it reads."""
+    name = os.fspath(path)
+    if encoding is not None:  # the fast path on the decoded text, else the general path
+        return _Reader(name, document, annotator, tool).read(decode(raw, path,
+                                                                    encoding=encoding))
+    if _records.FAST:
+        doc = read_fast(_Reader(name, document, annotator, tool),
+                        raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw)
+        if doc is not None:
+            return doc
+    return _Reader(name, document, annotator, tool).read_general(decode(raw, path))
 
 
 def read_webanno_tsv(path: str | os.PathLike[str], *, encoding: str | None = None,
