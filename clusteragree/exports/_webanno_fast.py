@@ -398,6 +398,42 @@ class _Document:
         return out
 
 
+class _Ids:
+    """The ids of a document's spans, made when asked for (all, or one): each layer's spans
+    read as columns by their first token, id and number among the spans without id their
+    token starts, those read row by row by the ids they were given, the chains' links last.
+    Holds only what the ids need."""
+
+    def __init__(self, parts: list[dict[str, Any]], order: Any, extra: list[str], sids: Any,
+                 tids: Any) -> None:
+        self.parts = [(p["prefix"], sids[p["rows"]], tids[p["rows"]], p["dids"], p["fresh"],
+                       p["ids"]) for p in parts]
+        self.offsets = np.cumsum([0, *(len(p[1]) + len(p[5]) for p in self.parts)])
+        self.order, self.extra = order, extra
+
+    def __call__(self) -> list[str]:
+        made: list[str] = []
+        for prefix, sentences, tokens, dids, fresh, slow in self.parts:
+            made += [_span_id(prefix, s, t, d, f) for s, t, d, f in zip(
+                sentences.tolist(), tokens.tolist(), dids.tolist(), fresh.tolist(),
+                strict=True)]
+            made += slow
+        return [made[i] for i in self.order.tolist()] + self.extra
+
+    def at(self, i: int) -> str:
+        """The id of the span ``i``."""
+        if i >= len(self.order):
+            return self.extra[i - len(self.order)]
+        g = int(self.order[i])
+        k = int(np.searchsorted(self.offsets, g, side="right")) - 1
+        prefix, sentences, tokens, dids, fresh, slow = self.parts[k]
+        local = g - int(self.offsets[k])
+        if local >= len(sentences):
+            return str(slow[local - len(sentences)])
+        return _span_id(prefix, int(sentences[local]), int(tokens[local]), int(dids[local]),
+                        int(fresh[local]))
+
+
 def _span_id(prefix: str, sentence: int, token: int, did: int, fresh: int) -> str:
     """The id the general path gives a span: its layer, its first token, its id ``[N]``, or
     ``#n`` for the n-th span without id its first token starts (n > 1)."""
@@ -511,34 +547,9 @@ class _Spans:
             return np.concatenate([_joined([p[name] for p in parts])[order],
                                    np.asarray([x[at] for x in extra], dtype=np.int64)])
 
-        sids, tids = self.sids, self.tids
-        sizes = [len(p["keys"]) for p in parts]
-        offsets = np.cumsum([0, *sizes])
-
-        def ids() -> list[str]:
-            made: list[str] = []
-            for p in parts:
-                rows = p["rows"]
-                made += [_span_id(p["prefix"], s, t, d, f) for s, t, d, f in zip(
-                    sids[rows].tolist(), tids[rows].tolist(), p["dids"].tolist(),
-                    p["fresh"].tolist(), strict=True)]
-                made += p["ids"]
-            return [made[i] for i in order.tolist()] + [x[0] for x in extra]
-
-        def id_at(i: int) -> str:
-            if i >= len(order):
-                return extra[i - len(order)][0]
-            g = int(order[i])
-            k = int(np.searchsorted(offsets, g, side="right")) - 1
-            p, local = parts[k], g - int(offsets[k])
-            if local >= len(p["rows"]):
-                return str(p["ids"][local - len(p["rows"])])
-            row = int(p["rows"][local])
-            return _span_id(p["prefix"], int(sids[row]), int(tids[row]),
-                            int(p["dids"][local]), int(p["fresh"][local]))
-
+        ids = _Ids(parts, order, [x[0] for x in extra], self.sids, self.tids)
         known = frozenset([x[0] for x in extra] + [x for p in parts for x in p["ids"]])
         return SpanColumns(column("starts", 1), column("ends", 2), tuple(self.layers),
                            column("layers", 3), tuple(self.labels), column("labels", 4),
                            tuple(self.features), column("features", 5), column("lines", 6),
-                           ids, id_at=id_at, known_ids=known)
+                           ids, id_at=ids.at, known_ids=known)
