@@ -538,13 +538,13 @@ class _Spans:
                            line))
 
     def columns(self) -> SpanColumns:
-        parts = self.parts
-        keys = _joined([p["keys"] for p in parts])
-        order = np.lexsort((_joined([p["seq"] for p in parts]), keys))
+        parts, self.parts = self.parts, []
+        order = np.lexsort((_joined([p.pop("seq") for p in parts]),
+                            _joined([p.pop("keys") for p in parts])))
         extra = self.extra
 
-        def column(name: str, at: int) -> Any:
-            return np.concatenate([_joined([p[name] for p in parts])[order],
+        def column(name: str, at: int) -> Any:  # (each layer's column dropped once used)
+            return np.concatenate([_joined([p.pop(name) for p in parts])[order],
                                    np.asarray([x[at] for x in extra], dtype=np.int64)])
 
         ids = _Ids(parts, order, [x[0] for x in extra], self.sids, self.tids)
