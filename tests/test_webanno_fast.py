@@ -397,3 +397,38 @@ def test_bytes_not_utf8_are_refused_by_the_general_path(where: str,
     assert read_fast(_Reader("x.tsv", "x", "a", "webanno-tsv"), raw) is None
     refused = _check(_bytes(raw), monkeypatch)
     assert "not UTF-8" in str(refused), refused
+
+
+# --- a column's cells read as bases and ids ---------------------------------------------------
+
+_CELL = st.text(alphabet=st.sampled_from(list("AB*_é😀[]|\\019 ")), max_size=22)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cells=st.lists(st.one_of(_CELL, st.builds(lambda v, d: f"{v}[{d}]", _CELL,
+                                                 st.integers(0, 10**10))),
+                      min_size=1, max_size=30))
+def test_cells_read_by_columns_as_one_by_one(cells: list[str]) -> None:
+    """``Lines.bases`` (the bytes of every cell at once) against ``value_of_cell`` (a cell at
+    a time, as the general path reads a value): the same base and id for every cell, short
+    (16 bytes and fewer) or long, or a refusal when one cell is refused."""
+    from clusteragree.exports._tsv_columns import Lines
+    from clusteragree.exports._webanno_layers import Abandon, value_of_cell
+
+    raw = "".join(f"1-{k + 1}\t0-1\tx\t{c}\t\n" for k, c in enumerate(cells)).encode()
+    lines = Lines.of(raw, 4)
+    assert lines is not None
+    expected: list[tuple[str, int | None]] | None = []
+    try:
+        for c in cells:
+            expected.append((c, None) if "|" in c or "\\" in c else value_of_cell(c))
+    except Abandon:
+        expected = None
+    try:
+        codes, dids, bases = lines.bases(3)
+    except Abandon:
+        assert expected is None
+        return
+    assert expected is not None
+    assert [(bases[c], None if d < 0 else d) for c, d in zip(codes.tolist(), dids.tolist(),
+                                                             strict=True)] == expected

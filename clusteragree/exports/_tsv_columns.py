@@ -20,10 +20,12 @@ from typing import Any
 import numpy as np
 
 from ..inputs import ascii_naturals, decode_ranges, tab_columns
+from ._webanno_layers import Abandon, value_of_cell
 
 __all__ = ["Lines", "covered_match", "text_bytes"]
 
 _TAB, _NL, _DASH, _ZERO = 9, 10, 45, 48
+_PIPE, _BACKSLASH, _OPEN, _CLOSE = 124, 92, 91, 93
 #: Cells up to this many bytes are coded by their bytes with numpy; longer ones one by one.
 _SHORT = 16
 _M1 = np.uint64(0x9E3779B97F4A7C15)
@@ -134,6 +136,82 @@ class Lines:
                     cells.append(cell)
                 codes[row] = code
         return codes, cells
+
+    def bases(self, j: int) -> tuple[Any, Any, list[str]]:
+        """Column ``j`` read as WebAnno writes a value and its disambiguation id, ``V[N]``:
+        each cell's base (the cell without its id) as a code into the distinct bases
+        (decoded), and its id (``-1``: none). A cell with ``|`` or ``\\`` (stacked or
+        escaped) is all base; a cell ending in ``[...]`` whose brackets hold no number of one
+        to nine ASCII digits keeps its brackets when they hold a ``]``, and makes the reading
+        give up otherwise (the general path refuses it): as a single value is read, with
+        :func:`clusteragree.exports._webanno_layers.value_of_cell`.
+
+        Examples
+        --------
+        >>> lines = Lines.of(b"1-1\\t0-1\\ta\\tPER[12]\\t\\n1-2\\t2-3\\tb\\tA|B[3]\\t\\n", 4)
+        >>> codes, dids, bases = lines.bases(3)
+        >>> [bases[c] for c in codes.tolist()], dids.tolist()
+        (['PER', 'A|B[3]'], [12, -1])
+        """
+        s, e = self.starts[:, j], self.ends[:, j]
+        lengths = e - s
+        n = self.n
+        dids = np.full(n, -1, dtype=np.int64)
+        codes = np.empty(n, dtype=np.int64)
+        bases: list[str] = []
+        short = np.flatnonzero(lengths <= _SHORT)
+        if len(short):
+            m, lengths_s = self._matrix(j, _SHORT)
+            m, lengths_s = m[short], lengths_s[short]
+            pos = np.arange(_SHORT)
+            last = m[np.arange(len(short)), np.maximum(lengths_s - 1, 0)]
+            size_base = lengths_s.copy()
+            # the cells that end in ] and have no | or \\: perhaps V[N]
+            maybe = np.flatnonzero((lengths_s > 0) & (last == _CLOSE))
+            if len(maybe):
+                c, size = m[maybe], lengths_s[maybe]
+                plain = ~((c == _PIPE) | (c == _BACKSLASH)).any(axis=1)
+                c, size, maybe = c[plain], size[plain], maybe[plain]
+                opens = (c == _OPEN) & (pos < (size - 1)[:, None])
+                has_open = opens.any(axis=1)
+                at = _SHORT - 1 - opens[:, ::-1].argmax(axis=1)  # the last [
+                inside = (pos > at[:, None]) & (pos < (size - 1)[:, None])
+                digits = size - 2 - at
+                digit = (c - np.uint8(_ZERO)) <= 9
+                split = has_open & (digits >= 1) & (digits <= 9) & \
+                    ((digit & inside).sum(axis=1) == digits)
+                if bool((has_open & ~split & ~((c == _CLOSE) & inside).any(axis=1)).any()):
+                    raise Abandon  # brackets that hold no number: the general path refuses
+                number = np.zeros(len(c), dtype=np.int64)
+                for k in range(1, _SHORT):  # the digits after the [, left to right
+                    here = inside[:, k]
+                    number = np.where(here, number * 10 + (c[:, k].astype(np.int64) - _ZERO),
+                                      number)
+                dids[short[maybe[split]]] = number[split]
+                size_base[maybe[split]] = at[split]
+            kept = m * (pos < size_base[:, None])
+            words = np.ascontiguousarray(kept, dtype=np.uint8).view(np.uint64)
+            key = words[:, 0] * _M1 + words[:, 1] * _M2 + size_base.astype(np.uint64)
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            inverse = np.asarray(inverse).reshape(-1)
+            if not (bool((words[first][inverse] == words).all()) and
+                    bool((size_base[first][inverse] == size_base).all())):
+                raise Abandon  # two bases share a key (never seen): read otherwise
+            at_first = short[first]
+            bases = decode_ranges(self.buf, s[at_first], s[at_first] + size_base[first])
+            codes[short] = inverse
+        long_rows = np.flatnonzero(lengths > _SHORT)
+        if len(long_rows):
+            lut = {b: k for k, b in enumerate(bases)}
+            for row, cell in zip(long_rows.tolist(), self.cells(j, long_rows), strict=True):
+                base, did = (cell, None) if "|" in cell or "\\" in cell else value_of_cell(cell)
+                code = lut.get(base)
+                if code is None:
+                    code = lut[base] = len(bases)
+                    bases.append(base)
+                codes[row] = code
+                dids[row] = -1 if did is None else did
+        return codes, dids, bases
 
     def _slow_codes(self, j: int) -> tuple[Any, list[str]]:
         lut: dict[str, int] = {}

@@ -262,7 +262,7 @@ class _Document:
         for li, layer in enumerate(self.r.layers):
             width = len(layer.columns)
             if layer.kind == "span":
-                self.span_layer(li).add([cols.codes(at + j) for j in range(width)], start)
+                self.span_layer(li).add([cols.bases(at + j) for j in range(width)], start)
             elif layer.kind == "chain":
                 kinds = [c.kind for c in layer.columns]
                 link = max((j for j, x in enumerate(kinds) if x == "chain-link"), default=None)

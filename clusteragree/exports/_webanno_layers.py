@@ -34,7 +34,7 @@ import numpy as np
 
 from ._webanno_escapes import _suffix, split_unescaped, unescape_value
 
-__all__ = ["Abandon", "SpanLayer"]
+__all__ = ["Abandon", "SpanLayer", "value_of_cell"]
 
 _ANY_ID = re.compile(r"\[([0-9]+)\]")
 
@@ -62,8 +62,10 @@ def value_id(raw: str) -> tuple[str, int | None]:
     return raw[:at], _did(raw[at + 1:-1])
 
 
-def _single(cell: str) -> tuple[str, int | None]:
-    """A cell without ``|`` or ``\\`` read as the general path reads one value."""
+def value_of_cell(cell: str) -> tuple[str, int | None]:
+    """A cell without ``|`` or ``\\`` read as the general path reads one value: ``V[N]`` as
+    ``(V, N)``, a cell without an id as ``(cell, None)``; brackets that hold no number (and
+    no ``]``) make the reading give up (the general path refuses them)."""
     if cell[-1:] == "]":
         at = cell.rfind("[")
         if at >= 0:
@@ -75,100 +77,110 @@ def _single(cell: str) -> tuple[str, int | None]:
     return cell, None
 
 
+#: A cell's code: the code of its value as written before its id (its base) shifted by this,
+#: plus its id + 1 (0: none). The blank cell ``_`` is 0.
+_SHIFT = 31
+_ID_MASK = (1 << _SHIFT) - 1
+
+
 class _Column:
-    """The distinct cells of one column of a layer, each read once: its value (a code into
-    the column's distinct values), its id (``-1``: none) and whether it is stacked or
-    escaped (then read row by row)."""
+    """The cells of one column of a layer, as codes: a cell is its base (the cell without its
+    id ``[N]``, a code into the column's distinct bases) and its id. Each distinct base is read
+    once: its value (a code into the column's distinct values) and whether it is stacked or
+    escaped (then read row by row, never split from an id)."""
 
     def __init__(self) -> None:
         self.code: dict[str, int] = {"_": 0}
-        self.cells: list[str] = ["_"]
-        self.dids: list[int] = [-1]
+        self.bases: list[str] = ["_"]
         self.value_code: dict[str | None, int] = {None: 0}  # None: the blank cell
         self.values: list[int] = [0]
         self.stacked: list[bool] = [False]
-        self.arrays: tuple[Any, Any, Any] | None = None
+        self.arrays: tuple[Any, Any] | None = None
         self.split: dict[int, list[int] | None] = {}
 
-    def codes(self, codes: Any, cells: list[str]) -> Any:
-        """The codes of a chunk's cells in this column, from their codes in the chunk
-        (``codes``, into the chunk's distinct ``cells``)."""
-        code = self.code
-        lut = np.empty(len(cells), dtype=np.int64)
-        for k, cell in enumerate(cells):
-            found = code.get(cell)
-            if found is None:
-                found = code[cell] = len(self.cells)
-                self._read(cell)
-                self.arrays = None
-            lut[k] = found
-        return lut[codes]
+    def codes(self, bases: Any, dids: Any, distinct: list[str]) -> Any:
+        """The codes of a chunk's cells in this column, from their bases' codes in the chunk
+        (``bases``, into the chunk's ``distinct`` bases) and their ids (``-1``: none)."""
+        lut = np.fromiter(map(self.base, distinct), np.int64, len(distinct))
+        return (lut[bases] << _SHIFT) | (dids + 1)
 
-    def _read(self, cell: str) -> None:
-        self.cells.append(cell)
-        if "|" in cell or "\\" in cell:
-            self.stacked.append(True)
-            self.dids.append(-1)
-            value = cell
-        else:
-            value, did = _single(cell)
-            self.stacked.append(False)
-            self.dids.append(-1 if did is None else did)
-        vc = self.value_code.get(value)
-        if vc is None:
-            vc = self.value_code[value] = len(self.value_code)
-        self.values.append(vc)
+    def base(self, text: str) -> int:
+        """The code of a base, read once."""
+        found = self.code.get(text)
+        if found is None:
+            found = self.code[text] = len(self.bases)
+            self.bases.append(text)
+            self.stacked.append("|" in text or "\\" in text)
+            vc = self.value_code.get(text)
+            if vc is None:
+                vc = self.value_code[text] = len(self.value_code)
+            self.values.append(vc)
+            self.arrays = None
+        return found
+
+    def cell(self, code: int) -> str:
+        """A cell as written (its id in its shortest form)."""
+        base, did = self.bases[code >> _SHIFT], (code & _ID_MASK) - 1
+        return base if did < 0 else f"{base}[{did}]"
+
+    def _tables(self) -> tuple[Any, Any]:
+        if self.arrays is None:
+            self.arrays = (np.asarray(self.stacked, dtype=bool),
+                           np.asarray(self.values, dtype=np.int64))
+        return self.arrays
+
+    def stacked_of(self, codes: Any) -> Any:
+        """Whether each cell is stacked or escaped."""
+        return self._tables()[0][codes >> _SHIFT]
+
+    def value_codes(self, codes: Any) -> Any:
+        """The value code of each cell (0: the blank cell)."""
+        return np.where(codes == 0, 0, self._tables()[1][codes >> _SHIFT])
+
+    @staticmethod
+    def dids(codes: Any) -> Any:
+        """The id of each cell (``-1``: none)."""
+        return (codes & _ID_MASK) - 1
 
     def parts(self, code: int) -> list[int] | None:
         """The codes of the values of a stacked cell (``A[1]|B[2]``), each read as a cell of
         its own; None for a cell with an escape or a blank (``_``) value."""
-        found = self.split.get(code)
-        if found is None and code not in self.split:
-            cell = self.cells[code]
+        base = code >> _SHIFT
+        found = self.split.get(base)
+        if found is None and base not in self.split:
+            cell = self.bases[base]
             values = cell.split("|")
             if "\\" in cell or "_" in values:
                 found = None
             else:
                 found = []
                 for value in values:
-                    at = self.code.get(value)
-                    if at is None:
-                        at = self.code[value] = len(self.cells)
-                        self._read(value)
-                        self.arrays = None
-                    found.append(at)
-            self.split[code] = found
+                    text, did = value_of_cell(value)
+                    found.append((self.base(text) << _SHIFT) | (0 if did is None else did + 1))
+            self.split[base] = found
         return found
 
-    def split_table(self) -> tuple[Any, Any]:
-        """For each distinct cell: the number of its values (1 for a single cell, 0 for the
-        blank, -1 for a stacked cell not to be split: :meth:`parts`), and the codes of its
-        values (a row each, padded with 0; a single cell is its own value)."""
-        flags = self.tables()[1]
-        stacked = np.flatnonzero(flags).tolist()
-        split = [self.parts(c) for c in stacked]  # may add the values as cells
-        n = len(self.cells)
+    def split_table(self, codes: Any) -> tuple[Any, Any]:
+        """For cells given by their codes: the number of values of each (1 for a single cell,
+        0 for the blank, -1 for a stacked cell not to be split: :meth:`parts`), and the codes
+        of its values (a row each, padded with 0; a single cell is its own value)."""
+        stacked = self.stacked_of(codes)
+        distinct, inverse = np.unique(codes[stacked], return_inverse=True)
+        split = [self.parts(c) for c in distinct.tolist()]
         width = max((len(p) for p in split if p is not None), default=1)
-        count = np.ones(n, dtype=np.int64)
-        count[0] = 0
-        values = np.zeros((n, width), dtype=np.int64)
-        values[:, 0] = np.arange(n)
-        values[0, 0] = 0
-        for c, parts in zip(stacked, split, strict=True):
-            if parts is None:
-                count[c] = -1
-            else:
-                count[c] = len(parts)
-                values[c, :len(parts)] = parts
+        d_count = np.asarray([-1 if p is None else len(p) for p in split], dtype=np.int64)
+        d_values = np.zeros((len(split), width), dtype=np.int64)
+        for k, parts in enumerate(split):
+            if parts is not None:
+                d_values[k, :len(parts)] = parts
+        count = np.where(codes == 0, 0, 1)
+        values = np.zeros((len(codes), width), dtype=np.int64)
+        values[:, 0] = codes
+        at = np.flatnonzero(stacked)
+        inverse = np.asarray(inverse).reshape(-1)
+        count[at] = d_count[inverse]
+        values[at] = d_values[inverse]
         return count, values
-
-    def tables(self) -> tuple[Any, Any, Any]:
-        """The id, the stacked flag and the value code of each distinct cell."""
-        if self.arrays is None:
-            self.arrays = (np.asarray(self.dids, dtype=np.int64),
-                           np.asarray(self.stacked, dtype=bool),
-                           np.asarray(self.values, dtype=np.int64))
-        return self.arrays
 
     def distinct_values(self) -> list[str | None]:
         """The distinct values, by their codes (the code 0, None, is the blank ``_``)."""
@@ -200,9 +212,10 @@ class SpanLayer:
         self.rows: list[Any] = []  # busy rows (global), a chunk each
         self.codes: list[Any] = []  # their cells' codes, rows x columns
 
-    def add(self, columns: list[tuple[Any, list[str]]], start: int) -> None:
-        """The layer's columns of a chunk whose first row is ``start``: each its cells'
-        codes and its distinct cells (:meth:`clusteragree.exports._tsv_columns.Lines.codes`)."""
+    def add(self, columns: list[tuple[Any, Any, list[str]]], start: int) -> None:
+        """The layer's columns of a chunk whose first row is ``start``: each its cells' bases
+        as codes, their ids and the distinct bases
+        (:meth:`clusteragree.exports._tsv_columns.Lines.bases`)."""
         codes = np.stack([c.codes(*col) for c, col in zip(self.columns, columns, strict=True)],
                          axis=1)
         busy = np.flatnonzero((codes != 0).any(axis=1))
@@ -227,16 +240,15 @@ class SpanLayer:
         width = len(self.columns)
         real, nth, vcodes, irregular = self._explode(codes)
         vrows = rows[real]
-        tables = [c.tables() for c in self.columns]
         first_did = np.full(len(vrows), -1, dtype=np.int64)
         for j in reversed(range(width)):  # the first busy cell's id
-            first_did = np.where(vcodes[:, j] != 0, tables[j][0][vcodes[:, j]], first_did)
+            first_did = np.where(vcodes[:, j] != 0, _Column.dids(vcodes[:, j]), first_did)
         pattern = ((vcodes != 0) * (np.int64(1) << np.arange(width, dtype=np.int64))).sum(
             axis=1)
         tangled: set[int] = set()
         for j in range(width):
             for cell in np.unique(vcodes[irregular, j]).tolist():
-                tangled.update(int(x) for x in _ANY_ID.findall(self.columns[j].cells[cell]))
+                tangled.update(int(x) for x in _ANY_ID.findall(self.columns[j].cell(cell)))
         slow = irregular.copy()
         if tangled:
             slow |= np.isin(first_did, np.fromiter(tangled, np.int64, len(tangled)))
@@ -293,10 +305,9 @@ class SpanLayer:
         irregular. Gives ``(row, n, codes, irregular)``, a value each, in order of ``(row,
         n)``."""
         n = len(codes)
-        flags = [c.tables()[1] for c in self.columns]
         stacked = np.zeros(n, dtype=bool)
-        for j, f in enumerate(flags):
-            stacked |= f[codes[:, j]]
+        for j, column in enumerate(self.columns):
+            stacked |= column.stacked_of(codes[:, j])
         if not stacked.any():
             return (np.arange(n), np.zeros(n, dtype=np.int64), codes, np.zeros(n, dtype=bool))
         width = len(self.columns)
@@ -307,9 +318,9 @@ class SpanLayer:
         counts = np.zeros(sub.shape, dtype=np.int64)
         tables = []
         for j, column in enumerate(self.columns):
-            count, values = column.split_table()
+            count, values = column.split_table(sub[:, j])
             tables.append(values)
-            counts[:, j] = count[sub[:, j]]
+            counts[:, j] = count
         busy = counts != 0
         most = counts.max(axis=1)
         regular = ~(counts < 0).any(axis=1) & ((counts == most[:, None]) | ~busy).all(axis=1)
@@ -320,9 +331,8 @@ class SpanLayer:
         extra_nth = np.arange(len(extra_real)) - np.repeat(np.cumsum(most) - most, most)
         extra_codes = np.zeros((len(extra_real), width), dtype=np.int64)
         for j in range(width):
-            cells = sub[local, j]
-            values = tables[j]
-            extra_codes[:, j] = values[cells, np.minimum(extra_nth, values.shape[1] - 1)]
+            values = tables[j][regular]
+            extra_codes[:, j] = values[local, np.minimum(extra_nth, values.shape[1] - 1)]
         keep = np.flatnonzero(~stacked)
         real = np.concatenate([keep, odd, extra_real])
         nth = np.concatenate([np.zeros(len(keep) + len(odd), dtype=np.int64), extra_nth])
@@ -338,20 +348,20 @@ class SpanLayer:
         name, lf = self.name, self.lf
         by_did: dict[int, dict[str, Any]] = {}
         made: list[dict[str, Any]] = []
-        cells_of = [c.cells for c in self.columns]
+        readers = self.columns
         columns = list(enumerate(self.features))
         for row, row_codes in zip(rows.tolist(), codes.tolist(), strict=True):
             stack: list[dict[str, Any]] = []
             fresh = 0
             for j, feature in columns:
-                cell = cells_of[j][row_codes[j]]
+                cell = readers[j].cell(row_codes[j])
                 if cell == "_":
                     continue
                 if "|" in cell or "\\" in cell:
                     pairs = [value_id(raw) for raw in (
                         cell.split("|") if "\\" not in cell else split_unescaped(cell, "|"))]
                 else:
-                    value, did = _single(cell)
+                    value, did = value_of_cell(cell)
                     if stack:
                         if feature is not None:
                             stack[0]["features"][feature] = None if value == "*" else value
@@ -400,16 +410,18 @@ class SpanLayer:
     def dids(self) -> set[int]:
         """Every id its cells name (an id in two layers makes the fast path give up)."""
         out: set[int] = set()
+        for codes in self.codes:
+            found = _Column.dids(codes)
+            out.update(np.unique(found[found >= 0]).tolist())
         for c in self.columns:
-            out.update(d for d in c.dids if d >= 0)
-            for cell, stacked in zip(c.cells, c.stacked, strict=True):
+            for base, stacked in zip(c.bases, c.stacked, strict=True):
                 if stacked:
-                    out.update(int(x) for x in _ANY_ID.findall(cell))
+                    out.update(int(x) for x in _ANY_ID.findall(base))
         return out
 
     def value_codes(self, codes: Any, j: int) -> Any:
         """The value codes of cells of the column ``j`` given by their codes."""
-        return self.columns[j].tables()[2][codes]
+        return self.columns[j].value_codes(codes)
 
 
 def _groups(first_did: Any, slow: Any) -> tuple[Any, Any]:
