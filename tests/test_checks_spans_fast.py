@@ -141,3 +141,20 @@ def test_keys_packed_two_by_two_sort_alike(data: st.DataObject) -> None:
     keys = [np.asarray(data.draw(st.lists(values, min_size=n, max_size=n)), dtype=np.int64)
             for _ in range(data.draw(st.integers(1, 5)))]
     assert np.array_equal(np.lexsort(checks._packed(*keys)), np.lexsort(tuple(reversed(keys))))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab \t\n\x0b\x1c\x85\xa0\u3000\u200b😀é")),
+                    max_size=30), data=st.data())
+def test_white_space_outside_tokens_as_python_tells_it(text: str, data: st.DataObject) -> None:
+    """The characters outside the tokens, marked with counts, against the definition: the
+    text between and after the tokens, joined, is empty or white space."""
+    import numpy as np
+
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    pairs = list(zip(cuts[0::2], cuts[1::2], strict=False))
+    starts = np.asarray([a for a, _ in pairs], dtype=np.int64)
+    ends = np.asarray([b for _, b in pairs], dtype=np.int64)
+    between = "".join(text[a:b] for a, b in zip([0, *ends.tolist()],
+                                                [*starts.tolist(), len(text)], strict=True))
+    assert checks._only_space_outside(text, starts, ends) == (not between or between.isspace())

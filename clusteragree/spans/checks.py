@@ -345,9 +345,29 @@ def _plain_tokens(tokens: Sequence[tuple[int, int]], text: str) -> bool:
             int(ends.max()) > len(text) or bool((starts[1:] < ends[:-1]).any()) or \
             (text and bool(((starts == 0) & (ends == 0)).any())):
         return False
-    between = "".join(map(text.__getitem__, map(slice, [0, *ends.tolist()],
-                                                   [*starts.tolist(), len(text)])))
-    return not between or between.isspace()
+    return _only_space_outside(text, starts, ends)
+
+
+def _only_space_outside(text: str, starts: Any, ends: Any) -> bool:
+    """Whether every character of ``text`` outside the ranges (in order, disjoint) is white
+    space (``str.isspace``): the characters outside marked with two counts, each distinct one
+    tested once."""
+    if not text:
+        return True
+    if text.isascii():
+        points = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    else:
+        try:
+            points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        except UnicodeEncodeError:  # a lone surrogate: not white space, and not in a token?
+            between = "".join(map(text.__getitem__, map(slice, [0, *ends.tolist()],
+                                                           [*starts.tolist(), len(text)])))
+            return not between or between.isspace()
+    size = len(text)
+    depth = np.cumsum(np.bincount(starts, minlength=size + 1) -
+                      np.bincount(ends, minlength=size + 1))[:size]
+    outside = np.unique(points[depth == 0])
+    return all(chr(c).isspace() for c in outside.tolist())
 
 
 def _token_checks(tokens: Sequence[tuple[int, int]], text: str, *, file: str | None,
