@@ -236,7 +236,9 @@ def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str
             (length is not None and int(e.max()) > length):
         return None
     n = len(spans)
-    order = np.lexsort(_packed(s, e, lc, bc))  # stable: a key's first span comes first
+    # by layer, start, end, label; stable: a key's first span comes first, and each layer's
+    # distinct keys come in order of their offsets (the overlaps need no sort of their own)
+    order = np.lexsort(_packed(lc, s, e, bc))
     ss, ee, ll, bb = s[order], e[order], lc[order], bc[order]
     new = np.ones(n, dtype=bool)
     new[1:] = (ss[1:] != ss[:-1]) | (ee[1:] != ee[:-1]) | (ll[1:] != ll[:-1]) | \
@@ -256,8 +258,6 @@ def _plain_span_checks(spans: Sequence[Span], *, file: str | None, document: str
         layer = layers[i]
         mask = kl == i
         a, b = ks[mask], ke[mask]
-        by = np.lexsort((b, a))
-        a, b = a[by], b[by]
         overlapping = int(np.count_nonzero(a[1:] < np.maximum.accumulate(b)[:-1]))
         if overlapping:
             out.append(Incident("spans-overlap", f"a span{_of(layer)} overlaps an earlier "
