@@ -132,35 +132,38 @@ def _read(r: _Reader, text: bytes) -> AnnotatedDocument:
     firsts: list[int] = []  # the line of each block's first token
     sizes: list[int] = []  # the number of its token lines
     minor, rows = r.minor, 0
+    find, count, starts, match = body.find, body.count, body.startswith, _ROW.match
+    start_sentence, sentences = r.start_sentence, r.sentences
     while pos < size:
         texts = []
-        while body.startswith(b"#", pos):
-            line, pos = _line_at(body, pos)
+        while starts(b"#", pos):  # (the body ends with a line feed: every line has one)
+            end = find(b"\n", pos)
             number += 1
-            if line.startswith(b"#Text="):
-                texts.append(unescape_text(line[6:].decode(), minor))
-            elif line.startswith(b"#Sentence.id="):
-                line.decode()  # (every byte of the file is read as UTF-8)
+            if starts(b"#Text=", pos):
+                texts.append(unescape_text(body[pos + 6:end].decode(), minor))
+            elif starts(b"#Sentence.id=", pos):
+                body[pos:end].decode()  # (every byte of the file is read as UTF-8)
             else:
                 raise _Abandon
-        first = _ROW.match(body, pos)
+            pos = end + 1
+        first = match(body, pos)
         if not texts or first is None:
             raise _Abandon
-        end = body.find(b"\n\n", pos)
+        end = find(b"\n\n", pos)
         end = size if end < 0 else end + 1
-        n = body.count(b"\n", pos, end)
+        n = count(b"\n", pos, end)
         try:
-            r.start_sentence(texts, int(first.group(2)), number + 1)
+            start_sentence(texts, int(first.group(2)), number + 1)
         except InputError:
             raise _Abandon from None
-        r.sentences.append((rows, rows + n))
+        sentences.append((rows, rows + n))
         blocks.append((pos, end))
         firsts.append(number + 1)
         sizes.append(n)
         rows += n
         number += n
         pos = end
-        while body.startswith(b"\n", pos):
+        while starts(b"\n", pos):
             pos += 1
             number += 1
     return _Document(r, body, blocks, firsts, sizes).read()
