@@ -409,11 +409,11 @@ _CELL = st.text(alphabet=st.sampled_from(list("AB*_é😀[]|\\019 ")), max_size=
                                                  st.integers(0, 10**10))),
                       min_size=1, max_size=30))
 def test_cells_read_by_columns_as_one_by_one(cells: list[str]) -> None:
-    """``Lines.bases`` (the bytes of every cell at once) against ``value_of_cell`` (a cell at
+    """``cell_bases`` (the bytes of every cell at once) against ``value_of_cell`` (a cell at
     a time, as the general path reads a value): the same base and id for every cell, short
     (16 bytes and fewer) or long, or a refusal when one cell is refused."""
     from clusteragree.exports._tsv_columns import Lines
-    from clusteragree.exports._webanno_layers import Abandon, value_of_cell
+    from clusteragree.exports._webanno_layers import Abandon, cell_bases, value_of_cell
 
     raw = "".join(f"1-{k + 1}\t0-1\tx\t{c}\t\n" for k, c in enumerate(cells)).encode()
     lines = Lines.of(raw, 4)
@@ -425,7 +425,7 @@ def test_cells_read_by_columns_as_one_by_one(cells: list[str]) -> None:
     except Abandon:
         expected = None
     try:
-        codes, dids, bases = lines.bases(3)
+        codes, dids, bases = cell_bases(lines, 3)
     except Abandon:
         assert expected is None
         return

@@ -49,7 +49,7 @@ from ..errors import InputError
 from ._tsv_columns import Lines, covered_match, text_bytes
 from ._webanno_escapes import _escaped, _suffix, split_unescaped, unescape_text, unescape_value
 from ._webanno_layers import Abandon as _Abandon
-from ._webanno_layers import SpanLayer
+from ._webanno_layers import SpanLayer, cell_bases
 from .columns import PairColumns, SpanColumns
 from .model import AnnotatedDocument, Chain
 from .offsets import UNITS, _positions, unit_notice
@@ -265,7 +265,8 @@ class _Document:
         for li, layer in enumerate(self.r.layers):
             width = len(layer.columns)
             if layer.kind == "span":
-                self.span_layer(li).add([cols.bases(at + j) for j in range(width)], start)
+                self.span_layer(li).add([cell_bases(cols, at + j) for j in range(width)],
+                                        start)
             elif layer.kind == "chain":
                 kinds = [c.kind for c in layer.columns]
                 link = max((j for j, x in enumerate(kinds) if x == "chain-link"), default=None)
