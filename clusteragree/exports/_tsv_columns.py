@@ -26,7 +26,6 @@ __all__ = ["Lines", "covered_match", "text_bytes"]
 _TAB, _NL, _DASH, _ZERO = 9, 10, 45, 48
 #: Fields up to this many bytes are coded by their bytes with numpy; longer ones one by one.
 SHORT = 16
-_SHORT = SHORT
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -46,8 +45,8 @@ class Lines:
     ([0, 1], ['X', '_'])
     """
 
-    def __init__(self, raw: bytes, buf: Any, starts: Any, ends: Any) -> None:
-        self.raw, self.buf, self.starts, self.ends = raw, buf, starts, ends
+    def __init__(self, buf: Any, starts: Any, ends: Any) -> None:
+        self.buf, self.starts, self.ends = buf, starts, ends
         self.n = starts.shape[0]
         self.windows: Any = None
         self.last: tuple[tuple[int, int], tuple[Any, Any]] | None = None
@@ -70,7 +69,7 @@ class Lines:
             return None  # a field past the declared ones
         field_starts = np.stack([c[0] for c in columns[:width]], axis=1).astype(np.int64)
         field_ends = np.stack([c[1] for c in columns[:width]], axis=1).astype(np.int64)
-        return cls(raw, buf, field_starts, field_ends)
+        return cls(buf, field_starts, field_ends)
 
     def _matrix(self, j: int, size: int) -> tuple[Any, Any]:
         """The bytes of the fields of column ``j``, up to ``size`` (bytes), padded with 0, and
@@ -115,8 +114,8 @@ class Lines:
         coded by their bytes (two 64-bit words and the size): a code each, and the row of
         each code's first field; None when two different prefixes share a key (never seen:
         the keys are compared, not trusted)."""
-        m, _ = self._matrix(j, _SHORT)
-        kept = m[rows] * (np.arange(_SHORT) < sizes[:, None])
+        m, _ = self._matrix(j, SHORT)
+        kept = m[rows] * (np.arange(SHORT) < sizes[:, None])
         words = np.ascontiguousarray(kept, dtype=np.uint8).view(np.uint64)
         key = words[:, 0] * _M1 + words[:, 1] * _M2 + sizes.astype(np.uint64)
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
@@ -129,7 +128,7 @@ class Lines:
     def matrix(self, j: int) -> tuple[Any, Any]:
         """The first 16 bytes of every field of column ``j`` (padded with 0), and the
         fields' lengths."""
-        return self._matrix(j, _SHORT)
+        return self._matrix(j, SHORT)
 
     def cells(self, j: int, rows: Any) -> list[str]:
         """The cells of column ``j`` in ``rows``, decoded."""

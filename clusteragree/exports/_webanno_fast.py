@@ -14,23 +14,20 @@ files.
 
 What makes it fast:
 
-* the sentences are found a sentence at a time (their ``#Text=`` lines are read as the general
-  path reads them), their token lines kept as one block each;
-* the token lines are split a chunk of about 65,000 at a time into columns (one ``split`` of
-  the chunk, the columns sliced out of it), whose ids and offsets are checked with one regular
-  expression each and converted in one go; the chunk is then dropped, so that memory holds the
-  spans, not the file's fields;
-* the offsets of a chunk are checked in one go (code points, else UTF-16 code units with one
-  ``searchsorted`` over the characters outside the BMP), the unit decided for the whole file as
-  :func:`~clusteragree.exports.offsets.resolve_offsets` decides it;
-* a layer whose cells hold no stacked value (``|``), disambiguation id (``[N]``) or escape in a
-  chunk makes one span per busy token from its columns, without the per-span dictionary of
-  features the general path fills; labels and feature tuples are shared between the spans
-  that have the same;
-* spans are made through their slots (as :func:`~clusteragree.exports.model.new_span` makes
-  them) and their ids need no set of the ids used: they are unique by construction (layer
-  names hold neither ``:`` nor ``#``; spans without id stacked on one token are numbered as
-  the general path numbers them).
+* a UTF-8 file is read as bytes (no decoded copy of the whole file); the sentences are found a
+  sentence at a time (their ``#Text=`` lines read as the general path reads them), their token
+  lines kept as one block each;
+* the token lines are read about 65,000 at a time as columns of bytes
+  (:mod:`clusteragree.exports._tsv_columns`): the fields' bounds, the ids and offsets as
+  numbers, each token's text compared with the document's text at its offsets (code points,
+  else UTF-16 code units, the unit decided for the whole file as
+  :func:`~clusteragree.exports.offsets.resolve_offsets` decides it);
+* the span layers' cells are read as their values and ids ``[N]`` from the bytes of whole
+  columns, and the spans made from rows of codes
+  (:mod:`clusteragree.exports._webanno_layers`);
+* the document keeps its spans and tokens as columns
+  (:class:`~clusteragree.exports.columns.SpanColumns`,
+  :class:`~clusteragree.exports.columns.PairColumns`), their ids made when asked for.
 
 References
 ----------

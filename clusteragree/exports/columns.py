@@ -27,7 +27,22 @@ from .model import Span, new_span
 __all__ = ["PairColumns", "SpanColumns", "missing_ids", "span_column"]
 
 
-class SpanColumns(Sequence[Span]):
+class _AsTuple:
+    """Equality and hashing of a sequence that reads as the tuple of its items: equal to that
+    tuple and to another such sequence of the same items, hashed as the tuple."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, _AsTuple)):
+            return len(self) == len(other) and tuple(self) == tuple(other)  # type: ignore
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))  # type: ignore
+
+
+class SpanColumns(_AsTuple, Sequence[Span]):
     """Continuous spans without covered text, as columns.
 
     Parameters
@@ -161,16 +176,6 @@ class SpanColumns(Sequence[Span]):
     def __iter__(self) -> Iterator[Span]:
         return self._rows(np.arange(len(self)))
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, SpanColumns):
-            return len(self) == len(other) and tuple(self) == tuple(other)
-        if isinstance(other, tuple):
-            return len(self) == len(other) and tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled with its ids made (a callable that makes them may not pickle)
         return (_rebuilt, (self.starts, self.ends, self.layers, self.layer_codes, self.labels,
@@ -181,7 +186,7 @@ class SpanColumns(Sequence[Span]):
         return f"SpanColumns({len(self)} spans, layers {list(self.layers)!r})"
 
 
-class PairColumns(Sequence[tuple[int, int]]):
+class PairColumns(_AsTuple, Sequence[tuple[int, int]]):
     """Pairs of integers (a document's token offsets) kept as two arrays: the tuple of the
     pairs, without an object a pair.
 
@@ -220,17 +225,6 @@ class PairColumns(Sequence[tuple[int, int]]):
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
         return zip(self.starts.tolist(), self.ends.tolist(), strict=True)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PairColumns):
-            return bool(np.array_equal(self.starts, other.starts) and
-                        np.array_equal(self.ends, other.ends))
-        if isinstance(other, tuple):
-            return len(self) == len(other) and tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (PairColumns, (self.starts, self.ends))
