@@ -1,8 +1,11 @@
 """The fast paths of the JSON readers (Label Studio, doccano, Prodigy) against their general
 path: the same documents, field by field, the same notices and the same errors.
 
-Each input is read three ways: the general path alone (``_records.FAST = False``), the fast
-paths with orjson, and the fast paths with the standard library's ``json`` (orjson hidden).
+Each input is read four ways: the general path alone (``_records.FAST = False``), the fast
+paths with orjson, the fast paths with the standard library's ``json`` (orjson hidden), and
+the compiled ones (JSON Lines found and checked a block at a time, in blocks of a few dozen
+bytes so that lines cross them; Prodigy's tokens read from their bytes: _jsonl_blocks,
+_token_bytes).
 The inputs are the fixtures (corpora_fixtures/exports) and random exports (hypothesis) written
 to exercise both what the fast paths take (well-formed records, UTF-16 offsets after
 characters outside the BMP) and what they must leave to the general path (wrong types,
@@ -25,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import InputError, Ledger
-from clusteragree.exports import _records, model
+from clusteragree.exports import _jsonl_blocks, _records, model
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
@@ -48,7 +51,7 @@ from clusteragree.exports.model import (
 from clusteragree.exports.prodigy import read_prodigy
 
 FIX = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "exports"
-MODES = ("general", "fast", "fast-stdlib")
+MODES = ("general", "fast", "fast-stdlib", "compiled")
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
@@ -61,6 +64,13 @@ def _outcome(read: Callable[[], Any], mode: str, monkeypatch: pytest.MonkeyPatch
         patch.setattr(_records, "FAST", mode != "general")
         if mode == "fast-stdlib":
             patch.setattr(_records, "_orjson", None)
+        if mode == "compiled":
+            if _records._orjson is None or _jsonl_blocks.scanner() is None:
+                return _outcome(read, "fast", monkeypatch)
+            patch.setattr(_jsonl_blocks, "MIN_SIZE", 0)
+            patch.setattr(_jsonl_blocks, "BLOCK", 37)
+        else:  # the line-by-line path and the tokens checked object by object
+            patch.setattr(_jsonl_blocks, "loaded", lambda: False)
         with Ledger() as ledger:
             try:
                 found: Any = read()

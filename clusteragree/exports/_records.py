@@ -43,6 +43,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..inputs import check_encoding, decode
+from . import _jsonl_blocks
+from ._jsonl_blocks import _NO_VALUE, _STAND_IN, _STAND_IN_KEY, Shared
 
 __all__ = ["FAST", "Shared", "field", "integer", "iter_json_array", "iter_json_array_bytes",
            "iter_jsonl", "json_line", "label_text", "line_at", "text_field"]
@@ -92,7 +94,6 @@ _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
 #: The nesting below which the standard library's scanner never runs out of stack: deeper
 #: values are left to it, so that it decides (its RecursionError depends on the caller's depth).
 _SHALLOW = 100
-_NO_VALUE = object()
 
 
 def _shallow(raw: bytes) -> bool:
@@ -156,35 +157,6 @@ def json_line(text: str, path: PathLike, line: int) -> Any:
         raise InputError(_TOO_LONG, path, line) from None
 
 
-class Shared:
-    """A value cut out of a JSON line by :func:`iter_jsonl` (``shared=KEY``): its bytes, as
-    written, and its value (parsed when first asked for). Lines that repeat a value byte for
-    byte (Prodigy's tokens, the same for every annotator of a text) give the same bytes, so a
-    reader may reuse what it made of them.
-
-    Examples
-    --------
-    >>> Shared(b'[1, 2.0, true]').parsed()
-    [1, 2.0, True]
-    """
-
-    __slots__ = ("raw", "value")
-
-    def __init__(self, raw: bytes, value: Any = _NO_VALUE) -> None:
-        self.raw, self.value = raw, value
-
-    def parsed(self) -> Any:
-        """The value (the bytes were read by orjson as the standard library reads them)."""
-        if self.value is _NO_VALUE:
-            self.value = (_orjson.loads if _orjson is not None else json.loads)(self.raw)
-        return self.value
-
-
-#: What stands for the value cut out of a line: an object whose one key is U+0000, which JSON
-#: can only write as these bytes, so that where they occur once in the line, the parsed object
-#: is this one.
-_STAND_IN = b'{"\\u0000":0}'
-_STAND_IN_KEY = b"\\u0000"
 #: Bytes of a cut value keyed by how it starts: candidates per key, and the key's length.
 _KNOWN_PER_KEY, _KEY_BYTES = 8, 256
 
@@ -281,6 +253,14 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
     """
     codec = check_encoding(encoding) or "utf-8"
     fast = FAST and _orjson is not None and codec == "utf-8"
+    if fast and _jsonl_blocks.wanted(stream):
+        scan = _jsonl_blocks.scanner()
+        if scan is not None:
+            yield from _jsonl_blocks.records(stream, shared, scan,  # type: ignore[arg-type]
+                                             _orjson.loads, _orjson.JSONDecodeError,
+                                             lambda raw, number: _general_line(
+                                                 raw, path, number, codec, encoding))
+            return
     marker = None if shared is None else json.dumps(shared).encode() + b":"
     known: dict[bytes, list[bytes]] = {}
     for number, raw in enumerate(stream, 1):
@@ -302,11 +282,18 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
             if value is not _NO_VALUE:
                 yield number, value
                 continue
-        try:
-            text = raw.decode(codec)
-        except UnicodeDecodeError:
-            text = _decode_line(raw, path, number, encoding)
-        yield number, json_line(text, path, number)
+        yield number, _general_line(raw, path, number, codec, encoding)
+
+
+def _general_line(raw: bytes, path: PathLike, number: int, codec: str, encoding: str | None
+                  ) -> Any:
+    """The value of line ``number`` by the standard library (decoded, then parsed), or the
+    :class:`~clusteragree.errors.InputError` that says what is wrong with it."""
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError:
+        text = _decode_line(raw, path, number, encoding)
+    return json_line(text, path, number)
 
 
 def _decode_line(raw: bytes, path: PathLike, number: int, encoding: str | None) -> str:

@@ -65,8 +65,9 @@ from typing import IO, Any
 
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk
-from . import _records
+from . import _jsonl_blocks, _records
 from ._records import _INTERNED, Shared, field, integer, iter_jsonl, label_text, text_field
+from ._token_bytes import token_offsets
 from .model import (
     AnnotatedDocument,
     DocumentLabel,
@@ -386,6 +387,14 @@ class _Reader:
             if known is not None and (known[0] is cut or known[0] == cut):
                 self.tally.add("mismatch", _TOKEN_TEXT, line, known[2])
                 return known[1]
+            found = token_offsets(cut, text) if _records.FAST and _jsonl_blocks.loaded() \
+                else None
+            if found is not None:  # read from the bytes (see _token_bytes)
+                tokens, wrong = found
+                self.tally.add("mismatch", _TOKEN_TEXT, line, wrong)
+                tokens = self._shared(text, tokens)
+                self.shared[text] = (cut, tokens, wrong)
+                return tokens
             raw = raw.parsed()
         if type(raw) is not list:
             raw = field(record, "tokens", list, what=what, path=self.path, line=line,
