@@ -56,8 +56,7 @@ REGION_KEYS = itemgetter("id", "from_name", "value")
 VALUE_KEYS = itemgetter("start", "end", "text", "labels")
 #: The fields of an annotation the fast path reads, taken at once (absent ones are None)
 _ANNOTATION_KEYS = ("id", "was_cancelled", "completed_by", "ground_truth", "result")
-#: The types of a labels region's start, end, covered text and labels, checked at once
-_VALUE_TYPES = (int, int, str, list)
+_ANNOTATION = itemgetter(*_ANNOTATION_KEYS)
 _STRINGS = {str}
 _ID = attrgetter("id")
 #: The code point at each UTF-16 offset of a text, made once for the annotators of a task
@@ -73,20 +72,31 @@ class Reader(Protocol):
     shown: str
     tally: Tally
     docs: list[AnnotatedDocument]
+    names: dict[int, str]
 
 
-class Cursor(Protocol):
-    """The places of a task's regions (``labelstudio._Cursor``)."""
+class _Cursor:
+    """The line of each region and relation of one task, found by moving forward through the
+    task's text in the order the parsed values come (so the search is linear in the task)."""
 
-    newline: Any
-    text: Any
+    def __init__(self, text: str | bytes, start: int, end: int, line: int) -> None:
+        self.text, self.pos, self.end, self.line = text, start, end, line
+        self.raw = type(text) is bytes  # the file's bytes (read by orjson): tokens in UTF-8
+        self.newline: Any = b"\n" if self.raw else "\n"
 
-    def find(self, token: str) -> int: ...
+    def find(self, token: str) -> int:
+        found: Any = token.encode("utf-8", "surrogatepass") if self.raw else token
+        at = self.text.find(found, self.pos, self.end)
+        if at < 0:
+            return self.line
+        self.line += self.text.count(self.newline, self.pos, at)
+        self.pos = at + len(found)
+        return self.line
 
 
-def read_task(reader: Reader, task: dict[str, Any], line: int, cursor: Cursor, start: int,
-              end: int) -> bool:
-    """Read ``task`` (at ``line``, the bytes or characters ``start:end`` of ``cursor.text``)
+def read_task(reader: Reader, task: dict[str, Any], line: int, window: str | bytes,
+              start: int, end: int) -> bool:
+    """Read ``task`` (at ``line``, the bytes or characters ``start:end`` of ``window``)
     as the general path reads it, and say True; or say False, with nothing done, for a task
     of another shape: its id not a number or a string, its annotations, predictions or drafts
     not lists, its data not an object with the text under the reader's chosen key; an
@@ -122,12 +132,18 @@ def read_task(reader: Reader, task: dict[str, Any], line: int, cursor: Cursor, s
         if type(text) is not str:
             return False
         # a task written on one line: every region is on the task's line (no search needed)
-        flat = cursor.text.find(cursor.newline, start, end) < 0
+        newline: Any = b"\n" if type(window) is bytes else "\n"
+        cursor = None if window.find(newline, start, end) < 0 else \
+            _Cursor(window, start, end, line)
         annotators: set[str] = set()
+        names = reader.names
         for ann in annotations:
             if type(ann) is not dict:
                 return False
-            ann_id, cancelled, who, truth, result = map(ann.get, _ANNOTATION_KEYS)
+            try:
+                ann_id, cancelled, who, truth, result = _ANNOTATION(ann)
+            except KeyError:  # (a field left out: None, as the general path reads it)
+                ann_id, cancelled, who, truth, result = map(ann.get, _ANNOTATION_KEYS)
             if not ((type(ann_id) is int or (type(ann_id) is str and ann_id)) and
                     (type(result) is list or result is None)):
                 return False
@@ -137,7 +153,7 @@ def read_task(reader: Reader, task: dict[str, Any], line: int, cursor: Cursor, s
             if cancelled is not False and cancelled is not None:
                 return False
             if type(who) is int:
-                annotator = label_text(str(who))
+                annotator = names.get(who) or names.setdefault(who, label_text(str(who)))
             elif type(who) is str:
                 annotator = label_text(who)
             else:
@@ -149,7 +165,7 @@ def read_task(reader: Reader, task: dict[str, Any], line: int, cursor: Cursor, s
                 notices.append(("note", GROUND_TRUTH, line, 1))
             elif truth is not False and truth is not None:
                 return False
-            doc = _document(name, annotator, text, result or (), line, cursor, flat, notices,
+            doc = _document(name, annotator, text, result or (), line, cursor, notices,
                             reader.shown)
             if doc is None:
                 return False
@@ -162,11 +178,11 @@ def read_task(reader: Reader, task: dict[str, Any], line: int, cursor: Cursor, s
 
 
 def _document(task: str, annotator: str, text: str, result: Any, line: int,
-              cursor: Cursor, flat: bool, notices: list[Notice], shown: str
+              cursor: _Cursor | None, notices: list[Notice], shown: str
               ) -> AnnotatedDocument | None:
     """One annotation's document; None for a result it does not take (see :func:`_regions`)
     or offsets that fit neither unit."""
-    found = _regions(text, result, line, cursor, flat)
+    found = _regions(text, result, line, cursor)
     if found is None:
         return None
     drafts, choices, relations, fits = found
@@ -225,7 +241,7 @@ def _document(task: str, annotator: str, text: str, result: Any, line: int,
                         chains_of(spans, rels) if rels else (), labels, shown, line, TOOL)
 
 
-def _regions(text: str, result: Any, line: int, cursor: Cursor, flat: bool
+def _regions(text: str, result: Any, line: int, cursor: _Cursor | None
              ) -> tuple[list[SpanDraft], list[tuple[str | None, str, list[str]]],
                         list[tuple[str, str, list[str], str, int]], bool] | None:
     """The labels regions (one label or none each, with their covered text) as drafts of
@@ -244,11 +260,11 @@ def _regions(text: str, result: Any, line: int, cursor: Cursor, flat: bool
             kind = res["type"]
             if kind == "labels":
                 rid, layer, value = region_keys(res)
-                found = value_keys(value)
-                if tuple(map(type, found)) != _VALUE_TYPES or type(rid) is not str \
+                start, end, covered, labels = value_keys(value)
+                if type(start) is not int or type(end) is not int or type(covered) is not str \
+                        or type(labels) is not list or type(rid) is not str \
                         or type(layer) is not str:
                     return None
-                start, end, covered, labels = found
                 if labels:
                     label = labels[0]
                     if type(label) is not str or len(labels) > 1:
@@ -263,22 +279,21 @@ def _regions(text: str, result: Any, line: int, cursor: Cursor, flat: bool
                     rid, start, end, label, covered
                 draft.layer = interned(layer) or label_text(layer)
                 draft.features = draft.fragments = ()
-                draft.line = line if flat else cursor.find(f'"{rid}"')
+                draft.line = line if cursor is None else cursor.find(f'"{rid}"')
                 drafts.append(draft)
             elif kind == "relation":
                 src, dst, labels = res["from_id"], res["to_id"], res.get("labels")
                 if type(src) is not str or type(dst) is not str or not (
-                        labels is None or (type(labels) is list and (
-                            not labels or set(map(type, labels)) == _STRINGS))):
+                        labels is None or (type(labels) is list and _strings(labels))):
                     return None
                 relations.append((src, dst, labels or [], str(res.get("direction")),
-                                  line if flat else cursor.find('"from_id"')))
+                                  line if cursor is None else cursor.find('"from_id"')))
             elif kind == "choices":
                 rid, layer, values = res.get("id"), res["from_name"], \
                     res["value"].get("choices")
                 if (rid is not None and type(rid) is not str) or type(layer) is not str \
-                        or not (values is None or (type(values) is list and (
-                            not values or set(map(type, values)) == _STRINGS))):
+                        or not (values is None or (type(values) is list and
+                                                   _strings(values))):
                     return None
                 choices.append((rid, interned(layer) or label_text(layer), values or []))
             else:
@@ -286,3 +301,10 @@ def _regions(text: str, result: Any, line: int, cursor: Cursor, flat: bool
     except (KeyError, TypeError, AttributeError):
         return None
     return drafts, choices, relations, fits
+
+
+def _strings(values: list[Any]) -> bool:
+    """Whether every value of the list is a string (one value, the common case, at once)."""
+    if len(values) == 1:
+        return type(values[0]) is str
+    return not values or set(map(type, values)) == _STRINGS

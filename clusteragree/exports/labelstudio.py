@@ -65,6 +65,7 @@ from ._labelstudio_fast import (
     RELATION_LAYER,
     STRAY_RELATIONS,
     TOOL,
+    _Cursor,
     read_task,
 )
 from ._labelstudio_fast import REGION_KEYS as _REGION_KEYS
@@ -219,25 +220,6 @@ def _refuse_flat(text: str, path: Path) -> None:
                          "export the project as JSON (the full export) instead", path, 1)
 
 
-class _Cursor:
-    """The line of each region and relation of one task, found by moving forward through the
-    task's text in the order the parsed values come (so the search is linear in the task)."""
-
-    def __init__(self, text: str | bytes, start: int, end: int, line: int) -> None:
-        self.text, self.pos, self.end, self.line = text, start, end, line
-        self.raw = type(text) is bytes  # the file's bytes (read by orjson): tokens in UTF-8
-        self.newline: Any = b"\n" if self.raw else "\n"
-
-    def find(self, token: str) -> int:
-        found: Any = token.encode("utf-8", "surrogatepass") if self.raw else token
-        at = self.text.find(found, self.pos, self.end)
-        if at < 0:
-            return self.line
-        self.line += self.text.count(self.newline, self.pos, at)
-        self.pos = at + len(found)
-        return self.line
-
-
 class _Reader:
     def __init__(self, path: Path, duplicates: str, text_key: str | None,
                  annotator_key: str) -> None:
@@ -247,13 +229,14 @@ class _Reader:
         self.docs: list[AnnotatedDocument] = []
         self.chosen_key: str | None = text_key
         self.emails: dict[str, str] = {}
+        self.names: dict[int, str] = {}  # annotators given by a number, named once
         self.checked_first = False
 
     # --- a task
 
     def task(self, task: Any, line: int, window: str | bytes, start: int, end: int) -> None:
         if _records.FAST and self.checked_first and type(task) is dict and read_task(
-                self, task, line, _Cursor(window, start, end, line), start, end):
+                self, task, line, window, start, end):
             return  # the whole task at once (else, nothing done, it is read as below)
         if not isinstance(task, dict):
             raise InputError(f"the task at line {line} is not a JSON object", self.path, line)
