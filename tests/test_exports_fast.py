@@ -240,11 +240,27 @@ ELEMENT = st.one_of(
                      "3", '"s"', "[1, 2]", "{}", '{"a": 1,}', '{"a" 1}', "{"]))
 
 
+#: Elements whose last key has a value without objects or arrays (the key by which the ends of
+#: the next elements are guessed), the same key nested or in strings before it, braces in
+#: strings after it, and now and then an element of another shape.
+_GUESS_TEXT = st.text(st.sampled_from('ab"\\{}[],: \n\u00e9\N{GRINNING FACE}'), max_size=8)
+GUESSED = st.one_of(
+    st.builds(lambda t, n: {"r": [{"v": {"x": [t]}}], "t": t, "id": n}, _GUESS_TEXT,
+              st.integers(-5, 10**6)),
+    st.builds(lambda t, n: {"r": [{"id": n, "v": t}], "id": n}, _GUESS_TEXT, st.integers(0, 9)),
+    st.builds(lambda t: {"t": '"id": 1}' + t, "id": t + "}"}, _GUESS_TEXT),
+    st.builds(lambda t: {"id": t, "e": []}, _GUESS_TEXT),
+    st.sampled_from(['{"big": 123456789012345678901, "id": 1}',  # a float to orjson
+                     '{"d": ' + "[" * 1010 + "]" * 1010 + ', "id": 2}',  # too deep for json
+                     '{"d": ' + "[" * 120 + "]" * 120 + ', "id": 3}']),
+    ELEMENT)
+
+
 @st.composite
-def _array(draw: st.DrawFn) -> bytes:
+def _array(draw: st.DrawFn, element: st.SearchStrategy[Any] = ELEMENT) -> bytes:
     items = [x if isinstance(x, str) else json.dumps(
         x, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1])))
-        for x in draw(st.lists(ELEMENT, max_size=12))]
+        for x in draw(st.lists(element, max_size=12))]
     seps = [draw(st.sampled_from([",", ", ", ",\n", " ,\r\n  ", ",\t"])) for _ in items]
     body = "".join(x + sep for x, sep in zip(items, seps, strict=True))
     body = body[:len(body) - len(seps[-1])] if items else ""
@@ -285,6 +301,42 @@ def test_the_array_read_by_orjson_is_the_array_read_by_json(raw: bytes, window: 
         assert _elements(raw) == general
 
 
+@given(raw=_array(GUESSED), window=st.sampled_from([16, 64, 150, 400, 4096]))
+@settings(max_examples=300, deadline=None)
+def test_guessed_ends_read_the_array_as_json(raw: bytes, window: int) -> None:
+    """The ends of elements guessed from the key that ends them (proven by orjson) give the
+    elements, lines and errors of the standard library's reading, as the scan does."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_records, "WINDOW", window)
+        patch.setattr(_records, "FAST", False)
+        general = _elements(raw)
+        patch.setattr(_records, "FAST", True)
+        assert _elements(raw) == general
+        patch.setattr(_records, "_tail_of", lambda *_: None)  # the scan alone
+        assert _elements(raw) == general
+
+
+def test_the_ends_of_an_export_are_guessed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an array of objects of the same keys, the windows after the first are read by
+    guessing (the scan serves only the element each window cuts)."""
+    items = [{"id": k, "t": "\N{GRINNING FACE} \\\" ]}", "r": [[k]], "n": k} for k in range(300)]
+    raw = json.dumps(items, ensure_ascii=False).encode()
+    monkeypatch.setattr(_records, "WINDOW", 1000)
+    guessed: list[int] = []
+    original = _records._guessed
+
+    def counted(*args: Any) -> Any:
+        before = len(args[-1])
+        done = original(*args)
+        guessed.append(len(args[-1]) - before)
+        return done
+
+    monkeypatch.setattr(_records, "_guessed", counted)
+    values = [v for _, _, _, _, v in _records.iter_json_array_bytes(raw, "x")]
+    assert values == items
+    assert sum(guessed) > 250
+
+
 _DEEP = '{"d": ' + "[" * 1010 + "]" * 1010 + "}"  # too deep for json's scanner, not orjson's
 
 
@@ -301,6 +353,10 @@ _DEEP = '{"d": ' + "[" * 1010 + "]" * 1010 + "}"  # too deep for json's scanner,
     (b'[{"a": 1}, {"b": "\\ud800"}, {"c": 3}, {"d": 4}]', 64),  # a lone surrogate
     (b'[{"a": 1}, {"b": "\\\\"}, {"c": "\\"}"}, {"d": 4}]', 64),  # escapes
     (b'[{"a": 1}, ' + _DEEP.encode() + b', {"c": 3}' + b', {"d": 4}' * 400 + b"]", 4096),
+    # the same, the ends guessed from the key "a" that ends every element
+    (b'[{"a": 1}, {"b": 123456789012345678901, "a": 2}, {"a": 3}, {"a": 4}]', 64),
+    (b'[{"a": 1}' + b', {"a": 3}' * 400 + b", " + _DEEP[:-1].encode() + b', "a": 2}' +
+     b', {"a": 3}' * 400 + b"]", 4096),
 ])
 def test_the_array_read_by_orjson_leaves_the_standard_library_its_cases(
         raw: bytes, window: int, monkeypatch: pytest.MonkeyPatch) -> None:

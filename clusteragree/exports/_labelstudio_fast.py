@@ -8,9 +8,13 @@ a task it leaves is read by the general path from its start, with nothing counte
 
 What makes it faster than reading annotation by annotation: the checks of the task and of each
 annotation are a few tests of type on values taken at once (no message built, no field looked
-up twice), the regions of an annotation are checked against the text as they are read (their
-covered text at their offsets in code points; the UTF-16 reckoning only when one does not
-match), and each region is one tuple until its span is made.
+up twice); the regions of an annotation are checked against the text as they are read (their
+covered text at their offsets in code points), and only when one does not match are the
+offsets read as UTF-16 code units, through a table of the text made once for all the task's
+annotators (:func:`~clusteragree.exports.offsets.utf16_positions`: two look-ups a span); each
+region is made a draft of its span at once, made a Span in place at the end
+(:class:`~clusteragree.exports.model.SpanDraft`); the places of the regions are searched for
+only in a task written over several lines.
 
 References
 ----------
