@@ -661,11 +661,12 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
 
     With orjson installed (and :data:`FAST`), a window of objects is read by it instead, each
     element on its own (some 40% faster): the elements are found by a vectorised scan of the
-    strings and brackets (:func:`_element_ends`), and the window is then ``raw`` itself, the
-    range in bytes. It gives the values, lines and errors of the standard library's reading,
-    window for window: where orjson could read an element otherwise (a run of nineteen
-    digits, nesting a hundred levels deep, a fault it refuses), the standard library reads the
-    rest of the window.
+    strings and brackets (:func:`_element_ends`), or, after the first window, their ends
+    guessed from the key that ends the first element and proven by orjson (:func:`_guessed`);
+    the window is then ``raw`` itself, the range in bytes. It gives the values, lines and
+    errors of the standard library's reading, window for window: where orjson could read an
+    element otherwise (a run of nineteen digits, nesting a hundred levels deep, a fault it
+    refuses), the standard library reads the rest of the window.
 
     Examples
     --------
