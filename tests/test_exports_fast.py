@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import InputError, Ledger
-from clusteragree.exports import _jsonl_blocks, _records, model
+from clusteragree.exports import _jsonl_blocks, _records, labelstudio, model
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
@@ -41,13 +41,16 @@ from clusteragree.exports.model import (
     DocumentLabel,
     Relation,
     Span,
+    SpanDraft,
     chains_of,
+    finish_spans,
     new_document,
     new_label,
     new_relation,
     new_span,
     spans_in_bulk,
 )
+from clusteragree.exports.offsets import utf16_positions
 from clusteragree.exports.prodigy import read_prodigy
 
 FIX = Path(__file__).resolve().parent.parent / "corpora_fixtures" / "exports"
@@ -247,11 +250,27 @@ ELEMENT = st.one_of(
                      "3", '"s"', "[1, 2]", "{}", '{"a": 1,}', '{"a" 1}', "{"]))
 
 
+#: Elements whose last key has a value without objects or arrays (the key by which the ends of
+#: the next elements are guessed), the same key nested or in strings before it, braces in
+#: strings after it, and now and then an element of another shape.
+_GUESS_TEXT = st.text(st.sampled_from('ab"\\{}[],: \n\u00e9\N{GRINNING FACE}'), max_size=8)
+GUESSED = st.one_of(
+    st.builds(lambda t, n: {"r": [{"v": {"x": [t]}}], "t": t, "id": n}, _GUESS_TEXT,
+              st.integers(-5, 10**6)),
+    st.builds(lambda t, n: {"r": [{"id": n, "v": t}], "id": n}, _GUESS_TEXT, st.integers(0, 9)),
+    st.builds(lambda t: {"t": '"id": 1}' + t, "id": t + "}"}, _GUESS_TEXT),
+    st.builds(lambda t: {"id": t, "e": []}, _GUESS_TEXT),
+    st.sampled_from(['{"big": 123456789012345678901, "id": 1}',  # a float to orjson
+                     '{"d": ' + "[" * 1010 + "]" * 1010 + ', "id": 2}',  # too deep for json
+                     '{"d": ' + "[" * 120 + "]" * 120 + ', "id": 3}']),
+    ELEMENT)
+
+
 @st.composite
-def _array(draw: st.DrawFn) -> bytes:
+def _array(draw: st.DrawFn, element: st.SearchStrategy[Any] = ELEMENT) -> bytes:
     items = [x if isinstance(x, str) else json.dumps(
         x, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1])))
-        for x in draw(st.lists(ELEMENT, max_size=12))]
+        for x in draw(st.lists(element, max_size=12))]
     seps = [draw(st.sampled_from([",", ", ", ",\n", " ,\r\n  ", ",\t"])) for _ in items]
     body = "".join(x + sep for x, sep in zip(items, seps, strict=True))
     body = body[:len(body) - len(seps[-1])] if items else ""
@@ -292,6 +311,42 @@ def test_the_array_read_by_orjson_is_the_array_read_by_json(raw: bytes, window: 
         assert _elements(raw) == general
 
 
+@given(raw=_array(GUESSED), window=st.sampled_from([16, 64, 150, 400, 4096]))
+@settings(max_examples=300, deadline=None)
+def test_guessed_ends_read_the_array_as_json(raw: bytes, window: int) -> None:
+    """The ends of elements guessed from the key that ends them (proven by orjson) give the
+    elements, lines and errors of the standard library's reading, as the scan does."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_records, "WINDOW", window)
+        patch.setattr(_records, "FAST", False)
+        general = _elements(raw)
+        patch.setattr(_records, "FAST", True)
+        assert _elements(raw) == general
+        patch.setattr(_records, "_tail_of", lambda *_: None)  # the scan alone
+        assert _elements(raw) == general
+
+
+def test_the_ends_of_an_export_are_guessed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an array of objects of the same keys, the windows after the first are read by
+    guessing (the scan serves only the element each window cuts)."""
+    items = [{"id": k, "t": "\N{GRINNING FACE} \\\" ]}", "r": [[k]], "n": k} for k in range(300)]
+    raw = json.dumps(items, ensure_ascii=False).encode()
+    monkeypatch.setattr(_records, "WINDOW", 1000)
+    guessed: list[int] = []
+    original = _records._guessed
+
+    def counted(*args: Any) -> Any:
+        before = len(args[-1])
+        done = original(*args)
+        guessed.append(len(args[-1]) - before)
+        return done
+
+    monkeypatch.setattr(_records, "_guessed", counted)
+    values = [v for _, _, _, _, v in _records.iter_json_array_bytes(raw, "x")]
+    assert values == items
+    assert sum(guessed) > 250
+
+
 _DEEP = '{"d": ' + "[" * 1010 + "]" * 1010 + "}"  # too deep for json's scanner, not orjson's
 
 
@@ -308,6 +363,10 @@ _DEEP = '{"d": ' + "[" * 1010 + "]" * 1010 + "}"  # too deep for json's scanner,
     (b'[{"a": 1}, {"b": "\\ud800"}, {"c": 3}, {"d": 4}]', 64),  # a lone surrogate
     (b'[{"a": 1}, {"b": "\\\\"}, {"c": "\\"}"}, {"d": 4}]', 64),  # escapes
     (b'[{"a": 1}, ' + _DEEP.encode() + b', {"c": 3}' + b', {"d": 4}' * 400 + b"]", 4096),
+    # the same, the ends guessed from the key "a" that ends every element
+    (b'[{"a": 1}, {"b": 123456789012345678901, "a": 2}, {"a": 3}, {"a": 4}]', 64),
+    (b'[{"a": 1}' + b', {"a": 3}' * 400 + b", " + _DEEP[:-1].encode() + b', "a": 2}' +
+     b', {"a": 3}' * 400 + b"]", 4096),
 ])
 def test_the_array_read_by_orjson_leaves_the_standard_library_its_cases(
         raw: bytes, window: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -447,6 +506,119 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
     _check(lambda: read_prodigy(tmp_path / "prodigy.jsonl"), monkeypatch)
 
 
+def test_the_task_path_reads_every_task_of_the_benchmark(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparisons above go through the path of whole tasks: it takes every task of the
+    benchmark's export but the first (read by the general path, which chooses the text
+    field)."""
+    bench = script("bench_exports")
+    bench.write_label_studio(tmp_path / "ls.json", 60, 3)
+    taken: list[bool] = []
+    original = labelstudio.read_task
+
+    def counted(*args: Any) -> bool:
+        taken.append(original(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(labelstudio, "read_task", counted)
+    with Ledger():
+        read_label_studio(tmp_path / "ls.json")
+    assert taken == [True] * 59
+
+
+def test_a_task_left_midway_is_counted_once(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task whose last annotation the path of whole tasks does not take (a textarea) is read
+    by the general path from its start: its predictions and its ground truth counted once."""
+    region = {"id": "r", "type": "labels", "from_name": "label", "to_name": "text",
+              "value": {"start": 0, "end": 4, "text": "Mary", "labels": ["PER"]}}
+    plain = {"id": 1, "completed_by": 1, "result": [region]}
+    tasks = [{"id": 1, "data": {"text": "Mary ran."}, "annotations": [plain]},
+             {"id": 2, "data": {"text": "Mary ran."}, "predictions": [{}, {}, {}],
+              "annotations": [{**plain, "id": 2, "ground_truth": True},
+                              {"id": 3, "completed_by": 2, "result": [
+                                  region, {"id": "t", "type": "textarea",
+                                           "value": {"text": ["x"]}}]}]}]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    _check(lambda: read_label_studio(path), monkeypatch)
+    with Ledger() as ledger:
+        read_label_studio(path)
+    counts = {n.message: n.count for n in ledger.notices}
+    assert counts[labelstudio.PREDICTIONS] == 3 and counts[labelstudio.GROUND_TRUTH] == 1
+
+
+def test_the_task_path_takes_every_usual_result(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task with a cancelled annotation, ground truth, predictions and drafts, a region
+    without a label, a relation read leftwards, one to no region, choices per region and of
+    the document: read by the path of whole tasks, as the general path reads it."""
+    def region(rid: str, s: int, e: int, covered: str, labels: list[str]) -> dict[str, Any]:
+        return {"id": rid, "type": "labels", "from_name": "label", "to_name": "text",
+                "value": {"start": s, "end": e, "text": covered, "labels": labels}}
+
+    first = {"id": 1, "data": {"text": "Ann."}, "annotations": [
+        {"id": 1, "completed_by": 1, "result": [region("a", 0, 3, "Ann", ["PER"])]}]}
+    result = [region("r1", 0, 4, "Mary", ["PER"]), region("r2", 9, 12, "she", []),
+              {"type": "relation", "from_id": "r2", "to_id": "r1", "direction": "left",
+               "labels": ["coref"]},
+              {"type": "relation", "from_id": "r1", "to_id": "gone", "direction": "right"},
+              {"id": "r1", "type": "choices", "from_name": "kind",
+               "value": {"choices": ["a", "b"]}},
+              {"type": "choices", "from_name": "topic", "value": {"choices": ["x"]}}]
+    second = {"id": 2, "data": {"text": "Mary met she."}, "predictions": [{}], "drafts": [{}],
+              "annotations": [{"id": 5, "completed_by": 9, "was_cancelled": True, "result": []},
+                              {"id": 6, "completed_by": 1, "ground_truth": True,
+                               "result": result}]}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([first, second]), encoding="utf-8")
+    _check(lambda: read_label_studio(path), monkeypatch)
+    taken: list[bool] = []
+    original = labelstudio.read_task
+
+    def counted(*args: Any) -> bool:
+        taken.append(original(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(labelstudio, "read_task", counted)
+    with Ledger() as ledger:
+        doc = read_label_studio(path).documents[1]
+    assert taken == [True]
+    assert [(s.id, s.label, s.features) for s in doc.spans] == [
+        ("r1", "PER", (("kind", "a|b"),)), ("r2", None, ())]
+    assert [(r.source, r.target, r.label) for r in doc.relations] == [("r1", "r2", "coref")]
+    assert [(lab.layer, lab.label) for lab in doc.labels] == [("topic", "x")]
+    counts = {n.message: n.count for n in ledger.notices}
+    for message in (labelstudio.CANCELLED, labelstudio.GROUND_TRUTH, labelstudio.PREDICTIONS,
+                    labelstudio.DRAFTS, labelstudio.STRAY_RELATIONS):
+        assert counts[message] == 1, message
+
+
+def test_offsets_before_the_text_are_never_read_from_its_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A negative offset whose slice from the end of the text would match its covered text
+    (in code points, or in UTF-16 units through the table) is no span."""
+    def task(k: int, text: str, regions: list[tuple[int, int, str]]) -> dict[str, Any]:
+        result = [{"id": f"r{k}{j}", "type": "labels", "from_name": "label", "to_name": "text",
+                   "value": {"start": s, "end": e, "text": c, "labels": ["PER"]}}
+                  for j, (s, e, c) in enumerate(regions)]
+        return {"id": k, "data": {"text": text},
+                "annotations": [{"id": k, "completed_by": 1, "result": result}]}
+
+    smile = "\N{GRINNING FACE} Mary ran."
+    tasks = [task(1, "Mary ran.", [(0, 4, "Mary")]),
+             task(2, "Mary ran.", [(0, 4, "Mary"), (-4, -1, "ran")]),
+             task(3, smile, [(3, 7, "Mary"), (-4, -1, "an.")]),
+             task(4, smile, [(3, 7, "Mary"), (8, 11, "ran")])]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    _check(lambda: read_label_studio(path), monkeypatch)
+    with Ledger():
+        docs = read_label_studio(path).documents
+    assert all(s.start >= 0 for d in docs for s in d.spans)
+    assert [(s.start, s.end) for s in docs[3].spans] == [(2, 6), (7, 10)]
+
+
 # --- the constructor of the readers' many spans
 
 LABEL = st.one_of(st.none(), st.text(max_size=3))
@@ -488,6 +660,44 @@ def test_new_span_is_the_span(id_: str, start: int, end: int, layer: str, label:
                          line)
     same((Span(id_, start, end, layer, label, line=line),
           Span(id_, end, start, layer, None, line=line)), tuple(bulk))
+
+
+@given(id_=st.text(max_size=3), start=st.integers(0, 9), end=st.integers(0, 9),
+       layer=st.text(max_size=3), label=LABEL,
+       features=st.lists(st.tuples(st.text(max_size=2), st.text(max_size=2)),
+                         max_size=2).map(tuple),
+       text=LABEL, line=st.one_of(st.none(), st.integers(1, 9)))
+def test_span_drafts_become_the_span(id_: str, start: int, end: int, layer: str,
+                                     label: str | None, features: tuple[tuple[str, str], ...],
+                                     text: str | None, line: int | None) -> None:
+    draft = SpanDraft()
+    draft.id, draft.start, draft.end, draft.layer, draft.label = id_, start, end, layer, label
+    draft.features, draft.fragments, draft.text, draft.line = features, (), text, line
+    (made,) = finish_spans([draft])
+    want = Span(id_, start, end, layer, label, features, text=text, line=line)
+    assert type(made) is Span
+    same(want, made)
+    assert made == want and hash(made) == hash(want) and repr(made) == repr(want)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.start = 3  # type: ignore[misc]
+    incomplete = SpanDraft()
+    incomplete.id, incomplete.start = id_, start
+    with pytest.raises(AttributeError):
+        finish_spans([incomplete])
+    assert type(incomplete) is SpanDraft  # never made a span
+
+
+@given(text=st.text(st.sampled_from(["a", "\u00e9", "\N{GRINNING FACE}", "\U00010000", "\r",
+                                     "\n", "\u0301"]), max_size=12))
+def test_the_utf16_table_is_the_utf16_encoding(text: str) -> None:
+    """Against the definition: the UTF-16 offset of each code point, from the encoder."""
+    at = {len(text[:c].encode("utf-16-le")) // 2: c for c in range(len(text) + 1)}
+    want = [at.get(u) for u in range(max(at) + 1)]
+    table = utf16_positions(text)
+    if table is None:
+        assert want == list(range(len(text) + 1))  # the two units agree
+    else:
+        assert table == want
 
 
 SPANS = st.lists(st.builds(Span, st.text(max_size=2), st.integers(0, 9), st.integers(0, 9),

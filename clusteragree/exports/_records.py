@@ -510,7 +510,67 @@ def _element_ends(raw: bytes, pos: int, stop: int) -> tuple[list[int], int]:
     return (at[closing] + (pos + 1)).tolist(), sure
 
 
-def _fast_window(raw: bytes, pos: int, stop: int
+def _tail_of(raw: bytes, start: int, end: int, value: Any) -> bytes | None:
+    """The key that ends the object ``raw[start:end]`` (its value ``value``), as written there,
+    when its value holds no object or array of its own (a number, a string, ``[]``): the mark
+    by which :func:`_guessed` guesses where the next elements end. None else."""
+    if type(value) is not dict or not value:
+        return None
+    key = next(reversed(value))
+    last = value[key]
+    if isinstance(last, (dict, list)) and last:
+        return None
+    for spelled in (json.dumps(key, ensure_ascii=False), json.dumps(key)):
+        mark = spelled.encode("utf-8", "surrogatepass")
+        if raw.rfind(mark, start, end) >= 0:
+            return mark
+    return None
+
+
+def _guessed(raw: bytes, start: int, stop: int, long_at: int, tail: bytes,
+             out: list[tuple[int, int, Any]]
+             ) -> tuple[list[tuple[int, int, Any]], int, bool] | int:
+    """The first elements of the window ``raw[start:stop]`` read as :func:`_fast_window` reads
+    them, their ends guessed rather than scanned for: the first ``}`` after the first ``tail``
+    (the key that ended the first element: every element of an export has the same keys).
+    A guess is proven by orjson: an object it accepts from a true start is the element there
+    (a JSON value ends at its own closing bracket, so no shorter or longer text starting there
+    is a complete object), and fewer than :data:`_SHALLOW` brackets in it make it shallow. The
+    elements go to ``out``; the result is :func:`_fast_window`'s when the window is done,
+    else the start of the element not guessed (the scan of the window goes on from there)."""
+    view, loads, fault = memoryview(raw), _orjson.loads, _orjson.JSONDecodeError
+    find, count = raw.find, raw.count
+    while True:
+        at = find(tail, start, stop)
+        if at < 0:
+            return start
+        end = find(b"}", at, stop) + 1
+        if end <= 0 or end >= stop or end > long_at or \
+                count(b"{", start, end) + count(b"[", start, end) >= _SHALLOW:
+            return start
+        try:
+            value = loads(view[start:end])
+        except fault:
+            return start
+        after = _AFTER.match(raw, end, stop)
+        assert after is not None  # it matches the empty string
+        k = after.end()
+        if after.group(1) is None:
+            if k < stop:  # the end of the array, or a fault: the scan decides
+                return start
+            out.append((start, end, value))
+            return out, end, True
+        if k < stop and raw[k] == 0x5D:  # a comma before "]"
+            return start
+        out.append((start, end, value))
+        if k >= stop:
+            return out, stop, False
+        if raw[k] != 0x7B:  # an element that is not an object
+            return out, -k, False
+        start = k
+
+
+def _fast_window(raw: bytes, pos: int, stop: int, tail: bytes | None = None
                  ) -> tuple[list[tuple[int, int, Any]], int, bool] | None:
     """The window ``raw[pos:stop]`` of a JSON array read by orjson as the loop of
     :func:`iter_json_array_bytes` reads it with the standard library: ``(elements, resume,
@@ -526,14 +586,19 @@ def _fast_window(raw: bytes, pos: int, stop: int
     """
     if raw[pos] != 0x7B:  # "{"
         return None
-    ends, sure = _element_ends(raw, pos, stop)
-    if not ends:
-        return None
     found = raw[pos:stop].translate(_ZEROS).find(_LONG_DIGITS)
     long_at = stop if found < 0 else pos + found
-    view, loads, fault = memoryview(raw), _orjson.loads, _orjson.JSONDecodeError
     out: list[tuple[int, int, Any]] = []
     start = pos
+    if tail is not None:
+        done = _guessed(raw, pos, stop, long_at, tail, out)
+        if type(done) is not int:
+            return done  # type: ignore[return-value]
+        start = done
+    ends, sure = _element_ends(raw, start, stop)
+    if not ends and not out:
+        return None
+    view, loads, fault = memoryview(raw), _orjson.loads, _orjson.JSONDecodeError
     for end in ends:
         if end >= stop:  # it may go on past the window: the next window starts with it
             break
@@ -583,11 +648,12 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
 
     With orjson installed (and :data:`FAST`), a window of objects is read by it instead, each
     element on its own (some 40% faster): the elements are found by a vectorised scan of the
-    strings and brackets (:func:`_element_ends`), and the window is then ``raw`` itself, the
-    range in bytes. It gives the values, lines and errors of the standard library's reading,
-    window for window: where orjson could read an element otherwise (a run of nineteen
-    digits, nesting a hundred levels deep, a fault it refuses), the standard library reads the
-    rest of the window.
+    strings and brackets (:func:`_element_ends`), or, after the first window, their ends
+    guessed from the key that ends the first element and proven by orjson (:func:`_guessed`);
+    the window is then ``raw`` itself, the range in bytes. It gives the values, lines and
+    errors of the standard library's reading, window for window: where orjson could read an
+    element otherwise (a run of nineteen digits, nesting a hundred levels deep, a fault it
+    refuses), the standard library reads the rest of the window.
 
     Examples
     --------
@@ -619,6 +685,8 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
                          line if start < size else None)
     pos, first, window_size, delimiter = start + 1, True, WINDOW, False
     fast = FAST and _orjson is not None
+    tail: bytes | None = None  # the key that ends the elements (see _guessed), once learnt
+    learnt = False
     while True:
         at = skip(pos)
         line += raw.count(b"\n", pos, at)
@@ -647,7 +715,10 @@ def iter_json_array_bytes(raw: bytes, path: PathLike, *, encoding: str | None = 
         while stop < size and raw[stop] & 0xC0 == 0x80:  # not inside a character
             stop -= 1
         at_end = stop >= size
-        taken = _fast_window(raw, pos, stop) if fast and not at_end else None
+        taken = _fast_window(raw, pos, stop, tail) if fast and not at_end else None
+        if taken is not None and not learnt and taken[0]:
+            learnt = True
+            tail = _tail_of(raw, taken[0][0][0], taken[0][0][1], taken[0][0][2])
         if taken is not None and taken[1] >= 0:  # the whole window, as below
             elements, resume, delimiter = taken
             for start, end, value in elements:

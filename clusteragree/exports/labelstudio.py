@@ -51,13 +51,25 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk, read_bytes
 from . import _records
+from ._labelstudio_fast import (
+    CANCELLED,
+    DRAFTS,
+    GROUND_TRUTH,
+    PREDICTIONS,
+    RELATION_LAYER,
+    STRAY_RELATIONS,
+    TOOL,
+    _Cursor,
+    read_task,
+)
+from ._labelstudio_fast import REGION_KEYS as _REGION_KEYS
+from ._labelstudio_fast import VALUE_KEYS as _VALUE_KEYS
 from ._records import _INTERNED, field, iter_json_array_bytes, label_text, text_field
 from .model import (
     AnnotatedDocument,
@@ -75,18 +87,9 @@ from .offsets import OffsetCheck, resolve_offsets, resolve_plain
 
 __all__ = ["read_label_studio", "sniff_label_studio"]
 
-TOOL = "label-studio"
 DUPLICATES = ("refuse", "first", "last")
 ANNOTATOR_KEYS = ("email", "id")
-RELATION_LAYER = "relation"
-CANCELLED = "cancelled (skipped) annotations left out"
-PREDICTIONS = "predictions (a model's suggestions, not an annotator's) left out"
-DRAFTS = "drafts (annotations not submitted) left out"
-GROUND_TRUTH = "annotations marked ground truth, read as their annotator's"
 STACKED = "regions with several labels, read as one span per label"
-#: The keys of a labels region and of its value, taken at once
-_REGION_KEYS = itemgetter("id", "from_name", "value")
-_VALUE_KEYS = itemgetter("start", "end", "text", "labels")
 _MIN_KEYS = re.compile(rb'"annotation_id"\s*:')
 _FULL_KEYS = re.compile(rb'"(?:annotations|completions)"\s*:\s*\[')
 _TASK_KEYS = re.compile(rb'"(?:data|completed_by|result|was_cancelled)"\s*:')
@@ -217,25 +220,6 @@ def _refuse_flat(text: str, path: Path) -> None:
                          "export the project as JSON (the full export) instead", path, 1)
 
 
-class _Cursor:
-    """The line of each region and relation of one task, found by moving forward through the
-    task's text in the order the parsed values come (so the search is linear in the task)."""
-
-    def __init__(self, text: str | bytes, start: int, end: int, line: int) -> None:
-        self.text, self.pos, self.end, self.line = text, start, end, line
-        self.raw = type(text) is bytes  # the file's bytes (read by orjson): tokens in UTF-8
-        self.newline: Any = b"\n" if self.raw else "\n"
-
-    def find(self, token: str) -> int:
-        found: Any = token.encode("utf-8", "surrogatepass") if self.raw else token
-        at = self.text.find(found, self.pos, self.end)
-        if at < 0:
-            return self.line
-        self.line += self.text.count(self.newline, self.pos, at)
-        self.pos = at + len(found)
-        return self.line
-
-
 class _Reader:
     def __init__(self, path: Path, duplicates: str, text_key: str | None,
                  annotator_key: str) -> None:
@@ -245,11 +229,15 @@ class _Reader:
         self.docs: list[AnnotatedDocument] = []
         self.chosen_key: str | None = text_key
         self.emails: dict[str, str] = {}
+        self.names: dict[int, str] = {}  # annotators given by a number, named once
         self.checked_first = False
 
     # --- a task
 
     def task(self, task: Any, line: int, window: str | bytes, start: int, end: int) -> None:
+        if _records.FAST and self.checked_first and type(task) is dict and read_task(
+                self, task, line, window, start, end):
+            return  # the whole task at once (else, nothing done, it is read as below)
         if not isinstance(task, dict):
             raise InputError(f"the task at line {line} is not a JSON object", self.path, line)
         if not self.checked_first:
@@ -595,8 +583,7 @@ class _Reader:
         out: list[Relation] = []
         for src, dst, labels, direction, at in relations:
             if src not in ids or dst not in ids:
-                self.tally.add("skipped", "relations with an end that is not a text region of "
-                               "the same annotation left out", at)
+                self.tally.add("skipped", STRAY_RELATIONS, at)
                 continue
             if direction == "left":
                 src, dst = dst, src

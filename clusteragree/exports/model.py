@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 __all__ = ["AnnotatedDocument", "Chain", "DocumentLabel", "Export", "Relation", "Span",
-           "chains_of", "connected_chains", "new_document", "new_label", "new_relation",
-           "new_span", "spans_in_bulk"]
+           "SpanDraft", "chains_of", "connected_chains", "finish_spans", "new_document",
+           "new_label", "new_relation", "new_span", "spans_in_bulk"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +321,49 @@ _set_label_layer, _set_label_label, _set_label_line = (
     getattr(DocumentLabel, name).__set__ for name in _LABEL_FIELDS)
 (_set_source, _set_target, _set_relation_layer, _set_relation_label, _set_relation_line,
  _set_relation_features) = (getattr(Relation, name).__set__ for name in _RELATION_FIELDS)
+
+
+class SpanDraft:
+    """A span being made by a reader: the slots of :class:`Span` without its frozen checks,
+    so that a reader sets them as plain attributes (each a single bytecode, where
+    :func:`new_span` makes a call per field). Every one of the nine fields (``id``,
+    ``start``, ``end``, ``layer``, ``label``, ``features``, ``fragments``, ``text``,
+    ``line``) must be set before :func:`finish_spans` makes the drafts spans.
+    """
+
+    __slots__ = Span.__slots__  # the same layout: a draft becomes a Span in place
+    id: str
+    start: int
+    end: int
+    layer: str
+    label: str | None
+    features: tuple[tuple[str, str], ...]
+    fragments: tuple[tuple[int, int], ...]
+    text: str | None
+    line: int | None
+
+
+def finish_spans(drafts: list[SpanDraft]) -> tuple[Span, ...]:
+    """The drafts, each made a :class:`Span` in place (its class changed: the two classes share
+    their slots, so the object is a Span like any other, equal and hashed alike); at about a
+    third of the cost of :func:`new_span` with the drafts' filling. A draft missing a field
+    is refused (an ``AttributeError``), never made a span.
+
+    Examples
+    --------
+    >>> d = SpanDraft()
+    >>> d.id, d.start, d.end, d.layer, d.label = "T1", 0, 4, "label", "PER"
+    >>> d.features, d.fragments, d.text, d.line = (), (), "Mary", 3
+    >>> finish_spans([d]) == (Span("T1", 0, 4, "label", "PER", text="Mary", line=3),)
+    True
+    """
+    for draft in drafts:
+        _every_field(draft)  # an AttributeError for a field not set
+        draft.__class__ = Span  # type: ignore[assignment]
+    return tuple(drafts)  # type: ignore[arg-type]
+
+
+_every_field = attrgetter(*_SPAN_FIELDS)
 
 
 def new_label(layer: str, label: str, line: int | None = None) -> DocumentLabel:

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 from ..errors import InputError, Tally, notify
 
-__all__ = ["UNITS", "OffsetCheck", "convert_offsets", "resolve_offsets", "resolve_plain",
-           "unit_notice"]
+__all__ = ["UNITS", "UTF16_NOTE", "OffsetCheck", "convert_offsets", "resolve_offsets",
+           "resolve_plain", "unit_notice", "utf16_plain", "utf16_positions"]
 
 #: The units, in the order they are preferred when several fit.
 UNITS = ("code points", "UTF-16 code units", "grapheme clusters")
@@ -271,10 +271,36 @@ def resolve_plain(text: str, spans: Sequence[tuple[int, int, str]], tally: Tally
             break
     else:
         return [(s, e) for s, e, _ in spans]
+    out = utf16_plain(text, spans)
+    if out is not None:
+        tally.add("note", UTF16_NOTE, line)
+    return out
+
+
+#: The ``note`` counted by :func:`resolve_plain` (and :func:`resolve_offsets`) for the
+#: documents whose offsets are read as UTF-16 code units.
+UTF16_NOTE = _unit_note(UNITS[1])
+
+
+def utf16_plain(text: str, spans: Sequence[tuple[int, int, str]]
+                ) -> list[tuple[int, int]] | None:
+    """The second half of :func:`resolve_plain`: every span's offsets read as UTF-16 code
+    units on a text with characters outside the BMP, each covering its text, as code points;
+    None where one does not (or the text has no such character), with nothing counted (the
+    caller counts :data:`UTF16_NOTE` when it uses them).
+
+    Examples
+    --------
+    >>> utf16_plain("\N{GRINNING FACE} ok", [(3, 5, "ok")])
+    [(2, 4)]
+    >>> utf16_plain("\N{GRINNING FACE} ok", [(2, 4, "ok")]) is None
+    True
+    """
     if text.isascii() or _NON_BMP.search(text) is None:
         return None
     # UTF-16 offsets as _Positions.to_code_points converts them: k pairs end before an
     # offset, which must not fall between the two halves of one
+    size = len(text)
     ends = _positions(text).pairs()
     count = len(ends)
     out: list[tuple[int, int]] = []
@@ -289,7 +315,35 @@ def resolve_plain(text: str, spans: Sequence[tuple[int, int, str]], tally: Tally
         if b > size or b < a or text[a:b] != covered:
             return None
         out.append((a, b))
-    tally.add("note", _unit_note(UNITS[1]), line)
+    return out
+
+
+def utf16_positions(text: str) -> list[int | None] | None:
+    """The code-point position of each UTF-16 offset of ``text`` (None between the two halves
+    of a surrogate pair), as :meth:`_Positions.to_code_points` gives them one by one; None for
+    a text without characters outside the BMP (the two units agree). Made once per text, it
+    converts a span with two look-ups (a reader of several annotators of one text makes it
+    once for all of them).
+
+    Examples
+    --------
+    >>> utf16_positions("\N{GRINNING FACE} ok")
+    [0, None, 1, 2, 3, 4]
+    >>> utf16_positions("plain") is None
+    True
+    """
+    if text.isascii():
+        return None
+    out: list[int | None] = []
+    done = 0
+    for found in _NON_BMP.finditer(text):
+        at = found.start()
+        out.extend(range(done, at + 1))  # up to the start of the pair
+        out.append(None)  # between its halves
+        done = at + 1
+    if not out:
+        return None
+    out.extend(range(done, len(text) + 1))
     return out
 
 
