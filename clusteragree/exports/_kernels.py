@@ -35,6 +35,10 @@ def _njit(function: Callable[..., Any]) -> Any:
 
 @_njit
 def scan(buf, key, starts, ends, flags, key_starts, key_ends):
+    """The lines of ``buf`` (uint8) written into the arrays, one row a line: ``starts``,
+    ``ends`` (a final ``\\r`` left out), ``flags`` (1 blank, 2 left to the standard library)
+    and ``key_starts``, ``key_ends`` (the top-level array of ``key``, or -1); the number of
+    lines (:func:`clusteragree.exports._jsonl_blocks.scan_block` says what each means)."""
     size, klen, line, s = buf.shape[0], key.shape[0], 0, 0
     while s <= size:
         i = s
@@ -130,10 +134,12 @@ def scan(buf, key, starts, ends, flags, key_starts, key_ends):
 
 @_njit
 def ws(buf, i):
+    """The first place from ``i`` that is not JSON white space."""
     while i < buf.shape[0] and (buf[i] == 32 or buf[i] == 9 or buf[i] == 10 or
                                 buf[i] == 13):
         i += 1
     return i
+
 
 @_njit
 def string_end(buf, i):
@@ -177,6 +183,7 @@ def value_end(buf, i):
 
 @_njit
 def same(buf, a, b, key):
+    """Whether ``buf[a:b]`` holds the bytes of ``key``."""
     if b - a != key.shape[0]:
         return False
     for k in range(b - a):  # noqa: SIM110 - a loop numba compiles
