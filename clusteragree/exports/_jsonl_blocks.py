@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover - the standard library is the fallback
 _kernels = module("clusteragree.exports._kernels")
 
 __all__ = ["BLANK", "DEEPEST", "UNSAFE", "Shared", "loaded", "records", "scan_block", "scanner",
-           "wanted"]
+           "stand_in_record", "wanted"]
 
 #: The flags of a line.
 BLANK, UNSAFE = 1, 2
@@ -211,7 +211,7 @@ def records(stream: IO[bytes], shared: str | None, scan: Any, loads: Callable[[b
                     known = seen.get(cut)
                     if known is not None:
                         rest = block[s:a] + stand_in + block[b:e]
-                        record = _stand_in(rest, shared, loads, fault)  # type: ignore[arg-type]
+                        record = stand_in_record(rest, shared, loads, fault)  # type: ignore[arg-type]
                         if record is not None:
                             record[shared] = Shared(known)
                             yield number, record
@@ -232,7 +232,7 @@ def records(stream: IO[bytes], shared: str | None, scan: Any, loads: Callable[[b
         done += len(flags)
 
 
-def _stand_in(rest: bytes, key: str, loads: Any, fault: type[Exception]) -> Any:
+def stand_in_record(rest: bytes, key: str, loads: Any, fault: type[Exception]) -> Any:
     """The record of a line with the stand-in where its ``key``'s bytes were, or None where
     the stand-in is not that key's value (the line is then parsed whole)."""
     if rest.count(_STAND_IN_KEY) != 1:
