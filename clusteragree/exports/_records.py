@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import InputError
 from ..inputs import check_encoding, decode
 from . import _jsonl_blocks
-from ._jsonl_blocks import _NO_VALUE, _STAND_IN, _STAND_IN_KEY, Shared
+from ._jsonl_blocks import _NO_VALUE, _STAND_IN, Shared
 
 __all__ = ["FAST", "Shared", "field", "integer", "iter_json_array", "iter_json_array_bytes",
            "iter_jsonl", "json_line", "label_text", "line_at", "text_field"]
@@ -212,16 +212,10 @@ def _shared_line(raw: bytes, marker: bytes, key: str, known: dict[bytes, list[by
             return _NO_VALUE
         cut, value = first
     rest = raw[:at] + _STAND_IN + raw[at + len(cut):]
-    if rest.count(_STAND_IN_KEY) != 1 or not _orjson_ready(rest):
+    if not _orjson_ready(rest):
         return _NO_VALUE
-    try:
-        record = _orjson.loads(rest)
-    except _orjson.JSONDecodeError:
-        return _NO_VALUE
-    if type(record) is not dict:
-        return _NO_VALUE
-    stand_in = record.get(key)
-    if type(stand_in) is not dict or len(stand_in) != 1 or "\x00" not in stand_in:
+    record = _jsonl_blocks.stand_in_record(rest, key, _orjson.loads, _orjson.JSONDecodeError)
+    if record is None:
         return _NO_VALUE
     if candidates is None:
         known[start] = [cut]
@@ -552,22 +546,38 @@ def _guessed(raw: bytes, start: int, stop: int, long_at: int, tail: bytes,
             value = loads(view[start:end])
         except fault:
             return start
-        after = _AFTER.match(raw, end, stop)
-        assert after is not None  # it matches the empty string
-        k = after.end()
-        if after.group(1) is None:
-            if k < stop:  # the end of the array, or a fault: the scan decides
-                return start
-            out.append((start, end, value))
-            return out, end, True
-        if k < stop and raw[k] == 0x5D:  # a comma before "]"
+        step = _taken(raw, start, end, stop, value, out)
+        if step is None:  # the end of the array, or a fault: the scan decides
             return start
+        if type(step) is not int:
+            return step
+        start = step
+
+
+def _taken(raw: bytes, start: int, end: int, stop: int, value: Any,
+           out: list[tuple[int, int, Any]]) -> tuple[list[tuple[int, int, Any]], int, bool] | \
+        int | None:
+    """The element ``raw[start:end]`` (parsed: ``value``) added to ``out`` by what follows it:
+    the start of the next element, or :func:`_fast_window`'s result where the window ends
+    there (the array's end, the window's end, an element that is not an object); None, with
+    nothing added, where what follows is not a comma or the array's end (the caller gives up
+    at ``start``)."""
+    after = _AFTER.match(raw, end, stop)
+    assert after is not None  # it matches the empty string
+    k = after.end()
+    if after.group(1) is None:
+        if k < stop:  # the end of the array, or a fault
+            return None
         out.append((start, end, value))
-        if k >= stop:
-            return out, stop, False
-        if raw[k] != 0x7B:  # an element that is not an object
-            return out, -k, False
-        start = k
+        return out, end, True
+    if k < stop and raw[k] == 0x5D:  # a comma before "]"
+        return None
+    out.append((start, end, value))
+    if k >= stop:
+        return out, stop, False
+    if raw[k] != 0x7B:  # an element that is not an object
+        return out, -k, False
+    return k
 
 
 def _fast_window(raw: bytes, pos: int, stop: int, tail: bytes | None = None
@@ -608,22 +618,12 @@ def _fast_window(raw: bytes, pos: int, stop: int, tail: bytes | None = None
             value = loads(view[start:end])
         except fault:
             return out, -start, False
-        after = _AFTER.match(raw, end, stop)
-        assert after is not None  # it matches the empty string
-        k = after.end()
-        if after.group(1) is None:
-            if k < stop:  # the end of the array, or a fault
-                return out, -start, False
-            out.append((start, end, value))
-            return out, end, True
-        if k < stop and raw[k] == 0x5D:  # a comma before "]"
+        step = _taken(raw, start, end, stop, value, out)
+        if step is None:
             return out, -start, False
-        out.append((start, end, value))
-        if k >= stop:
-            return out, stop, False
-        if raw[k] != 0x7B:  # an element that is not an object
-            return out, -k, False
-        start = k
+        if type(step) is not int:
+            return step  # type: ignore[return-value]
+        start = step
     if not out:
         return None
     if sure < stop:  # nested deeply: the standard library decides
