@@ -310,7 +310,7 @@ def spans_in_bulk(rows: Iterable[tuple[str, int, int, str | None, Any]], layer: 
                   line: int | None) -> list[Span]:
     """``[new_span(id, start, end, layer, label, (), None, line) for id, start, end, label, _
     in rows]`` (spans of one layer and line without covered text; the fifth item of each row
-    is not read), without a call per span.
+    is not read).
 
     Examples
     --------
@@ -318,21 +318,8 @@ def spans_in_bulk(rows: Iterable[tuple[str, int, int, str | None, Any]], layer: 
     ...     Span("s1", 0, 4, "label", "PER", line=3)]
     True
     """
-    out = []
-    for id_, start, end, label, _ in rows:
-        span = _new(SpanDraft)
-        span.id = id_
-        span.start = start
-        span.end = end
-        span.layer = layer
-        span.label = label
-        span.features = ()
-        span.fragments = ()
-        span.text = None
-        span.line = line
-        span.__class__ = Span  # type: ignore[assignment]
-        out.append(span)
-    return out  # type: ignore[return-value]
+    return [new_span(id_, start, end, layer, label, (), None, line)
+            for id_, start, end, label, _ in rows]
 
 
 #: The fields of DocumentLabel and Relation in order (tests/test_exports_fast.py checks them).
