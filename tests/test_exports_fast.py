@@ -506,13 +506,8 @@ def test_a_generated_benchmark_export_reads_alike(tmp_path: Path,
     _check(lambda: read_prodigy(tmp_path / "prodigy.jsonl"), monkeypatch)
 
 
-def test_the_task_path_reads_every_task_of_the_benchmark(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """The comparisons above go through the path of whole tasks: it takes every task of the
-    benchmark's export but the first (read by the general path, which chooses the text
-    field)."""
-    bench = script("bench_exports")
-    bench.write_label_studio(tmp_path / "ls.json", 60, 3)
+def _tasks_taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the path of whole tasks took each task it was given, from now on."""
     taken: list[bool] = []
     original = labelstudio.read_task
 
@@ -521,6 +516,17 @@ def test_the_task_path_reads_every_task_of_the_benchmark(tmp_path: Path,
         return taken[-1]
 
     monkeypatch.setattr(labelstudio, "read_task", counted)
+    return taken
+
+
+def test_the_task_path_reads_every_task_of_the_benchmark(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparisons above go through the path of whole tasks: it takes every task of the
+    benchmark's export but the first (read by the general path, which chooses the text
+    field)."""
+    bench = script("bench_exports")
+    bench.write_label_studio(tmp_path / "ls.json", 60, 3)
+    taken = _tasks_taken(monkeypatch)
     with Ledger():
         read_label_studio(tmp_path / "ls.json")
     assert taken == [True] * 59
@@ -573,14 +579,7 @@ def test_the_task_path_takes_every_usual_result(tmp_path: Path,
     path = tmp_path / "export.json"
     path.write_text(json.dumps([first, second]), encoding="utf-8")
     _check(lambda: read_label_studio(path), monkeypatch)
-    taken: list[bool] = []
-    original = labelstudio.read_task
-
-    def counted(*args: Any) -> bool:
-        taken.append(original(*args))
-        return taken[-1]
-
-    monkeypatch.setattr(labelstudio, "read_task", counted)
+    taken = _tasks_taken(monkeypatch)
     with Ledger() as ledger:
         doc = read_label_studio(path).documents[1]
     assert taken == [True]
