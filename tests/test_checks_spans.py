@@ -376,7 +376,9 @@ def test_the_inception_suite_validates_and_zero_length_spans_match_the_raw_colum
     total = 0
     for path in SUITE:
         found = incidents([path], "webanno-tsv")
-        assert {TESTS[i.test_id].severity for i in found} <= {"warning", "information"}, path
+        # (the chains' errors, stacked chains, are tests/test_checks_export_chains.py's)
+        assert {TESTS[i.test_id].severity for i in found
+                if TESTS[i.test_id].domain != "coref"} <= {"warning", "information"}, path
         got = counts(found)["spans-zero-length"]
         assert got == _zero_length_spans(path.read_text(encoding="utf-8")), path
         total += got
@@ -396,7 +398,7 @@ def test_kafka_against_a_perturbed_second_annotator(tmp_path: Path) -> None:
     same = tmp_path / "same.tsv"
     same.write_text(raw, encoding="utf-8")
     found = incidents([KAFKA, same])
-    assert {i.test_id for i in found} == {"spans-duplicate", "spans-overlap"}
+    assert {i.test_id for i in found} == {"spans-duplicate", "spans-overlap", "coref-same-span"}
     # twice each: once per annotator
     assert counts(found)["spans-duplicate"] % 2 == 0
     # a second annotator who labels one named entity otherwise

@@ -70,7 +70,8 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     the first file) by as many annotators (named after the files, as coreference files are);
     a project export holds several documents and names its annotators. Under ``--strict`` the
     exports' level-2 and level-3 errors of ``validate`` are refused here, for every command
-    that reads them (:func:`clusteragree.spans.checks.refuse_export_errors`).
+    that reads them (:func:`clusteragree.spans.checks.refuse_export_errors`, and for the
+    chains :func:`clusteragree.coref.export_checks.refuse_chain_errors`).
     """
     from pathlib import Path
 
@@ -86,8 +87,10 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     else:
         exports = [read_export(p, fmt, encoding=encoding, **kwargs) for p in paths]
     if getattr(args, "strict", False):
+        from ..coref.export_checks import refuse_chain_errors
         from ..spans.checks import refuse_export_errors
         refuse_export_errors(exports)
+        refuse_chain_errors(exports, chain_layer=getattr(args, "chain_layer", None))
     return exports
 
 

@@ -94,6 +94,7 @@ def _validation(inner: argparse.Namespace) -> list[dict[str, Any]]:
     why in the warnings)."""
     from ..errors import ClusterAgreeError, notify
     from ..incidents import Validation
+    from .exports import EXPORT_OPTIONS
     from .input_formats import input_formats
     from .validate import validate_paths
     files = [str(f) for f in (getattr(inner, "dirs", None) or getattr(inner, "files", None)
@@ -105,9 +106,14 @@ def _validation(inner: argparse.Namespace) -> list[dict[str, Any]]:
     if fmt not in input_formats("validate"):
         fmt = "auto"
     found = Validation(level=3, max_err=20)
+    # (the exports read with the command's own reader options and chain layer)
+    options = {keyword: getattr(inner, dest) for dest, (_, keyword) in EXPORT_OPTIONS.items()
+               if getattr(inner, dest, None) is not None}
+    if getattr(inner, "chain_layer", None) is not None:
+        options["chain_layer"] = inner.chain_layer
     try:
         found.extend(validate_paths(files, fmt, encoding=getattr(inner, "encoding", None),
-                                    names=getattr(inner, "names", None)))
+                                    names=getattr(inner, "names", None), **options))
     except ClusterAgreeError as err:
         notify("note", f"the page has no validation section: {err}")
         return []

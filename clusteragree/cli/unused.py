@@ -95,6 +95,7 @@ FORMAT_OPTIONS["validate"] = {
     "vocabulary": {*_LABEL_TABLES, "spans-csv", "pygamma", *EXPORTS},
     "names": {"conll", "corefud", "brat", "conllu", "brackets", "pyramid", "pan", "spans-csv",
               "pygamma", *EXPORTS},
+    "chain_layer": set(EXPORTS),
 }
 
 for _command in ("coref", "spans", "table", "validate"):  # the options of the export readers

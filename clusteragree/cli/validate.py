@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from .._version import __version__
@@ -24,7 +25,7 @@ from ..incidents import LEVELS, TESTS, Incident, Validation
 from ..inputs import objects_in_bulk
 from ._common import add_output, check_names, name_list, print_json
 from .exports import EXPORT_OPTIONS, add_export_options
-from .input_formats import detect, input_formats
+from .input_formats import EXPORTS, detect, input_formats
 
 __all__ = ["DOMAINS", "register", "validate_paths"]
 
@@ -81,6 +82,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--encoding", default=None,
                         help="encoding of the input files (default: UTF-8, with or without a "
                         "byte-order mark)")
+    parser.add_argument("--chain-layer", dest="chain_layer", default=None, metavar="LAYER",
+                        help="exports: the one layer whose chains are checked as coreference, "
+                        "a chain layer or a relation layer whose linked spans corefer "
+                        "(default: every chain layer, and the chains Label Studio's, "
+                        "doccano's and Prodigy's relations make, as the coref command reads "
+                        "them)")
     add_export_options(parser)
     parser.set_defaults(run=_run)
 
@@ -116,6 +123,10 @@ def validate_paths(paths: Sequence[str], input_format: str = "auto", *, level: i
                          f"per run, or name it with {option('input_format')}", other)
     fmt = found[0]
     module = importlib.import_module(f"clusteragree.{_domain(fmt)}.checks")
+    if fmt in EXPORTS:  # an export's chains are coreference: checked by that domain too
+        from ..coref.export_checks import export_incidents
+        options["chain_checks"] = partial(export_incidents,
+                                          chain_layer=options.pop("chain_layer", None))
     yield from module.validate_inputs(list(paths), fmt, level=level, encoding=encoding,
                                       names=names, options=options)
 
@@ -123,7 +134,8 @@ def validate_paths(paths: Sequence[str], input_format: str = "auto", *, level: i
 def _run(args: argparse.Namespace) -> int:
     names = check_names(args.names, len(args.files))
     options = {k: v for k, v in (("vocabulary", args.vocabulary), ("text_dir", args.text_dir),
-                                 ("sep", args.sep)) if v is not None}
+                                 ("sep", args.sep), ("chain_layer", args.chain_layer))
+               if v is not None}
     options.update({keyword: getattr(args, dest) for dest, (_, keyword) in EXPORT_OPTIONS.items()
                     if getattr(args, dest, None) is not None})
     found = Validation(level=args.level, max_err=args.max_err)

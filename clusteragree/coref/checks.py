@@ -59,9 +59,15 @@ from .corefud import read_corefud
 from .model import CorefCorpus, CorefDocument, Mention
 from .scan import corefud_sentence_ends, scan_brat_ann, scan_conll_text, scan_corefud_text
 
-__all__ = ["COREF_TESTS", "model_incidents", "refuse_check_errors", "validate_inputs"]
+__all__ = ["COREF_TESTS", "crossing_pairs", "model_incidents", "refuse_check_errors",
+           "validate_inputs"]
 
 _ALL = ("conll", "corefud", "brat")
+#: The export formats whose chains are checked as coreference (:mod:`.export_checks`): those
+#: with chain layers, and the others' relation layer named with ``--chain-layer``.
+_EXPORTS = ("inception", "webanno-tsv", "uima-xmi", "uima-json", "label-studio", "doccano",
+            "prodigy")
+_CHAINS = (*_ALL, *_EXPORTS)
 
 #: The coreference tests of ``validate``.
 COREF_TESTS = (
@@ -105,14 +111,16 @@ COREF_TESTS = (
     Test("coref-empty-document", 1, "warning", "coref", "a document without tokens", _ALL),
     # level 2: one annotation
     Test("coref-crossing-mentions", 2, "warning", "coref", "two mentions of different "
-         "entities that overlap, neither inside the other", _ALL),
+         "entities that overlap, neither inside the other", _CHAINS),
     Test("coref-crossing-same-entity", 2, "error", "coref", "two mentions of one entity that "
-         "overlap, neither inside the other", _ALL),
+         "overlap, neither inside the other", _CHAINS),
     Test("coref-duplicate-mention", 2, "error", "coref", "the same span marked twice in one "
-         "chain", _ALL),
-    Test("coref-same-span", 2, "error", "coref", "the same span a mention of two chains", _ALL),
-    Test("coref-mention-in-two-chains", 2, "error", "coref", "a BRAT mention id named by two "
-         "equivalence lines", ("brat",)),
+         "chain", _CHAINS),
+    Test("coref-same-span", 2, "error", "coref", "the same span a mention of two chains",
+         _CHAINS),
+    Test("coref-mention-in-two-chains", 2, "error", "coref", "a mention in two chains (a BRAT "
+         "id named by two equivalence lines, an export's span linked into two chains)",
+         ("brat", *_EXPORTS)),
     Test("coref-empty-chain", 2, "warning", "coref", "a BRAT equivalence line naming no "
          "mention", ("brat",)),
     Test("coref-head-out-of-range", 2, "error", "coref", "a mention head outside its "
@@ -124,7 +132,8 @@ COREF_TESTS = (
     Test("coref-singletons", 2, "warning", "coref", "chains of one mention in a CoNLL file "
          "(CoNLL-2012/OntoNotes marks none)", ("conll",)),
     Test("coref-singletons-allowed", 2, "information", "coref", "chains of one mention, "
-         "which the format allows (CorefUD, BRAT)", ("corefud", "brat")),
+         "which the format allows (CorefUD, BRAT, the tools' exports)",
+         ("corefud", "brat", *_EXPORTS)),
     # level 3: across annotators
     Test("coref-missing-document", 3, "error", "coref", "a document some annotators have and "
          "this one lacks", _ALL),
@@ -334,12 +343,20 @@ def _where(doc: CorefDocument, m: Mention) -> str:
     return f"{unit} {','.join(f'{s}-{e - 1}' for s, e in m.spans)}"
 
 
-def _crossing(doc: CorefDocument) -> Iterator[Incident]:
-    """Pairs of mentions that overlap, neither inside the other (mentions sorted by start,
-    longest first: an earlier mention still open at a later one's start crosses it when it
-    ends first)."""
+def crossing_pairs(mentions: Sequence[Mention]) -> Iterator[tuple[Mention, Mention]]:
+    """The pairs ``(a, m)`` of ``mentions`` that overlap, neither inside the other, ``a``
+    before ``m``; ``mentions`` sorted by start, longest first (an earlier mention still open
+    at a later one's start crosses it when it ends first; a discontinuous mention by the
+    positions it covers). The positions may be tokens or characters.
+
+    Examples
+    --------
+    >>> ms = [Mention(((0, 3),), "1"), Mention(((1, 4),), "2"), Mention(((1, 2),), "2")]
+    >>> [(a.spans, m.spans) for a, m in crossing_pairs(ms)]
+    [(((0, 3),), ((1, 4),))]
+    """
     active: list[Mention] = []
-    for m in doc.mentions:
+    for m in mentions:
         active = [a for a in active if a.end > m.start]
         for a in active:
             if len(a.spans) == 1 and len(m.spans) == 1:
@@ -347,21 +364,26 @@ def _crossing(doc: CorefDocument) -> Iterator[Incident]:
             else:
                 ta, tm = set(a.tokens), set(m.tokens)
                 crosses = bool(ta & tm) and not ta <= tm and not tm <= ta
-            if not crosses:
-                continue
-            same = a.entity == m.entity
-            test = "coref-crossing-same-entity" if same else "coref-crossing-mentions"
-            whose = (f"two mentions of entity {m.entity}" if same else
-                     f"the mention of entity {m.entity}")
-            # The line where the crossing shows: two entities, where the first mention
-            # closes inside the second (as the UD validator); one entity, where the second
-            # is complete.
-            line = _end_line(doc, m if same else a)
-            yield Incident(test, f"document {doc.name}: {whose} cross: {_where(doc, a)} (line "
-                           f"{a.line}) and {_where(doc, m)} (line {m.line}); overlapping "
-                           "mentions nest, one inside the other", doc.path, line, doc.name,
-                           str(m.start))
+            if crosses:
+                yield a, m
         active.append(m)
+
+
+def _crossing(doc: CorefDocument) -> Iterator[Incident]:
+    """Pairs of mentions that overlap, neither inside the other (:func:`crossing_pairs`)."""
+    for a, m in crossing_pairs(doc.mentions):
+        same = a.entity == m.entity
+        test = "coref-crossing-same-entity" if same else "coref-crossing-mentions"
+        whose = (f"two mentions of entity {m.entity}" if same else
+                 f"the mention of entity {m.entity}")
+        # The line where the crossing shows: two entities, where the first mention
+        # closes inside the second (as the UD validator); one entity, where the second
+        # is complete.
+        line = _end_line(doc, m if same else a)
+        yield Incident(test, f"document {doc.name}: {whose} cross: {_where(doc, a)} (line "
+                       f"{a.line}) and {_where(doc, m)} (line {m.line}); overlapping "
+                       "mentions nest, one inside the other", doc.path, line, doc.name,
+                       str(m.start))
 
 
 def _end_line(doc: CorefDocument, m: Mention) -> int | None:

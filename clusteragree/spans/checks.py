@@ -13,7 +13,10 @@ layer and a label, and for exports the documents' texts, tokens, relations and c
 * Level 2, one annotator's document (:func:`document_incidents`, :func:`table_incidents`):
   offsets outside the text or ending before they start, zero-length spans, exact duplicates,
   overlaps within a layer, labels outside ``vocabulary``, relations and chain links whose ends
-  are not spans of the document, tokens that do not tile the text.
+  are not spans of the document, tokens that do not tile the text. The chains as coreference
+  (crossing links, the same characters in two chains) are the coreference domain's
+  (:mod:`clusteragree.coref.export_checks`), handed the exports read here by ``validate``
+  (the option ``chain_checks`` of :func:`validate_inputs`).
 * Level 3, across annotators (:func:`across_documents`, :func:`across_tables`): the same
   documents with the same text, the documents an annotator lacks, labels and spans only one
   annotator has.
@@ -735,6 +738,9 @@ def _exports(paths: list[str], input_format: str, *, level: int, encoding: str |
         docs = _renamed(docs, names)
     for d in docs:
         yield from document_incidents(d, vocabulary=options.get("vocabulary"))
+    chains = options.get("chain_checks")
+    if chains is not None:
+        yield from chains([e for e in exports if e is not None])
     if level >= 3:
         yield from across_documents(docs)
 
@@ -788,8 +794,10 @@ def validate_inputs(paths: list[str], input_format: str, *, level: int,
         their annotators, one per annotator, in order of first appearance.
     options : dict, optional
         ``vocabulary`` (the labels allowed), ``text_dir`` (span tables: the texts
-        ``DOCUMENT.txt`` whose characters the offsets count), and the export readers' own
-        options (``typesystem``, ``curation``, ...).
+        ``DOCUMENT.txt`` whose characters the offsets count), the export readers' own
+        options (``typesystem``, ``curation``, ...), and ``chain_checks``: a function of the
+        exports read giving the level-2 incidents of their chains (``validate`` passes the
+        coreference domain's, :func:`clusteragree.coref.export_checks.export_incidents`).
 
     Yields
     ------
