@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from clusteragree.errors import InputError, Ledger
 from clusteragree.exports import _records, _webanno_fast
 from clusteragree.exports._webanno_fast import read_fast
+from clusteragree.exports.columns import SpanColumns, spans_by_id
 from clusteragree.exports.inception import read_inception_project
 from clusteragree.exports.webanno import (
     _Reader,
@@ -71,7 +72,21 @@ def _check(read: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> Any:
         found, said = _outcome(read, True, monkeypatch, chunk)
         same(general, found, f"export (chunk {chunk})")
         assert said == notices
+        _found_by_id_alike(found)
     return general
+
+
+def _found_by_id_alike(export: Any) -> None:
+    """``spans_by_id`` on the fast path's columns (the rows of the known ids, without making
+    every id) finds what a look at every span finds: the known ids, some others, one unknown."""
+    for doc in getattr(export, "documents", ()):
+        spans = doc.spans
+        if not isinstance(spans, SpanColumns):
+            continue
+        every = [s.id for s in spans]
+        for wanted in (set(spans.known_ids), set(every[::3]) | {"no-such-id"},
+                       set(spans.known_ids) | set(every[:2])):
+            assert spans_by_id(spans, wanted) == {s.id: s for s in spans if s.id in wanted}
 
 
 def _took_fast(text: str) -> bool:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..errors import ParameterError, option
+from ..exports.columns import spans_by_id
 from ..exports.model import AnnotatedDocument, Chain, Export, Span, connected_chains
 from ..incidents import Incident, refuse_errors
 from .checks import crossing_pairs
@@ -129,7 +130,7 @@ def _chars(parts: tuple[tuple[int, int], ...]) -> str:
 def _document(doc: AnnotatedDocument, layer: str, chains: Sequence[Chain]
               ) -> Iterator[Incident]:
     file, name, who = doc.path or None, doc.name, doc.annotator
-    by_id = {s.id: s for s in doc.spans}
+    by_id = spans_by_id(doc.spans, {i for c in chains for i in c.spans})
     chain_of: dict[str, int] = {}  # span id -> its (first) chain
     members: list[tuple[Span, int]] = []
     for k, c in enumerate(chains):

@@ -421,6 +421,21 @@ class _Ids:
             made += slow
         return [made[i] for i in self.order.tolist()] + self.extra
 
+    def known_rows(self) -> dict[str, int]:
+        """The row of each span whose id was given (read row by row) and of each chain link:
+        the ids known without making the others, the last row of an id given twice."""
+        n = len(self.order)
+        found: list[tuple[int, str]] = []
+        if any(p[5] for p in self.parts):
+            inverse = np.empty(n, dtype=np.int64)
+            inverse[self.order] = np.arange(n)
+            for k, (_, sentences, _, _, _, slow) in enumerate(self.parts):
+                base = int(self.offsets[k]) + len(sentences)
+                found += [(int(inverse[base + j]), x) for j, x in enumerate(slow)]
+        found.sort()
+        found += [(n + k, x) for k, x in enumerate(self.extra)]
+        return {x: row for row, x in found}
+
     def at(self, i: int) -> str:
         """The id of the span ``i``."""
         if i >= len(self.order):
@@ -553,4 +568,4 @@ class _Spans:
         return SpanColumns(column("starts", 1), column("ends", 2), tuple(self.layers),
                            column("layers", 3), tuple(self.labels), column("labels", 4),
                            tuple(self.features), column("features", 5), column("lines", 6),
-                           ids, id_at=ids.at, known_ids=known)
+                           ids, id_at=ids.at, known_ids=known, known_rows=ids.known_rows)

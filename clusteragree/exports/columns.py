@@ -16,7 +16,7 @@ docs/formats.md, "WebAnno TSV" under "Performance".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any, overload
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from .model import Span, new_span
 
-__all__ = ["PairColumns", "SpanColumns", "missing_ids", "span_column"]
+__all__ = ["PairColumns", "SpanColumns", "missing_ids", "span_column", "spans_by_id"]
 
 
 class _AsTuple:
@@ -66,6 +66,9 @@ class SpanColumns(_AsTuple, Sequence[Span]):
         The id of one span (by its place), without making every id.
     known_ids : set of str, optional
         Ids of some of the spans, known without making every id (:func:`missing_ids`).
+    known_rows : callable, optional
+        Gives the row of each of ``known_ids`` (the last, for an id given twice), a dict,
+        without making every id (:func:`spans_by_id`).
 
     Examples
     --------
@@ -87,6 +90,7 @@ class SpanColumns(_AsTuple, Sequence[Span]):
     __slots__ = (
         "_id_at",
         "_ids",
+        "_known_rows",
         "_make_ids",
         "ends",
         "feature_codes",
@@ -105,7 +109,8 @@ class SpanColumns(_AsTuple, Sequence[Span]):
                  features: Sequence[tuple[tuple[str, str], ...]], feature_codes: Any,
                  lines: Any, ids: list[str] | Callable[[], list[str]], *,
                  id_at: Callable[[int], str] | None = None,
-                 known_ids: frozenset[str] = frozenset()) -> None:
+                 known_ids: frozenset[str] = frozenset(),
+                 known_rows: Callable[[], dict[str, int]] | None = None) -> None:
         self.starts = np.asarray(starts, dtype=np.int64)
         self.ends = np.asarray(ends, dtype=np.int64)
         self.layers = tuple(layers)
@@ -123,6 +128,7 @@ class SpanColumns(_AsTuple, Sequence[Span]):
         self._make_ids = ids if callable(ids) else None
         self._id_at = id_at
         self.known_ids = known_ids
+        self._known_rows = known_rows
         if self._ids is not None and len(self._ids) != n:
             raise ValueError("the ids of SpanColumns are not one a span")
 
@@ -146,10 +152,16 @@ class SpanColumns(_AsTuple, Sequence[Span]):
             return self._id_at(i)
         return self.ids[i]
 
-    def _rows(self, rows: Any) -> Iterator[Span]:
+    def known_rows(self) -> dict[str, int] | None:
+        """The row of each of :attr:`known_ids` (the last, for an id given twice), when the
+        reader said how to find them without making every id; None otherwise."""
+        return None if self._known_rows is None else self._known_rows()
+
+    def _rows(self, rows: Any, ids: Any = None) -> Iterator[Span]:
         rows = np.asarray(rows, dtype=np.int64)
-        ids: Any = self.ids if len(rows) != 1 or self._id_at is None else {
-            int(rows[0]): self.id_at(int(rows[0]))}
+        if ids is None:
+            ids = self.ids if len(rows) != 1 or self._id_at is None else {
+                int(rows[0]): self.id_at(int(rows[0]))}
         layers, labels, features = self.layers, self.labels, self.features
         for i, s, e, lc, bc, fc, ln in zip(
                 rows.tolist(), self.starts[rows].tolist(), self.ends[rows].tolist(),
@@ -277,3 +289,31 @@ def missing_ids(spans: Sequence[Span], wanted: set[str]) -> set[str]:
         if not wanted:
             return set()
     return wanted.difference(span_column(spans, "id"))
+
+
+def spans_by_id(spans: Sequence[Span], wanted: Iterable[str]) -> dict[str, Span]:
+    """The spans of the ids ``wanted`` that ``spans`` has (the last, for an id given twice, as
+    ``{s.id: s for s in spans}`` keeps it): a :class:`SpanColumns` makes only those spans when
+    its known ids hold them all (a chain's links among a million spans), every span otherwise.
+
+    Examples
+    --------
+    >>> spans = (Span("T1", 0, 4, "ne", "PER"), Span("T2", 5, 9, "ne", None))
+    >>> spans_by_id(spans, {"T2", "T9"})
+    {'T2': Span(id='T2', start=5, end=9, layer='ne', label=None, features=(), fragments=(), \
+text=None, line=None)}
+    """
+    wanted = set(wanted)
+    if isinstance(spans, SpanColumns) and wanted <= spans.known_ids:
+        rows = spans.known_rows()
+        if rows is not None:
+            return _picked(spans, {i: rows[i] for i in wanted})
+    if isinstance(spans, SpanColumns):  # every id made, but only the spans wanted
+        return _picked(spans, {x: r for r, x in enumerate(spans.ids) if x in wanted})
+    return {s.id: s for s in spans if s.id in wanted}
+
+
+def _picked(spans: SpanColumns, rows: dict[str, int]) -> dict[str, Span]:
+    at = sorted(rows.values())
+    ids = {r: i for i, r in rows.items()}
+    return {s.id: s for s in spans._rows(at, ids)}
