@@ -21,7 +21,10 @@ the spans of each annotator (``spans-csv``: one table ``annotator,document,start
 of two annotators, documents of 1,000 spans each, labels drawn from ten; ``pygamma``: one
 pygamma-agreement CSV, one continuum, of the same spans one after the other; the second
 annotator differs on about 3 % of the spans: an end moved, a label changed, a span left out or
-one added). Each run is a fresh Python process; the report gives its time (wall clock, and CPU
+one added), and the JSON exports of annotation tools (``label-studio``, ``doccano``,
+``prodigy``: one export of both annotators, written by scripts/bench_exports.py, of
+``--tokens`` / 24 texts of 18 to 29 words, three to six spans each). Each run is a fresh
+Python process; the report gives its time (wall clock, and CPU
 time, which depends less on the load of a shared machine), its peak resident memory
 (``ru_maxrss``) and the ratio to the floor and to the peer.
 
@@ -31,7 +34,7 @@ Usage::
 
     python scripts/bench_validate.py [--tokens 1000000]
         [--formats conllu,corefud,conll,codings,pyramid,multilabel-csv,multilabel-json,
-                   spans-csv,pygamma,webanno-tsv]
+                   spans-csv,pygamma,webanno-tsv,label-studio,doccano,prodigy]
         [--peer-tokens 100000] [--no-peer] [--out FILE]
 
 ``--peer-tokens`` runs ``udvalidate`` on a file of that many tokens (it is much slower) and the
@@ -56,7 +59,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 FORMATS = ("conllu", "corefud", "conll", "codings", "pyramid", "multilabel-csv",
-           "multilabel-json", "spans-csv", "pygamma", "webanno-tsv")
+           "multilabel-json", "spans-csv", "pygamma", "webanno-tsv", "label-studio", "doccano",
+           "prodigy")
+#: The JSON exports of annotation tools: one export of both annotators, written by
+#: scripts/bench_exports.py, of ``--tokens`` / TOKENS_PER_TASK tasks (texts).
+JSON_EXPORTS = ("label-studio", "doccano", "prodigy")
+TOKENS_PER_TASK = 24  # (bench_exports' texts: 18 to 29 words and a full stop)
 WORDS = ("the", "court", "said", "that", "police", "in", "Paris", "met", "report", "of", "and",
          "people", "year", "Zoë", "naïve")
 
@@ -77,11 +85,15 @@ if argv[0] == "--read":
                "spans-csv": ("clusteragree.spans.readers", "read_span_table"),
                "pygamma": ("clusteragree.spans.readers", "read_pygamma_csv"),
                "webanno-tsv": ("clusteragree.exports.reading", "read_export"),
+               "label-studio": ("clusteragree.exports.reading", "read_export"),
+               "doccano": ("clusteragree.exports.reading", "read_export"),
+               "prodigy": ("clusteragree.exports.reading", "read_export"),
                "conllu": ("clusteragree.trees.readers", "read_conll_trees")}
     where, name = readers[kind]
     read = getattr(importlib.import_module(where), name)
     for p in paths:
-        read(p, kind) if kind == "webanno-tsv" else read(p)
+        read(p, kind) if kind in ("webanno-tsv", "label-studio", "doccano", "prodigy") else \
+            read(p)
     code = 0
 else:
     from clusteragree.cli import main
@@ -339,6 +351,16 @@ def main() -> None:
                 from bench_exports import write_webanno_tsv
                 write_webanno_tsv(Path(tmp) / "webanno", args.tokens, 2)
                 files = sorted((Path(tmp) / "webanno").iterdir())
+            elif kind in JSON_EXPORTS:  # one export of both annotators
+                sys.path.insert(0, str(Path(__file__).resolve().parent))
+                import bench_exports
+                tasks = max(1, round(args.tokens / TOKENS_PER_TASK))
+                target = Path(tmp) / {"label-studio": "export.json", "doccano": "doccano",
+                                      "prodigy": "db-out.jsonl"}[kind]
+                {"label-studio": bench_exports.write_label_studio,
+                 "doccano": bench_exports.write_doccano,
+                 "prodigy": bench_exports.write_prodigy}[kind](target, tasks, 2)
+                files = [target]
             elif kind.startswith("multilabel"):  # one file, its two annotators
                 files = [Path(tmp) / ("labels.json" if kind.endswith("json") else "labels.csv")]
                 write_multilabel(files[0], args.tokens)

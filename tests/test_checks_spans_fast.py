@@ -27,6 +27,7 @@ def _both(docs: list[AnnotatedDocument], monkeypatch: pytest.MonkeyPatch) -> lis
     for fast in (False, True):
         with monkeypatch.context() as patch:
             patch.setattr(checks, "FAST", fast)
+            patch.setattr(checks, "BULK", 0)  # (the shortcuts on documents of every size)
             out.append([*(i for d in docs for i in document_incidents(d)),
                         *across_documents(docs)])
     assert out[0] == out[1]
