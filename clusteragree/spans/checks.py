@@ -42,6 +42,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,7 @@ import numpy as np
 from .._lazy import module
 from ..core.model import unique_labels
 from ..errors import ParameterError, option
-from ..exports.columns import PairColumns, SpanColumns, missing_ids, span_column
+from ..exports.columns import PairColumns, is_columns, missing_ids, span_column
 from ..exports.model import AnnotatedDocument, Export, Span
 from ..exports.reading import read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
@@ -218,6 +219,18 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
             yield Incident("spans-label-unknown", f"the label {label!r}{_of(layer)} is "
                            f"not in the vocabulary ({option('vocabulary')})", file, line,
                            document, node, annotator)
+
+
+#: A span's key across annotators, and its layer and label (spans that are objects).
+_KEY = attrgetter("start", "end", "layer", "label")
+_LAYER_LABEL = attrgetter("layer", "label")
+
+
+def _span_keys(spans: Sequence[Span]) -> Counter[tuple[int, int, str, str | None]]:
+    """How many spans of each (start, end, layer, label)."""
+    if is_columns(spans):
+        return Counter(zip(*_span_columns(spans), strict=True))
+    return Counter(map(_KEY, spans))
 
 
 def _span_columns(spans: Sequence[Span]) -> tuple[list[Any], list[Any], list[str],
@@ -485,7 +498,7 @@ def _codes(spans: Sequence[Span]) -> tuple[Any, Any, Any, list[str], Any,
     """The starts and ends of spans as arrays (None unless whole numbers of 64 bits), their
     layers and labels as codes into lists of the distinct ones (read from the columns of
     spans kept as columns, without making them)."""
-    if isinstance(spans, SpanColumns):  # whole numbers of 64 bits by construction
+    if is_columns(spans):  # whole numbers of 64 bits by construction
         lc, layers = _first_use(spans.layer_codes, spans.layers)
         bc, labels = _first_use(spans.label_codes, spans.labels)
         return spans.starts, spans.ends, lc, layers, bc, labels
@@ -539,10 +552,11 @@ def _first_use(codes: Any, table: Sequence[Any]) -> tuple[Any, list[Any]]:
 
 def _label_counts(spans: Sequence[Span]) -> list[tuple[tuple[str, str | None], int]]:
     """The number of spans of each (layer, label), in order of first use."""
-    columns = _codes(spans) if isinstance(spans, SpanColumns) else None
+    columns = _codes(spans) if is_columns(spans) else None
     if columns is None:
         return list(Counter(zip(span_column(spans, "layer"), span_column(spans, "label"),
-                                strict=True)).items())
+                                strict=True)
+                            if is_columns(spans) else map(_LAYER_LABEL, spans)).items())
     _, _, lc, layers, bc, labels = columns
     key = lc * len(labels) + bc
     used, first, counts = np.unique(key, return_index=True, return_counts=True)
@@ -632,8 +646,8 @@ def across_documents(docs: Sequence[AnnotatedDocument]) -> Iterator[Incident]:
         if fast is not None:
             yield from fast
         else:
-            yield from _only_one({w: Counter(zip(*_span_columns(d.spans), strict=True))
-                                  for w, d in by.items()}, file_of, name)
+            yield from _only_one({w: _span_keys(d.spans) for w, d in by.items()}, file_of,
+                                 name)
 
 
 # --- span tables -----------------------------------------------------------------------------
