@@ -155,7 +155,7 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("validate", "pygamma", "pygamma-agreement CSV", "a first line of four fields "
                 "ending in two numbers", ("--names", "--vocabulary")),
     *(InputFormat("validate", f.name, f"{f.tool}: {f.holds}", RECOGNISED[f.name],
-                  ("--vocabulary", "--names", *_reader_options(f.name)))
+                  ("--vocabulary", "--names", "--chain-layer", *_reader_options(f.name)))
       for f in EXPORT_FORMATS),
 )
 
