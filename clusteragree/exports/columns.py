@@ -298,7 +298,7 @@ def missing_ids(spans: Sequence[Span], wanted: set[str]) -> set[str]:
     >>> sorted(missing_ids((Span("T1", 0, 4, "ne", "PER"),), {"T1", "T9"}))
     ['T9']
     """
-    if isinstance(spans, SpanColumns):
+    if is_columns(spans):
         wanted = wanted - spans.known_ids
         if not wanted:
             return set()

@@ -146,7 +146,7 @@ def _show(x: Any) -> str:
 def _span_checks(items: Sequence[Item], *, file: str | None, document: str, annotator: str,
                  length: int | None, characters: bool = False) -> Iterator[Incident]:
     """Offsets, zero length, duplicates and overlaps of one annotator's spans of one document."""
-    seen: Counter[tuple[Any, Any, str, str | None]] = Counter()
+    seen: dict[tuple[Any, Any, str, str | None], int] = {}
     first: dict[tuple[Any, Any, str, str | None], Item] = {}
     by_layer: dict[str, list[tuple[Any, Any]]] = defaultdict(list)
     for it in items:
@@ -167,8 +167,8 @@ def _span_checks(items: Sequence[Item], *, file: str | None, document: str, anno
             yield Incident("spans-zero-length", f"the span at {_show(start)}{_of(layer)} "
                            f"(label {label!r}) has no length", *where)
         key = (start, end, layer, label)
-        seen[key] += 1
-        if seen[key] == 1:
+        seen[key] = n = seen.get(key, 0) + 1
+        if n == 1:
             first[key] = it
             if start < end:
                 by_layer[layer].append((start, end))
@@ -224,6 +224,8 @@ def _vocabulary_checks(entries: Iterable[tuple[str, str | None, str | None, int 
 #: A span's key across annotators, and its layer and label (spans that are objects).
 _KEY = attrgetter("start", "end", "layer", "label")
 _LAYER_LABEL = attrgetter("layer", "label")
+#: A span as :func:`_span_checks` reads it (:data:`Item`).
+_ITEM = attrgetter("start", "end", "layer", "label", "id", "line")
 
 
 def _span_keys(spans: Sequence[Span]) -> Counter[tuple[int, int, str, str | None]]:
@@ -321,16 +323,16 @@ def document_incidents(doc: AnnotatedDocument, *, vocabulary: Sequence[str] | No
     if fast is not None:
         yield from fast
     else:
-        yield from _span_checks([(s.start, s.end, s.layer, s.label, s.id, s.line)
-                                 for s in doc.spans],
-                                file=file, document=name, annotator=who, length=length)
+        yield from _span_checks(list(map(_ITEM, doc.spans)), file=file, document=name,
+                                annotator=who, length=length)
     if vocabulary is not None:
         yield from _vocabulary_checks(
             [*((s.layer, s.label, s.id, s.line) for s in doc.spans),
              *((d.layer, d.label, None, d.line) for d in doc.labels)],
             vocabulary, file=file, document=name, annotator=who)
     missing = missing_ids(doc.spans, {x for r in doc.relations for x in (r.source, r.target)}
-                          | {x for c in doc.chains for x in c.spans})
+                          | {x for c in doc.chains for x in c.spans}) \
+        if doc.relations or doc.chains else set()
     for r in doc.relations:
         gone = [x for x in (r.source, r.target) if x in missing]
         if gone:
