@@ -106,12 +106,23 @@ def validate_paths(paths: Sequence[str], input_format: str = "auto", *, level: i
                    encoding: str | None = None, names: Sequence[str] | None = None,
                    **options: Any) -> Iterator[Incident]:
     """The incidents of ``paths`` (one annotator each): the inputs are grouped by format, and
-    each group validated by its domain's ``checks.validate_inputs``.
+    each group validated by its domain's ``checks.validate_inputs``; the chains of exports
+    also by the coreference domain (:func:`clusteragree.coref.export_checks.export_incidents`,
+    on the exports the spans domain read).
+
+    Parameters
+    ----------
+    options
+        The domain's options (``vocabulary``, ``text_dir``, ``sep``, the export readers'
+        ``typesystem``, ``curation``, ...), and for exports ``chain_layer``: the one layer whose
+        chains are checked as coreference (default: every chain layer).
 
     Raises
     ------
     InputError
         When the inputs are of several formats (the levels across annotators need one).
+    ParameterError
+        ``chain_layer`` names no chain or relation layer of the exports.
     """
     formats = [input_format if input_format != "auto" else detect("validate", p, encoding)
                for p in paths]
