@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusteragree.errors import InputError, Ledger
-from clusteragree.exports import _jsonl_blocks, _records, labelstudio, model
+from clusteragree.exports import _json_array, _jsonl_blocks, _records, labelstudio, model
 from clusteragree.exports.doccano import read_doccano
 from clusteragree.exports.labelstudio import read_label_studio
 from clusteragree.exports.model import (
@@ -221,7 +221,7 @@ def _ls_export(draw: st.DrawFn) -> str:
 
 @given(content=_ls_export(), duplicates=st.sampled_from(["refuse", "first", "last"]),
        key=st.sampled_from(["email", "id"]), text_key=st.sampled_from(["text", None]),
-       window=st.sampled_from([_records.WINDOW, 40, 200, 700]))
+       window=st.sampled_from([_json_array.WINDOW, 40, 200, 700]))
 @SETTINGS
 def test_random_label_studio_exports_read_alike(tmp_path: Path, content: str, duplicates: str,
                                                 key: str, text_key: str | None, window: int,
@@ -230,7 +230,7 @@ def test_random_label_studio_exports_read_alike(tmp_path: Path, content: str, du
     (the last window is always the standard library's)."""
     path = tmp_path / "export.json"
     path.write_text(content, encoding="utf-8")
-    monkeypatch.setattr(_records, "WINDOW", window)
+    monkeypatch.setattr(_json_array, "WINDOW", window)
     _check(lambda: read_label_studio(path, duplicates=duplicates, annotator_key=key,
                                      text_key=text_key), monkeypatch)
 
@@ -289,7 +289,7 @@ def _elements(raw: bytes) -> list[Any]:
     """The elements given (line, the element's text and value), then the error if any."""
     out: list[Any] = []
     try:
-        for line, window, start, end, value in _records.iter_json_array_bytes(
+        for line, window, start, end, value in _json_array.iter_json_array_bytes(
                 raw, "x.json", what="task"):
             out.append((line, window[start:end].decode() if isinstance(window, bytes)
                         else window[start:end], repr(value)))
@@ -304,7 +304,7 @@ def test_the_array_read_by_orjson_is_the_array_read_by_json(raw: bytes, window: 
     """Window for window, orjson's reading of a JSON array gives the elements, their lines
     and texts, and the errors of the standard library's."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_records, "WINDOW", window)
+        patch.setattr(_json_array, "WINDOW", window)
         patch.setattr(_records, "FAST", False)
         general = _elements(raw)
         patch.setattr(_records, "FAST", True)
@@ -317,12 +317,12 @@ def test_guessed_ends_read_the_array_as_json(raw: bytes, window: int) -> None:
     """The ends of elements guessed from the key that ends them (proven by orjson) give the
     elements, lines and errors of the standard library's reading, as the scan does."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_records, "WINDOW", window)
+        patch.setattr(_json_array, "WINDOW", window)
         patch.setattr(_records, "FAST", False)
         general = _elements(raw)
         patch.setattr(_records, "FAST", True)
         assert _elements(raw) == general
-        patch.setattr(_records, "_tail_of", lambda *_: None)  # the scan alone
+        patch.setattr(_json_array, "_tail_of", lambda *_: None)  # the scan alone
         assert _elements(raw) == general
 
 
@@ -331,9 +331,9 @@ def test_the_ends_of_an_export_are_guessed(monkeypatch: pytest.MonkeyPatch) -> N
     guessing (the scan serves only the element each window cuts)."""
     items = [{"id": k, "t": "\N{GRINNING FACE} \\\" ]}", "r": [[k]], "n": k} for k in range(300)]
     raw = json.dumps(items, ensure_ascii=False).encode()
-    monkeypatch.setattr(_records, "WINDOW", 1000)
+    monkeypatch.setattr(_json_array, "WINDOW", 1000)
     guessed: list[int] = []
-    original = _records._guessed
+    original = _json_array._guessed
 
     def counted(*args: Any) -> Any:
         before = len(args[-1])
@@ -341,8 +341,8 @@ def test_the_ends_of_an_export_are_guessed(monkeypatch: pytest.MonkeyPatch) -> N
         guessed.append(len(args[-1]) - before)
         return done
 
-    monkeypatch.setattr(_records, "_guessed", counted)
-    values = [v for _, _, _, _, v in _records.iter_json_array_bytes(raw, "x")]
+    monkeypatch.setattr(_json_array, "_guessed", counted)
+    values = [v for _, _, _, _, v in _json_array.iter_json_array_bytes(raw, "x")]
     assert values == items
     assert sum(guessed) > 250
 
@@ -374,7 +374,7 @@ def test_the_array_read_by_orjson_leaves_the_standard_library_its_cases(
     before the error, the lines and the error are the standard library's, whatever the
     window."""
     for size in range(max(8, window - 12), window + 12):
-        monkeypatch.setattr(_records, "WINDOW", size)
+        monkeypatch.setattr(_json_array, "WINDOW", size)
         monkeypatch.setattr(_records, "FAST", False)
         general = _elements(raw)
         monkeypatch.setattr(_records, "FAST", True)
@@ -386,11 +386,11 @@ def test_orjson_reads_the_windows_of_a_large_array(monkeypatch: pytest.MonkeyPat
     window of an array of objects, and on none where orjson is absent."""
     items = [{"id": k, "t": "\N{GRINNING FACE} \\\" ]}", "r": [[k]]} for k in range(300)]
     raw = json.dumps(items, ensure_ascii=False, indent=1).encode()
-    monkeypatch.setattr(_records, "WINDOW", 1000)
-    kinds = [type(w) for _, w, _, _, _ in _records.iter_json_array_bytes(raw, "x")]
+    monkeypatch.setattr(_json_array, "WINDOW", 1000)
+    kinds = [type(w) for _, w, _, _, _ in _json_array.iter_json_array_bytes(raw, "x")]
     assert kinds.count(bytes) > 250 and kinds[-1] is str
     monkeypatch.setattr(_records, "_orjson", None)
-    assert {type(w) for _, w, _, _, _ in _records.iter_json_array_bytes(raw, "x")} == {str}
+    assert {type(w) for _, w, _, _, _ in _json_array.iter_json_array_bytes(raw, "x")} == {str}
 
 
 @st.composite

@@ -260,7 +260,7 @@ def test_the_array_read_a_window_at_a_time_is_the_array_read_whole(monkeypatch) 
     whole gives, whatever the window's size."""
     import random
 
-    from clusteragree.exports import _records
+    from clusteragree.exports import _json_array, _records
 
     rnd = random.Random(24)
     for _ in range(300):
@@ -273,7 +273,7 @@ def test_the_array_read_a_window_at_a_time_is_the_array_read_whole(monkeypatch) 
         if items and rnd.random() < 0.5:
             k = rnd.randrange(len(text))
             text = text[:k] + rnd.choice(["", "}", "x", ",", "]", "["]) + text[k + 1:]
-        monkeypatch.setattr(_records, "WINDOW", rnd.choice([1, 3, 8, 64, 1000]))
+        monkeypatch.setattr(_json_array, "WINDOW", rnd.choice([1, 3, 8, 64, 1000]))
         whole = windowed = None
         try:
             whole = [(n, v) for n, _, _, v in _records.iter_json_array(text, "x")]
@@ -281,7 +281,7 @@ def test_the_array_read_a_window_at_a_time_is_the_array_read_whole(monkeypatch) 
             whole = err.line
         try:
             windowed = [(n, v) for n, _, _, _, v in
-                        _records.iter_json_array_bytes(text.encode(), "x")]
+                        _json_array.iter_json_array_bytes(text.encode(), "x")]
         except InputError as err:
             windowed = err.line
         assert whole == windowed

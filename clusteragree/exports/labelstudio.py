@@ -57,6 +57,7 @@ from typing import Any
 from ..errors import InputError, ParameterError, Tally, option
 from ..inputs import check_encoding, objects_in_bulk, read_bytes
 from . import _records
+from ._json_array import iter_json_array_bytes
 from ._labelstudio_fast import (
     CANCELLED,
     DRAFTS,
@@ -70,7 +71,7 @@ from ._labelstudio_fast import (
 )
 from ._labelstudio_fast import REGION_KEYS as _REGION_KEYS
 from ._labelstudio_fast import VALUE_KEYS as _VALUE_KEYS
-from ._records import _INTERNED, field, iter_json_array_bytes, label_text, text_field
+from ._records import _INTERNED, field, label_text, text_field
 from .model import (
     AnnotatedDocument,
     DocumentLabel,
