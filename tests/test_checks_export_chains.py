@@ -228,6 +228,10 @@ def test_cli_chain_layer_exit_codes_and_unused(tmp_path: Path,
                      "#end document\n", encoding="utf-8")
     assert main(["validate", str(conll), "--chain-layer", "x"]) == 0
     assert "--chain-layer" in capsys.readouterr().err
+    # at level 1 the chains are not checked: said, and an unknown layer not looked for
+    assert main(["validate", str(path), "--level", "1", "--chain-layer", "nope"]) == 0
+    assert "--chain-layer acts on the checks of each annotation, level 2" in \
+        capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["spans", "coref", "convert"])

@@ -191,6 +191,11 @@ def unused_options(args: argparse.Namespace, parser: argparse.ArgumentParser
         if given("word_policy") and getattr(args, "units", "") != "words":
             yield "--word-policy says which mention a word takes its chain from: " \
                   "--units words"
+    if command == "validate" and getattr(args, "level", 3) < 2:
+        for dest in ("vocabulary", "chain_layer"):
+            if given(dest):
+                yield (f"{flag(dest)} acts on the checks of each annotation, level 2; "
+                       f"--level {args.level} checks the files only")
     if command == "trees":
         distances = set(getattr(args, "distance", None) or [])
         if given("size") and distances and not distances & {"diff", "norm"}:
