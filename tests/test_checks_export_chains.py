@@ -95,6 +95,16 @@ def test_a_span_in_two_chains_and_unknown_members() -> None:
     assert "c1 and in the chain c2" in found[0].message
 
 
+def test_chains_are_told_apart_by_place_not_by_name() -> None:
+    """Two chains of one name (a tool's ids need not be unique) are two entities."""
+    spans = (Span("a", 0, 8, "m", None), Span("b", 5, 13, "m", None))
+    doc = AnnotatedDocument("d", "ann", " ".join(WORDS), spans=spans,
+                            chains=(Chain("x", "ch", ("a",)), Chain("x", "ch", ("b",))))
+    found = list(export_incidents([Export((doc,), "x", "t")]))
+    assert [i.test_id for i in found] == ["coref-crossing-mentions", "coref-singletons-allowed"]
+    assert "the chains x and x" in found[0].message
+
+
 def test_every_chain_layer_on_its_own_or_the_one_named() -> None:
     spans = (Span("a", 0, 8, "m", None), Span("b", 5, 13, "m", None))
     doc = AnnotatedDocument("d", "ann", " ".join(WORDS), spans=spans,

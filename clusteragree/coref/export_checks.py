@@ -154,7 +154,7 @@ def _document(doc: AnnotatedDocument, layer: str, chains: Sequence[Chain]
         seen = first_at.get(span.parts)
         if seen is None:
             first_at[span.parts] = (span, k)
-            mentions.append(Mention(span.parts, chains[k].id, span.line))
+            mentions.append(Mention(span.parts, str(k), span.line))  # (its chain's place)
         elif seen[1] == k:
             yield Incident("coref-duplicate-mention",
                            f"the span {span.id} marks the same {_chars(span.parts)} as the span "
@@ -169,8 +169,9 @@ def _document(doc: AnnotatedDocument, layer: str, chains: Sequence[Chain]
     mentions.sort(key=lambda m: (m.start, -m.end, m.spans))
     for a, m in crossing_pairs(mentions):
         same = a.entity == m.entity
-        whose = (f"two mentions of the chain {m.entity}" if same else
-                 f"mentions of the chains {a.entity} and {m.entity}")
+        named_a, named_m = chains[int(a.entity)].id, chains[int(m.entity)].id
+        whose = (f"two mentions of the chain {named_m}" if same else
+                 f"mentions of the chains {named_a} and {named_m}")
         yield Incident("coref-crossing-same-entity" if same else "coref-crossing-mentions",
                        f"{whose}{_of(layer)} cross: {_chars(a.spans)} (line {a.line}) and "
                        f"{_chars(m.spans)} (line {m.line}); overlapping mentions nest, one "
