@@ -304,11 +304,18 @@ def test_the_array_read_by_orjson_is_the_array_read_by_json(raw: bytes, window: 
     """Window for window, orjson's reading of a JSON array gives the elements, their lines
     and texts, and the errors of the standard library's."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_json_array, "WINDOW", window)
-        patch.setattr(_records, "FAST", False)
-        general = _elements(raw)
-        patch.setattr(_records, "FAST", True)
-        assert _elements(raw) == general
+        _general_then_fast(raw, window, patch)
+
+
+def _general_then_fast(raw: bytes, window: int, patch: pytest.MonkeyPatch) -> list[Any]:
+    """The elements of ``raw`` read in windows of ``window`` bytes by the standard library,
+    after checking that orjson's reading gives them alike; ``patch`` stays on the fast path."""
+    patch.setattr(_json_array, "WINDOW", window)
+    patch.setattr(_records, "FAST", False)
+    general = _elements(raw)
+    patch.setattr(_records, "FAST", True)
+    assert _elements(raw) == general
+    return general
 
 
 @given(raw=_array(GUESSED), window=st.sampled_from([16, 64, 150, 400, 4096]))
@@ -317,11 +324,7 @@ def test_guessed_ends_read_the_array_as_json(raw: bytes, window: int) -> None:
     """The ends of elements guessed from the key that ends them (proven by orjson) give the
     elements, lines and errors of the standard library's reading, as the scan does."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_json_array, "WINDOW", window)
-        patch.setattr(_records, "FAST", False)
-        general = _elements(raw)
-        patch.setattr(_records, "FAST", True)
-        assert _elements(raw) == general
+        general = _general_then_fast(raw, window, patch)
         patch.setattr(_json_array, "_tail_of", lambda *_: None)  # the scan alone
         assert _elements(raw) == general
 
