@@ -52,6 +52,7 @@ __all__ = [
     "notify",
     "option",
     "spelling",
+    "spelling_in_use",
     "strict",
     "strict_refusal",
 ]
@@ -362,6 +363,22 @@ def spelling(options: dict[str, str]) -> Iterator[None]:
         _SPELLING.reset(token)
 
 
+def spelling_in_use() -> dict[str, str] | None:
+    """The options of the :func:`spelling` block around this call, or None (the library's
+    parameter names): a worker process given them spells its messages as its caller's.
+
+    Examples
+    --------
+    >>> with spelling({"size_by": "--size"}):
+    ...     spelling_in_use()
+    {'size_by': '--size'}
+    >>> spelling_in_use() is None
+    True
+    """
+    options = _SPELLING.get()
+    return None if options is None else dict(options)
+
+
 def option(name: str, value: Any = _UNSET) -> str:
     """A parameter (with a value) as the interface in use spells it, for messages.
 
@@ -563,6 +580,22 @@ class Tally:
         if line is not None and (entry[0] is None or line < entry[0]):
             entry[0] = line
         entry[1] = int(entry[1] or 0) + count
+
+    def merge(self, other: Tally) -> None:
+        """Add the counts of ``other`` (a part of the same file counted elsewhere), the
+        smallest first line of each kept: as if this tally had counted them.
+
+        Examples
+        --------
+        >>> a, b = Tally("x"), Tally("x")
+        >>> a.add("skipped", "blank ids", 9)
+        >>> b.add("skipped", "blank ids", 4, count=2)
+        >>> a.merge(b)
+        >>> a.counts(), a._seen[("skipped", "blank ids")][0]
+        ({'blank ids': 3}, 4)
+        """
+        for (kind, message), (line, count) in other._seen.items():
+            self.add(kind, message, line, int(count or 0))
 
     def counts(self) -> dict[str, int]:
         """``message -> count`` (the shape of the readers' ``repairs`` dictionaries)."""

@@ -22,10 +22,16 @@ library alone.
 The targets of issue 24: 100,000 tasks x 3 annotators read in under 15 s and under 5x the
 file's size in memory; issue 25 asks 10^6 tokens read (and validated) in under 5 s.
 
+Prodigy's reader reads a large file on several processes (``jobs``; the command line's
+``--jobs``, every core by default): it is measured with ``--jobs`` processes, by default with
+one and with every core, a row each. The peak memory of a run with workers adds each worker's
+(at most the largest one's, ``RUSAGE_CHILDREN``) to the reading process's.
+
 Usage::
 
     python scripts/bench_exports.py [--tasks 100000] [--tokens 1000000] [--annotators 3]
-        [--formats label-studio,doccano,prodigy,webanno-tsv] [--repeat 1] [--out FILE]
+        [--formats label-studio,doccano,prodigy,webanno-tsv] [--repeat 1] [--jobs 1,2]
+        [--out FILE]
 
 ``--out`` writes the figures as JSON; nothing else is written (the generated files go to a
 temporary directory, deleted at the end).
@@ -245,8 +251,8 @@ def write_webanno_tsv(folder: Path, tokens: int, annotators: int, seed: int = 0)
 _CHILD = """
 import gc, json, resource, sys, time
 from pathlib import Path
-kind, path, floor = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1"
-from clusteragree.exports.reading import read_export
+kind, path, floor, jobs = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
+from clusteragree.exports.reading import IN_PARTS, read_export
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 start, cpu = time.perf_counter(), time.process_time()
 if floor:
@@ -268,26 +274,31 @@ elif kind == "webanno-tsv":  # one file per annotator
     for f in sorted(path.iterdir()):
         count += sum(len(d.spans) for d in read_export(f, kind).documents)
 else:
-    export = read_export(path, kind)
+    export = read_export(path, kind, **({"jobs": jobs} if kind in IN_PARTS else {}))
     count = sum(len(d.spans) for d in export.documents)
 took, cpu = time.perf_counter() - start, time.process_time() - cpu
-print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base, count, cpu)
+from clusteragree.core.parallel import shutdown
+shutdown()  # (the workers' peak is known once they have ended)
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # the largest
+print(took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, base, count, cpu,
+      workers)
 """
 
 
-def measure(kind: str, path: Path, floor: bool, repeat: int
-            ) -> tuple[float, int, int, int, float]:
-    """Best time, and the peak memory, baseline, spans read and processor time of the best
-    run, each run a fresh process."""
+def measure(kind: str, path: Path, floor: bool, repeat: int, jobs: int = 1
+            ) -> tuple[float, int, int, int, float, int]:
+    """Best time, and the peak memory, baseline, spans read, processor time (this process's)
+    and the largest peak of a worker process (0 without workers) of the best run, each run a
+    fresh process."""
     runs = []
     for _ in range(repeat):
         done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(path.resolve()),
-                               str(int(floor))], capture_output=True, text=True,
+                               str(int(floor)), str(jobs)], capture_output=True, text=True,
                               cwd=ROOT)  # (the child imports the package beside it)
         if done.returncode:
             raise SystemExit(f"{kind}: the reader failed:\n{done.stderr[-2000:]}")
-        took, peak, base, count, cpu = done.stdout.split()
-        runs.append((float(took), int(peak), int(base), int(count), float(cpu)))
+        took, peak, base, count, cpu, workers = done.stdout.split()
+        runs.append((float(took), int(peak), int(base), int(count), float(cpu), int(workers)))
     return min(runs)
 
 
@@ -304,6 +315,9 @@ def main() -> None:
     parser.add_argument("--formats", default=",".join(FORMATS),
                         help="comma-separated among " + ", ".join(FORMATS))
     parser.add_argument("--repeat", type=int, default=1, help="runs per reader (best kept)")
+    parser.add_argument("--jobs", default=None, metavar="N[,N...]",
+                        help="processes for the readers that read a large file in parts "
+                        "(prodigy), a row each (default: 1 and every core)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON to this path")
     parser.add_argument("--write", nargs=2, metavar=("FORMAT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -318,6 +332,13 @@ def main() -> None:
     unknown = [k for k in kinds if k not in writers]
     if unknown:
         parser.error(f"unknown format(s) {', '.join(unknown)}")
+    from clusteragree.core.parallel import usable_cores
+
+    job_counts = ([1, usable_cores()] if args.jobs is None else
+                  [int(j) for j in args.jobs.split(",") if j.strip()])
+    if not job_counts or min(job_counts) < 1:
+        parser.error("--jobs: whole numbers of processes, 1 or more")
+    job_counts = list(dict.fromkeys(job_counts))
     figures = []
     try:
         import orjson  # noqa: F401
@@ -336,28 +357,34 @@ def main() -> None:
                             "--annotators", str(args.annotators), "--write", kind, str(path)],
                            check=True)
             size = _size(path)
-            ours = measure(kind, path, False, args.repeat)
             floor = measure(kind, path, True, args.repeat)
-            row = {"format": kind, "annotators": args.annotators,
-                   **({"tokens": args.tokens} if kind == "webanno-tsv" else
-                      {"tasks": args.tasks}),
-                   "file_mb": round(size / 2**20, 1), "seconds": round(ours[0], 2),
-                   "floor_seconds": round(floor[0], 2), "cpu_seconds": round(ours[4], 2),
-                   "floor_cpu_seconds": round(floor[4], 2),
-                   "over_floor": round(ours[0] / floor[0], 2) if floor[0] else None,
-                   "peak_mb": round(ours[1] / 2**20, 1),
-                   "baseline_mb": round(ours[2] / 2**20, 1),
-                   "peak_over_file": round(ours[1] / size, 2),
-                   "floor_peak_over_file": round(floor[1] / size, 2), "spans": ours[3]}
-            figures.append(row)
-            alone = "split alone" if kind == "webanno-tsv" else "json alone"
-            print(f"{kind:12} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s "
-                  f"(processor {row['cpu_seconds']:.2f} s)  {alone} "
-                  f"{row['floor_seconds']:6.2f} s (processor {row['floor_cpu_seconds']:.2f} s) "
-                  f" ({row['over_floor']}x)  "
-                  f"peak {row['peak_mb']:7.1f} MB = {row['peak_over_file']}x the file "
-                  f"({alone} {row['floor_peak_over_file']}x; baseline "
-                  f"{row['baseline_mb']:.0f} MB)  {row['spans']:,} spans")
+            for jobs in (job_counts if kind == "prodigy" else [1]):
+                ours = measure(kind, path, False, args.repeat, jobs)
+                workers = ours[5] * max(0, jobs - 1)  # (each at most the largest)
+                row = {"format": kind, "annotators": args.annotators,
+                       **({"tokens": args.tokens} if kind == "webanno-tsv" else
+                          {"tasks": args.tasks}), "jobs": jobs,
+                       "file_mb": round(size / 2**20, 1), "seconds": round(ours[0], 2),
+                       "floor_seconds": round(floor[0], 2), "cpu_seconds": round(ours[4], 2),
+                       "floor_cpu_seconds": round(floor[4], 2),
+                       "over_floor": round(ours[0] / floor[0], 2) if floor[0] else None,
+                       "peak_mb": round(ours[1] / 2**20, 1),
+                       "workers_peak_mb": round(workers / 2**20, 1),
+                       "baseline_mb": round(ours[2] / 2**20, 1),
+                       "peak_over_file": round((ours[1] + workers) / size, 2),
+                       "floor_peak_over_file": round(floor[1] / size, 2), "spans": ours[3]}
+                figures.append(row)
+                alone = "split alone" if kind == "webanno-tsv" else "json alone"
+                on = f" --jobs {jobs}" if kind == "prodigy" else ""
+                print(f"{kind + on:22} {row['file_mb']:8.1f} MB  ours {row['seconds']:6.2f} s "
+                      f"(processor {row['cpu_seconds']:.2f} s)  {alone} "
+                      f"{row['floor_seconds']:6.2f} s (processor "
+                      f"{row['floor_cpu_seconds']:.2f} s)  ({row['over_floor']}x)  "
+                      f"peak {row['peak_mb']:7.1f} MB"
+                      + (f" + workers {row['workers_peak_mb']:.1f} MB" if workers else "")
+                      + f" = {row['peak_over_file']}x the file "
+                      f"({alone} {row['floor_peak_over_file']}x; baseline "
+                      f"{row['baseline_mb']:.0f} MB)  {row['spans']:,} spans")
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 

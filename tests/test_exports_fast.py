@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from alike import same, script
+from export_strategies import TEXT, doccano_line, ls_export, prodigy_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,113 +114,7 @@ def test_the_fixtures_read_alike(kind: str, path: Path,
 
 # --- random exports
 
-#: Texts of words: characters outside the BMP (UTF-16 offsets differ after them), a
-#: combining accent and CR LF (grapheme clusters differ), ASCII.
-TEXT = st.lists(st.sampled_from(["\N{GRINNING FACE}", "Zo\u00eb", "e\u0301t\u00e9", "ab", "\r\n",
-                                 "x", "\N{GRINNING FACE}!"]), max_size=6).map(" ".join)
-NAME = st.one_of(st.sampled_from(["A", "B", "r1", "r2"]), st.integers(1, 3))
-ODD = st.sampled_from([None, 1.5, True, "x", [], {}, 2**64 + 1, -1])
-
-
-def _utf16(text: str, offset: int) -> int:
-    return len(text[:offset].encode("utf-16-le")) // 2
-
-
-@st.composite
-def _offsets(draw: st.DrawFn, text: str, utf16: bool) -> tuple[Any, Any, Any]:
-    """Start, end and covered text, mostly right (in code points or UTF-16 units)."""
-    s = draw(st.integers(0, len(text)))
-    e = draw(st.integers(s, len(text)))
-    covered: Any = text[s:e]
-    if utf16 != _rarely(draw):
-        s, e = _utf16(text, s), _utf16(text, e)
-    how = draw(st.integers(0, 24))
-    if how in (11, 12):
-        s, e = draw(st.integers(-2, len(text) + 3)), draw(st.integers(-2, len(text) + 3))
-    elif how in (13, 14):
-        covered = draw(TEXT)
-    elif how == 15:
-        covered = draw(ODD)
-    elif how == 16:
-        s = draw(ODD)
-    return s, e, covered
-
-
-def _rarely(draw: st.DrawFn) -> bool:
-    """True about once in twenty-five draws (so that most exports are read, some refused); not
-    at 0, which hypothesis draws more often than the others."""
-    return draw(st.integers(0, 24)) == 17
-
-
-def _drop(draw: st.DrawFn, record: dict[str, Any]) -> dict[str, Any]:
-    """Now and then a field left out or given a value of another type."""
-    if record and _rarely(draw):
-        key = draw(st.sampled_from(sorted(record)))
-        if draw(st.booleans()):
-            del record[key]
-        else:
-            record[key] = draw(ODD)
-    return record
-
-
-@st.composite
-def _ls_annotation(draw: st.DrawFn, text: str, k: int) -> dict[str, Any]:
-    result: list[Any] = []
-    ids = []
-    utf16 = draw(st.booleans())
-    for r in range(draw(st.integers(0, 4))):
-        s, e, covered = draw(_offsets(text, utf16))
-        rid = f"a{k}r{r}" if draw(st.integers(0, 7)) else draw(NAME)
-        ids.append(rid)
-        labels = draw(st.sampled_from([["PER"], ["LOC"], ["PER"], ["LOC"], [], ["PER", "LOC"]]))
-        labels = [3] if _rarely(draw) else labels
-        value = {"start": s, "end": e, "text": covered, "labels": labels}
-        result.append(_drop(draw, {"id": rid, "type": "labels", "from_name": "label",
-                                   "to_name": "text", "value": _drop(draw, value)}))
-    for _ in range(draw(st.integers(0, 2))):
-        ends = [*ids, "nowhere"]
-        result.append(_drop(draw, {"type": "relation", "from_id": draw(st.sampled_from(ends)),
-                                   "to_id": draw(st.sampled_from(ends)),
-                                   "direction": draw(st.sampled_from(["left", "right"])),
-                                   "labels": draw(st.sampled_from([[], ["coref"], None]))}))
-    if draw(st.booleans()):
-        rid = draw(st.sampled_from([None, *ids]))
-        choice = {"type": "choices", "from_name": "topic", "to_name": "text",
-                  "value": {"choices": [1] if _rarely(draw) else draw(
-                      st.sampled_from([["x"], ["x", "y"]]))}}
-        if rid is not None:
-            choice["id"] = rid
-        result.append(_drop(draw, choice))
-    if _rarely(draw):
-        result.append({"id": "t", "type": "textarea", "value": {"text": ["note"]}})
-    if _rarely(draw):
-        result.append("not an object")
-    who = draw(st.one_of(st.integers(1, 3), st.sampled_from(["u1", "u2"]),
-                         st.builds(lambda i: {"id": i, "email": f"u{i}@x.org"},
-                                   st.integers(1, 3))))
-    return _drop(draw, {"id": draw(st.one_of(st.integers(1, 9), st.just("x"))),
-                        "completed_by": who, "result": result,
-                        "was_cancelled": _rarely(draw), "ground_truth": _rarely(draw)})
-
-
-@st.composite
-def _ls_export(draw: st.DrawFn) -> str:
-    tasks = []
-    for t in range(draw(st.integers(1, 4))):
-        text = draw(TEXT)
-        data: dict[str, Any] = {"text": text}
-        if _rarely(draw):
-            data["title"] = draw(TEXT)
-        task = {"id": t + 1, "data": data,
-                "annotations": [draw(_ls_annotation(text, k)) for k in range(
-                    draw(st.integers(0, 3)))],
-                "predictions": draw(st.sampled_from([[], [{"result": []}]]))}
-        tasks.append(_drop(draw, task))
-    return json.dumps(tasks, ensure_ascii=draw(st.booleans()),
-                      indent=draw(st.sampled_from([None, None, 1])))
-
-
-@given(content=_ls_export(), duplicates=st.sampled_from(["refuse", "first", "last"]),
+@given(content=ls_export(), duplicates=st.sampled_from(["refuse", "first", "last"]),
        key=st.sampled_from(["email", "id"]), text_key=st.sampled_from(["text", None]),
        window=st.sampled_from([_json_array.WINDOW, 40, 200, 700]))
 @SETTINGS
@@ -396,93 +291,14 @@ def test_orjson_reads_the_windows_of_a_large_array(monkeypatch: pytest.MonkeyPat
     assert {type(w) for _, w, _, _, _ in _json_array.iter_json_array_bytes(raw, "x")} == {str}
 
 
-@st.composite
-def _tokens(draw: st.DrawFn, text: str) -> list[Any]:
-    out: list[Any] = []
-    at = 0
-    for word in text.split(" "):
-        out.append({"text": word, "start": at, "end": at + len(word), "id": len(out)})
-        at += len(word) + 1
-    if out and _rarely(draw):
-        k = draw(st.integers(0, len(out) - 1))
-        out[k] = _drop(draw, dict(out[k])) if draw(st.booleans()) else \
-            {**out[k], "text": draw(TEXT)}
-    return out
-
-
-@st.composite
-def _prodigy_line(draw: st.DrawFn, text: str, tokens: list[Any], t: int) -> str:
-    spans = []
-    utf16 = draw(st.booleans())
-    for _ in range(draw(st.integers(0, 3))):
-        s, e, covered = draw(_offsets(text, utf16))
-        span: dict[str, Any] = {"start": s, "end": e, "label": 3 if _rarely(draw) else
-                                draw(st.sampled_from(["PER", "LOC", None]))}
-        if draw(st.booleans()):
-            span["text"] = covered
-        if tokens and draw(st.booleans()):
-            first = draw(st.integers(0, len(tokens) - 1))
-            span.update(token_start=first, token_end=draw(st.integers(first, len(tokens))))
-        spans.append(_drop(draw, span))
-    record: dict[str, Any] = {
-        "text": text, "_input_hash": 2**64 + t if _rarely(draw) else
-        draw(st.sampled_from([t, t, str(t)])),
-        "_task_hash": 100 + t, "tokens": tokens, "spans": spans,
-        "answer": draw(st.sampled_from(["accept", "accept", "accept", "reject", "ignore"])),
-        "_view_id": draw(st.sampled_from(["ner_manual", "ner_manual", "ner", None])),
-        "_annotator_id": draw(st.sampled_from(["ann-1", "ann-2", "ann-1", "ann-2", ""])),
-        "_session_id": "ann-s", "meta": {"id": draw(st.sampled_from([None, "d", 7]))}}
-    if spans and _rarely(draw):
-        record["relations"] = [{"head": 0, "child": draw(st.integers(0, 3)),
-                                "label": "COREF"}]
-    if _rarely(draw):
-        record["meta"]["deep"] = json.loads("[" * 150 + "]" * 150)
-    line = json.dumps(_drop(draw, record), ensure_ascii=draw(st.booleans()))
-    if not _rarely(draw):
-        return line
-    return draw(st.sampled_from([line.replace("}", ', "x": NaN}', 1),
-                                 line.replace("}", ', "x": 1e400}', 1),
-                                 line.replace("}", ', "x": "\\ud800"}', 1),
-                                 line.replace("}", ', "x": 12345678901234567890}', 1)]))
-
-
 @given(data=st.data(), answers=st.sampled_from(["accept", "accept,reject"]))
 @SETTINGS
 def test_random_prodigy_exports_read_alike(tmp_path: Path, data: st.DataObject, answers: str,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = []
-    for t in range(data.draw(st.integers(1, 4))):
-        text = data.draw(TEXT)
-        tokens = data.draw(_tokens(text))
-        for _ in range(data.draw(st.integers(1, 3))):
-            lines.append(data.draw(_prodigy_line(text, tokens, t)))
+    lines = data.draw(prodigy_lines())
     path = tmp_path / "db.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     _check(lambda: read_prodigy(path, answers=answers), monkeypatch)
-
-
-@st.composite
-def _doccano_line(draw: st.DrawFn, t: int, text: str) -> str:
-    entities: list[Any] = []
-    for k in range(draw(st.integers(0, 4))):
-        s, e, _ = draw(_offsets(text, False))
-        if draw(st.integers(0, 5)) == 3:
-            entities.append([s, e, "PER"])
-        else:
-            entities.append(_drop(draw, {"id": draw(st.sampled_from([t * 10 + k, str(k), k])),
-                                         "label": "PER", "start_offset": s, "end_offset": e}))
-    ids = [x["id"] for x in entities if isinstance(x, dict) and "id" in x] + [999]
-    relations = [_drop(draw, {"id": r, "from_id": draw(st.sampled_from(ids)),
-                              "to_id": draw(st.sampled_from(ids)), "type": "coref"})
-                 for r in range(draw(st.integers(0, 2)))]
-    record: dict[str, Any] = {"id": draw(st.sampled_from([t, str(t), None])), "text": text,
-                              "entities": entities, "relations": relations,
-                              "cats": [1] if _rarely(draw) else draw(
-                                  st.sampled_from([[], ["x"]])),
-                              "Comments": draw(st.sampled_from([[], ["c"], None]))}
-    if draw(st.booleans()):
-        record["label"] = draw(st.sampled_from([[[0, 1, "X"]], ["topic"], [[0, 99, "X"]]]))
-    return json.dumps(_drop(draw, record), ensure_ascii=draw(st.booleans()))
 
 
 @given(data=st.data())
@@ -491,7 +307,7 @@ def test_random_doccano_exports_read_alike(tmp_path: Path, data: st.DataObject,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     for user in ("alice", "bob"):
-        lines = [data.draw(_doccano_line(t, data.draw(TEXT)))
+        lines = [data.draw(doccano_line(t, data.draw(TEXT)))
                  for t in range(data.draw(st.integers(1, 4)))]
         (folder / f"{user}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     _check(lambda: read_doccano(folder), monkeypatch)

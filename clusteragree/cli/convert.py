@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Ledger, Notice, ParameterError, option
-from ._common import _encoding, command_signature, name_list, print_json
+from ._common import _encoding, add_jobs, command_signature, name_list, print_json
 from .exports import EXPORT_OPTIONS, add_export_options, read_export_inputs
 from .input_formats import auto_rule, input_formats
 from .unused import given
@@ -97,6 +97,7 @@ def register(sub: Any) -> None:
                          help="encoding of the input files (default: UTF-8, with or without a "
                          "byte-order mark)")
     add_export_options(convert)
+    add_jobs(convert)
     convert.set_defaults(run=_run_convert)
 
 
@@ -184,6 +185,7 @@ def _read(path: str, args: argparse.Namespace, index: int) -> Any:
 def _run_convert(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from ..exports.reading import IN_PARTS
     from ..exports.writers import (
         safe_name,
         write_brat,
@@ -206,6 +208,9 @@ def _run_convert(args: argparse.Namespace) -> int:
         if getattr(args, dest, None) is not None and not readers & kinds:
             _unused(ledger, f"{_flag(dest)} acts on {' and '.join(sorted(readers))} input; "
                     f"these inputs are {' and '.join(sorted(kinds))}")
+    if given(args, args.parser, ["jobs"]) and not IN_PARTS & kinds:
+        _unused(ledger, f"--jobs reads a large file of {' and '.join(sorted(IN_PARTS))} on "
+                f"several processes; these inputs are {' and '.join(sorted(kinds))}")
     for dest in _BRAT_INPUT:
         if given(args, args.parser, [dest]) and "brat" not in kinds:
             _unused(ledger, f"{_flag(dest)} acts on brat input; these inputs are "

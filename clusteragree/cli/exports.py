@@ -68,7 +68,8 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     A file of :data:`ONE_DOCUMENT` formats holds one annotator's annotation of one document
     and names neither: the inputs are taken as the annotations of one document (named after
     the first file) by as many annotators (named after the files, as coreference files are);
-    a project export holds several documents and names its annotators. Under ``--strict`` the
+    a project export holds several documents and names its annotators. ``--jobs`` reaches the
+    readers that read a large file on several processes (:data:`IN_PARTS`). Under ``--strict`` the
     exports' level-2 and level-3 errors of ``validate`` are refused here, for every command
     that reads them (:func:`clusteragree.spans.checks.refuse_export_errors`, and for the
     chains :func:`clusteragree.coref.export_checks.refuse_chain_errors`).
@@ -76,8 +77,10 @@ def read_exports(paths: Sequence[str], fmt: str, args: argparse.Namespace) -> li
     from pathlib import Path
 
     from ..core.model import unique_labels
-    from ..exports.reading import read_export
+    from ..exports.reading import IN_PARTS, read_export
     kwargs = export_kwargs(args, fmt)
+    if fmt in IN_PARTS and hasattr(args, "jobs"):  # a large file read on several processes
+        kwargs["jobs"] = args.jobs
     encoding = getattr(args, "encoding", None)
     if fmt in ONE_DOCUMENT:
         document = Path(paths[0]).stem

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from ..exports.reading import EXPORT_FORMATS
+from ..exports.reading import EXPORT_FORMATS, IN_PARTS
 
 __all__ = ["EXPORTS", "INPUTS", "InputFormat", "auto_rule", "detect", "export_formats",
            "input_formats"]
@@ -155,7 +155,8 @@ INPUTS: tuple[InputFormat, ...] = (
     InputFormat("validate", "pygamma", "pygamma-agreement CSV", "a first line of four fields "
                 "ending in two numbers", ("--names", "--vocabulary")),
     *(InputFormat("validate", f.name, f"{f.tool}: {f.holds}", RECOGNISED[f.name],
-                  ("--vocabulary", "--names", "--chain-layer", *_reader_options(f.name)))
+                  ("--vocabulary", "--names", "--chain-layer", *_reader_options(f.name),
+                   *(("--jobs",) if f.name in IN_PARTS else ())))
       for f in EXPORT_FORMATS),
 )
 

@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Callable, Iterable, Iterator
 
 from ..errors import Ledger, Notice
+from ..exports.reading import IN_PARTS
 from .exports import EXPORT_OPTIONS
 from .input_formats import EXPORTS, detect
 
@@ -95,7 +96,7 @@ FORMAT_OPTIONS["validate"] = {
     "vocabulary": {*_LABEL_TABLES, "spans-csv", "pygamma", *EXPORTS},
     "names": {"conll", "corefud", "brat", "conllu", "brackets", "pyramid", "pan", "spans-csv",
               "pygamma", *EXPORTS},
-    "chain_layer": set(EXPORTS),
+    "chain_layer": set(EXPORTS), "jobs": set(IN_PARTS),
 }
 
 for _command in ("coref", "spans", "table", "validate"):  # the options of the export readers

@@ -20,10 +20,11 @@ from functools import partial
 from typing import Any
 
 from .._version import __version__
+from ..core.parallel import resolve_jobs
 from ..errors import InputError, option
 from ..incidents import LEVELS, TESTS, Incident, Validation
 from ..inputs import objects_in_bulk
-from ._common import add_output, check_names, name_list, print_json
+from ._common import add_jobs, add_output, check_names, name_list, print_json
 from .exports import EXPORT_OPTIONS, add_export_options
 from .input_formats import EXPORTS, detect, input_formats
 
@@ -89,6 +90,7 @@ def register(sub: Any) -> None:
                         "doccano's and Prodigy's relations make, as the coref command reads "
                         "them)")
     add_export_options(parser)
+    add_jobs(parser)
     parser.set_defaults(run=_run)
 
 
@@ -149,6 +151,7 @@ def _run(args: argparse.Namespace) -> int:
                if v is not None}
     options.update({keyword: getattr(args, dest) for dest, (_, keyword) in EXPORT_OPTIONS.items()
                     if getattr(args, dest, None) is not None})
+    options["jobs"] = resolve_jobs(args.jobs)  # (the readers of IN_PARTS take it)
     found = Validation(level=args.level, max_err=args.max_err)
     for path in args.files:
         found.checked(path)

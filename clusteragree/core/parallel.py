@@ -27,14 +27,15 @@ from ..errors import ParameterTypeError
 
 if TYPE_CHECKING:
     import multiprocessing
+    from concurrent.futures import Future
     from concurrent.futures import process as pools
     from concurrent.futures.process import ProcessPoolExecutor
 else:  # loaded with the first pool: a table counted in this process needs neither
     multiprocessing = module("multiprocessing")
     pools = module("concurrent.futures.process")
 
-__all__ = ["THREAD_VARIABLES", "map_chunks", "pin_threads_for", "pool_running", "resolve_jobs",
-           "usable_cores"]
+__all__ = ["THREAD_VARIABLES", "forget_broken", "map_chunks", "pin_threads_for", "pool_running",
+           "resolve_jobs", "start_workers", "usable_cores"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -293,3 +294,46 @@ def map_chunks(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 1,
             future.cancel()
         raise
     return out
+
+
+
+
+def start_workers(func: Callable[[T], R], items: Sequence[T], jobs: int) -> list[Future[R]]:
+    """``func(item)`` for each item, started in order on a pool of ``jobs - 1`` worker
+    processes (this process is the other: it works on something else meanwhile, and may take
+    back an item no worker has taken yet by cancelling its future, which then succeeds).
+
+    Parameters
+    ----------
+    func : callable
+        A function of one item, defined at the top level of a module (see
+        :func:`map_chunks`; the same rules on the warnings ledger and ``--strict``).
+    items : sequence
+        The work, in order.
+    jobs : int
+        Processes, this one included: at least 2.
+
+    Returns
+    -------
+    list of Future
+        One per item, in the order of ``items``. A worker that dies breaks the pool
+        (:func:`forget_broken` then drops it).
+
+    References
+    ----------
+    docs/parallel.md.
+
+    Examples
+    --------
+    >>> [f.result() for f in start_workers(abs, [-3, 1, -2], jobs=2)]
+    [3, 1, 2]
+    """
+    pool = _pool(max(1, jobs - 1))
+    with _pinned_environment():
+        return [pool.submit(func, item) for item in items]
+
+def forget_broken(jobs: int, err: BaseException) -> None:
+    """After ``err`` from a future of :func:`start_workers`: a broken pool (a worker died)
+    is dropped, so that the next call starts afresh."""
+    if loaded("concurrent.futures.process") and isinstance(err, pools.BrokenProcessPool):
+        _POOLS.pop(max(1, jobs - 1), None)

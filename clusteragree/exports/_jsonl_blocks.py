@@ -153,10 +153,11 @@ def wanted(stream: Any) -> bool:
         return False
 
 
-def _blocks(stream: IO[bytes]) -> Iterator[bytes]:
+def _blocks(stream: IO[bytes], mark: bool = True) -> Iterator[bytes]:
     """The stream's complete lines, a block of them at a time (without the last ``\\n`` of a
-    block; a line longer than :data:`BLOCK` whole), the byte-order mark of the file dropped."""
-    tail, first = b"", True
+    block; a line longer than :data:`BLOCK` whole), the byte-order mark of the file dropped
+    (``mark``: the stream starts at the file's start)."""
+    tail, first = b"", mark
     while True:
         chunk = stream.read(BLOCK)
         if not chunk:
@@ -177,8 +178,8 @@ def _blocks(stream: IO[bytes]) -> Iterator[bytes]:
 
 
 def records(stream: IO[bytes], shared: str | None, scan: Any, loads: Callable[[bytes], Any],
-            fault: type[Exception], general: Callable[[bytes, int], Any]
-            ) -> Iterator[tuple[int, Any]]:
+            fault: type[Exception], general: Callable[[bytes, int], Any], *,
+            first_line: int = 1) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for each non-blank line of a UTF-8 JSON Lines stream, as
     :func:`clusteragree.exports._records.iter_jsonl` gives them (orjson installed), the lines
     found and checked by the scan a block at a time.
@@ -190,13 +191,14 @@ def records(stream: IO[bytes], shared: str | None, scan: Any, loads: Callable[[b
 
     ``loads`` and ``fault``: orjson's parser and error; ``general(raw, number)``: the line's
     value by the standard library, or the InputError that says what is wrong with it (for the
-    lines orjson may read otherwise, or refuses)."""
+    lines orjson may read otherwise, or refuses). ``first_line``: the number of the stream's
+    first line (the byte-order mark is looked for only on line 1)."""
     stand_in = _STAND_IN
     key = b"" if shared is None else json.dumps(shared)[1:-1].encode()
     share = shared is not None and b"\\" not in key
     seen: dict[bytes, bytes] = {}
-    done = 0  # lines of the blocks before
-    for block in _blocks(stream):
+    done = first_line - 1  # lines of the blocks before
+    for block in _blocks(stream, first_line == 1):
         starts, ends, flags, key_starts, key_ends = scan_block(block, key, scan)
         for k, flag in enumerate(flags):
             if flag & BLANK:

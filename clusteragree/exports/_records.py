@@ -225,8 +225,8 @@ def _shared_line(raw: bytes, marker: bytes, key: str, known: dict[bytes, list[by
 
 
 def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
-               encoding: str | None = None, shared: str | None = None
-               ) -> Iterator[tuple[int, Any]]:
+               encoding: str | None = None, shared: str | None = None, first_line: int = 1,
+               scan: bool = False) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for each non-blank line of a JSON Lines stream.
 
     Lines are split at ``\\n`` only (a final ``\\r`` is dropped); a byte-order mark on the first
@@ -237,6 +237,11 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
     its bytes, parsed once for all the lines that repeat them (elsewhere it is the parsed
     value, as without ``shared``).
 
+    ``first_line``: the number of the stream's first line (a part of a file read on its own,
+    whole lines from a line's start: the byte-order mark is looked for only on line 1).
+    ``scan``: the compiled scan of :mod:`clusteragree.exports._jsonl_blocks` whatever the
+    stream's size (where it can serve), not only on large files.
+
     Examples
     --------
     >>> import io
@@ -245,17 +250,18 @@ def iter_jsonl(stream: IO[bytes] | Iterable[bytes], path: PathLike, *,
     """
     codec = check_encoding(encoding) or "utf-8"
     fast = FAST and _orjson is not None and codec == "utf-8"
-    if fast and _jsonl_blocks.wanted(stream):
-        scan = _jsonl_blocks.scanner()
-        if scan is not None:
-            yield from _jsonl_blocks.records(stream, shared, scan,  # type: ignore[arg-type]
+    if fast and (scan or _jsonl_blocks.wanted(stream)):
+        scanner = _jsonl_blocks.scanner()
+        if scanner is not None:
+            yield from _jsonl_blocks.records(stream, shared, scanner,  # type: ignore[arg-type]
                                              _orjson.loads, _orjson.JSONDecodeError,
                                              lambda raw, number: _general_line(
-                                                 raw, path, number, codec, encoding))
+                                                 raw, path, number, codec, encoding),
+                                             first_line=first_line)
             return
     marker = None if shared is None else json.dumps(shared).encode() + b":"
     known: dict[bytes, list[bytes]] = {}
-    for number, raw in enumerate(stream, 1):
+    for number, raw in enumerate(stream, first_line):
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         if raw.endswith(b"\r"):

@@ -63,9 +63,10 @@ from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import InputError, ParameterError, Tally, option
+from ..core.parallel import forget_broken, resolve_jobs, start_workers
+from ..errors import InputError, ParameterError, Tally, is_strict, option, spelling_in_use
 from ..inputs import check_encoding, objects_in_bulk
-from . import _jsonl_blocks, _records
+from . import _jsonl_blocks, _jsonl_parts, _records
 from ._records import _INTERNED, Shared, field, integer, iter_jsonl, label_text, text_field
 from ._token_bytes import token_offsets
 from .model import (
@@ -150,7 +151,7 @@ class _Doc:
 
 
 def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
-                 answers: str | Sequence[str] = "accept") -> Export:
+                 answers: str | Sequence[str] = "accept", jobs: int | None = 1) -> Export:
     """Read ``prodigy db-out`` JSONL.
 
     Parameters
@@ -162,6 +163,13 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
     answers : {"accept", "accept,reject"}, default="accept"
         The answers whose manual examples are read as annotations; ``reject`` is always read
         for binary label questions (it is their answer "no").
+    jobs : int or None, default=1
+        Processes (as :func:`~clusteragree.core.parallel.resolve_jobs` reads them; None:
+        every core). A file of 64 MiB or more is then read in parts of whole lines, one
+        process each, and merged in the order of the file
+        (:mod:`~clusteragree.exports._jsonl_parts`): the documents, notices and errors are
+        those of one process. Smaller files, and reading without orjson or in another
+        encoding than UTF-8, take one process.
 
     Returns
     -------
@@ -199,16 +207,88 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
     name = Path(path)
     if name.is_dir():
         raise InputError("is a directory; give the JSONL file of prodigy db-out", name)
-    reader = _Reader(name, wanted)
-    with objects_in_bulk(), _open(name) as handle:
-        for line, record in iter_jsonl(handle, name, encoding=encoding, shared="tokens"):
-            reader.record(record, line)
+    processes = resolve_jobs(jobs)
+    reader: _Reader | None = None
+    if _jsonl_parts.wanted(name, processes, encoding):
+        reader = _Reader(name, wanted)
+        if not _in_parts(reader, name, processes):
+            reader = None  # (read in part: read again, in one process)
+    if reader is None:
+        reader = _Reader(name, wanted)
+        with objects_in_bulk(), _open(name) as handle:
+            for line, record in iter_jsonl(handle, name, encoding=encoding, shared="tokens"):
+                reader.record(record, line)
     reader.tally.report()
     docs = reader.documents()
     if not docs:
         raise InputError("no annotation to read (every answer was left out: see the "
                          "warnings)", name)
     return Export(docs, os.fspath(name), TOOL)
+
+
+def _in_parts(reader: _Reader, name: Path, processes: int) -> bool:
+    """Read the file in parts into ``reader``, on ``processes`` processes: this one reads the
+    first parts itself (:func:`~clusteragree.exports._jsonl_parts.own_share` of them), the
+    workers the others in order, and this one then replays the workers' events
+    (:func:`_read_part`) in order, reading itself any part no worker has started when it gets
+    there. True when done; False where a document was named otherwise than a worker named it
+    (two texts under one meta id across parts: the caller then reads the file again in one
+    process). The warnings are said once the reading is done, or before its error."""
+    _open(name).close()  # (a file that cannot be read is said here)
+    start_workers(_jsonl_parts.warm, [None] * (processes - 1), processes)
+    parts = [(os.fspath(name), start, end, first, sorted(reader.answers), is_strict(),
+              spelling_in_use()) for start, end, first in _jsonl_parts.line_parts(name)]
+    if len(parts) < 2:
+        return False
+    share = _jsonl_parts.own_share(processes, parts[-1][1])
+    first = max(1, min(len(parts) - 1, round(share * len(parts))))
+    futures = [None] * first + start_workers(_read_part, parts[first:], processes)
+    captured = _jsonl_parts.Captured(is_strict(), spelling_in_use())
+    said = captured.events  # the warnings, said once the reading is sure
+    try:
+        with objects_in_bulk():
+            for k, (path, start, end, line_one, *_) in enumerate(parts):
+                future = futures[k]
+                if future is None or future.cancel():  # not taken by a worker: read here
+                    with captured:
+                        for line, record in _jsonl_parts.read_part(path, start, end,
+                                                                   line_one, "tokens"):
+                            reader.record(record, line)
+                    continue
+                events, tally = future.result()
+                if not reader.replay(events, said):
+                    return False
+                reader.tally.merge(tally)
+    except InputError:
+        for event in said:
+            _jsonl_parts.replay(event)
+        raise
+    except BaseException as err:
+        forget_broken(processes, err)
+        raise
+    finally:
+        for future in futures:
+            if future is not None:
+                future.cancel()
+    for event in said:
+        _jsonl_parts.replay(event)
+    return True
+
+
+def _read_part(part: tuple[str, int, int, int, list[str], bool, dict[str, str] | None]
+               ) -> tuple[list[tuple[Any, ...]], Tally]:
+    """A worker's reading of one part of a file: its events (see :meth:`_Reader.replay`) and
+    the counts of its notices."""
+    path, start, end, first, answers, strict_on, options = part
+    reader = _PartReader(Path(path), frozenset(answers))
+    with _jsonl_parts.Captured(strict_on, options) as captured, objects_in_bulk():
+        reader.captured = captured
+        try:
+            for line, record in _jsonl_parts.read_part(path, start, end, first, "tokens"):
+                reader.record(record, line)
+        except InputError as err:
+            captured.add(("error", err))
+    return captured.events, reader.tally
 
 
 def _open(name: Path) -> IO[bytes]:
@@ -291,11 +371,15 @@ class _Reader:
         if choice:
             self._labels(doc, CHOICE, task_hash, self._choices(record, what, line), line)
         if manual or not choice:
-            if doc.manual is not None:
-                self.tally.add("skipped", "second manual annotations of one input by one "
-                               "annotator (one _input_hash) left out: the last is read", line)
-            doc.manual = self._manual(doc, record, what, line)
-            doc.manual_task = task_hash
+            self._set_manual(doc, self._manual(doc, record, what, line), task_hash, line)
+
+    def _set_manual(self, doc: _Doc, manual: AnnotatedDocument, task_hash: str | None,
+                    line: int) -> None:
+        if doc.manual is not None:
+            self.tally.add("skipped", "second manual annotations of one input by one "
+                           "annotator (one _input_hash) left out: the last is read", line)
+        doc.manual = manual
+        doc.manual_task = task_hash
 
     def _doc(self, annotator: str, input_hash: str, record: dict[str, Any], text: str,
              what: str, line: int) -> _Doc:
@@ -311,16 +395,53 @@ class _Reader:
         doc = self.docs[key] = _Doc(name, annotator, text, line)
         return doc
 
+    def _known_doc(self, key: tuple[str, str], text: str, name: str, what: str, line: int
+                   ) -> _Doc:
+        """:meth:`_doc` from what a worker read of the line (``name``: from its ``meta``)."""
+        found = self.docs.get(key)
+        if found is not None:
+            if found.text != text:
+                raise InputError(f"{what}: its _input_hash {key[1]} is that of another text "
+                                 f"(line {found.line}); is the file edited?", self.path, line)
+            return found
+        doc = self.docs[key] = _Doc(self._named(name, key[1], line), key[0], text, line)
+        return doc
+
+    def replay(self, events: list[tuple[Any, ...]], said: list[tuple[Any, ...]]) -> bool:
+        """A worker's events, in order (:class:`_PartReader`): a document met (``doc``), its
+        labels (``labels``), its manual annotation (``manual``), an error (raised), warnings
+        (kept in ``said``). False where a document is named otherwise than the worker named
+        it (nothing is then finished: the caller reads the file again)."""
+        doc: _Doc | None = None
+        for event in events:
+            kind = event[0]
+            if kind == "doc":
+                _, key, text, meta_name, used, line = event
+                doc = self._known_doc(key, text, meta_name, f"the example at line {line}", line)
+                if doc.name != used:
+                    return False
+            elif kind == "manual":
+                assert doc is not None
+                _, packed, task_hash, line = event
+                manual = _jsonl_parts.unpack_document(packed)
+                tokens = self._shared(doc.text, tuple(manual.tokens))  # one tuple per text
+                if tokens is not manual.tokens:
+                    object.__setattr__(manual, "tokens", tokens)
+                self._set_manual(doc, manual, task_hash, line)
+            elif kind == "labels":
+                assert doc is not None
+                _, key, task_hash, labels, line = event
+                self._labels(doc, key, task_hash, labels, line)
+            elif kind == "error":
+                raise event[1]
+            else:
+                said.append(event)
+        return True
+
     def _name(self, record: dict[str, Any], input_hash: str, line: int) -> str:
-        meta = record.get("meta")
-        name = input_hash
-        if isinstance(meta, dict):
-            for key in META_IDS:
-                value = meta.get(key)
-                if isinstance(value, (str, int)) and not isinstance(value, bool) and \
-                        str(value):
-                    name = str(value)
-                    break
+        return self._named(_meta_name(record, input_hash), input_hash, line)
+
+    def _named(self, name: str, input_hash: str, line: int) -> str:
         owner = self.names.setdefault(name, input_hash)
         if owner != input_hash:
             self.tally.add("note", "documents whose meta id names several texts, named "
@@ -634,3 +755,40 @@ class _Reader:
                                              path=os.fspath(self.path), line=doc.line,
                                              tool=TOOL))
         return tuple(out)
+
+
+def _meta_name(record: dict[str, Any], input_hash: str) -> str:
+    """A document's name from its line: an id-like field of ``meta``, else the input hash."""
+    meta = record.get("meta")
+    if isinstance(meta, dict):
+        for key in META_IDS:
+            value = meta.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+                return str(value)
+    return input_hash
+
+
+class _PartReader(_Reader):
+    """A worker's reader of a part of the file: what a line alone gives (spans, tokens,
+    notices) is made here; what depends on the lines before (the documents met, named, and
+    their last answers) is logged as events for :meth:`_Reader.replay`, in order."""
+
+    captured: _jsonl_parts.Captured
+
+    def _doc(self, annotator: str, input_hash: str, record: dict[str, Any], text: str,
+             what: str, line: int) -> _Doc:
+        key = (annotator, input_hash)
+        name = _meta_name(record, input_hash)
+        found = self.docs.get(key)
+        if found is None or found.text != text:  # (another text: the caller refuses it)
+            found = self.docs[key] = _Doc(name, annotator, text, line)
+        self.captured.add(("doc", key, found.text, name, found.name, line))
+        return found
+
+    def _labels(self, doc: _Doc, key: str, task_hash: str | None,
+                labels: tuple[DocumentLabel, ...], line: int) -> None:
+        self.captured.add(("labels", key, task_hash, labels, line))
+
+    def _set_manual(self, doc: _Doc, manual: AnnotatedDocument, task_hash: str | None,
+                    line: int) -> None:
+        self.captured.add(("manual", _jsonl_parts.pack_document(manual), task_hash, line))

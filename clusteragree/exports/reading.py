@@ -27,7 +27,7 @@ from ..errors import InputError, ParameterError, option
 from ..inputs import objects_in_bulk
 from .model import Export
 
-__all__ = ["EXPORT_FORMATS", "ExportFormat", "detect_export", "read_export"]
+__all__ = ["EXPORT_FORMATS", "IN_PARTS", "ExportFormat", "detect_export", "read_export"]
 
 
 class ExportFormat(NamedTuple):
@@ -62,6 +62,9 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
 )
 
 _BY_NAME = {f.name: f for f in EXPORT_FORMATS}
+#: The formats whose reader takes ``jobs``: a large file read in parts on several processes
+#: (:mod:`clusteragree.exports._jsonl_parts`).
+IN_PARTS = frozenset({"prodigy"})
 HEAD = 65536
 
 

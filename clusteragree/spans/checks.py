@@ -53,7 +53,7 @@ from ..core.model import unique_labels
 from ..errors import ParameterError, option
 from ..exports.columns import PairColumns, is_columns, missing_ids, span_column
 from ..exports.model import AnnotatedDocument, Export, Span
-from ..exports.reading import read_export
+from ..exports.reading import IN_PARTS, read_export
 from ..incidents import Incident, Test, read_checked, refuse_errors, register
 from .readers import read_pygamma_csv, read_span_table, read_texts
 from .table_checks import across_tables, scan_table, table_checks, table_incidents
@@ -713,6 +713,8 @@ def _read_exports(paths: list[str], input_format: str, encoding: str | None,
     """Each export read by its reader (as the other commands read them: the files of one-
     document formats are one document, by one annotator each)."""
     kwargs = {k: options[k] for k in READER_OPTIONS if options.get(k) is not None}
+    if input_format in IN_PARTS and options.get("jobs") is not None:
+        kwargs["jobs"] = options["jobs"]  # a large file read on several processes
     out: list[Export | None] = []
     if input_format in ONE_DOCUMENT:
         document = Path(paths[0]).stem
