@@ -19,7 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "clusteragree"
 DOMAINS = ("pyramids", "coref", "labels", "trees", "spans")
-INPUT_LAYER = ("errors", "incidents", "inputs", "progress", "_version", "_lazy", "compiled")
+INPUT_LAYER = ("errors", "incidents", "inputs", "progress", "_version", "_lazy", "compiled",
+               "workers")
 
 #: The parts each part may import (besides itself).
 ALLOWED: dict[str, set[str]] = {

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputWarning, Notice, notify, spelling, strict
-from . import _records
+from . import _jsonl_blocks, _records, _token_bytes
 from .model import (
     _DOCUMENT_FIELDS,
     _LABEL_FIELDS,
@@ -89,11 +89,8 @@ def own_share(processes: int, size: int) -> float:
 def warm(_: object = None) -> None:
     """A worker's first task: load the compiled scans, so that its first part does not wait
     for them."""
-    from ._jsonl_blocks import scanner
-    from ._token_bytes import KERNEL
-
-    if scanner() is not None:
-        KERNEL.get()
+    if _jsonl_blocks.scanner() is not None:
+        _token_bytes.KERNEL.get()
 
 
 def wanted(path: str | os.PathLike[str], processes: int, encoding: str | None) -> bool:
@@ -154,9 +151,9 @@ def read_part(path: str | os.PathLike[str], start: int, end: int, first_line: in
 
 
 class Captured:
-    """In a worker: strict reading and the caller's spelling of options as the caller has
-    them, and the warnings said, kept to be replayed in order among the events
-    (:meth:`events`, :meth:`add`).
+    """Strict reading and the spelling of options as the caller has them (in a worker), and
+    the warnings said, kept to be replayed in order among the events (:meth:`events`,
+    :meth:`add`; around a part the calling process reads, the warnings alone).
 
     Examples
     --------

@@ -63,9 +63,9 @@ from operator import itemgetter, le
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.parallel import forget_broken, resolve_jobs, start_workers
 from ..errors import InputError, ParameterError, Tally, is_strict, option, spelling_in_use
 from ..inputs import check_encoding, objects_in_bulk
+from ..workers import forget_broken, resolve_jobs, start_workers
 from . import _jsonl_blocks, _jsonl_parts, _records
 from ._records import _INTERNED, Shared, field, integer, iter_jsonl, label_text, text_field
 from ._token_bytes import token_offsets
@@ -164,7 +164,7 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
         The answers whose manual examples are read as annotations; ``reject`` is always read
         for binary label questions (it is their answer "no").
     jobs : int or None, default=1
-        Processes (as :func:`~clusteragree.core.parallel.resolve_jobs` reads them; None:
+        Processes (as :func:`~clusteragree.workers.resolve_jobs` reads them; None:
         every core). A file of 64 MiB or more is then read in parts of whole lines, one
         process each, and merged in the order of the file
         (:mod:`~clusteragree.exports._jsonl_parts`): the documents, notices and errors are
