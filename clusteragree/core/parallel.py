@@ -163,7 +163,3 @@ def map_chunks(func: Callable[[T], R], items: Sequence[T], jobs: int | None = 1,
             future.cancel()
         raise
     return out
-
-
-
-

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputWarning, Notice, notify, spelling, strict
+from ..inputs import check_encoding
 from . import _jsonl_blocks, _records, _token_bytes
 from .model import (
     _DOCUMENT_FIELDS,
@@ -40,6 +41,7 @@ from .model import (
     _SPAN_FIELDS,
     AnnotatedDocument,
     Chain,
+    Relation,
     Span,
     new_document,
     new_label,
@@ -97,7 +99,7 @@ def wanted(path: str | os.PathLike[str], processes: int, encoding: str | None) -
     """Whether a file is read in parts: several processes asked for, the fast path on (orjson,
     UTF-8) and a file of :data:`SIZE` bytes or more."""
     if processes < 2 or not _records.FAST or _records._orjson is None or \
-            (encoding or "utf-8").lower().replace("_", "-") not in ("utf-8", "utf8"):
+            (check_encoding(encoding) or "utf-8") != "utf-8":  # (as iter_jsonl's fast path)
         return False
     try:
         return os.stat(path).st_size >= SIZE
@@ -261,12 +263,7 @@ def unpack_document(row: tuple[Any, ...]) -> AnnotatedDocument:
                      for span_id, start, end, label in short)
     else:
         made = tuple(Span(*row) for row in spans)
-    rels = []
-    for source, target, layer, label, at, features in relations:
-        rel = new_relation(source, target, layer, label, at)
-        if features:
-            rel = type(rel)(source, target, layer, label, at, features)
-        rels.append(rel)
-    return new_document(name, annotator, text, tokens, sentences, made, tuple(rels),
+    rels = tuple(Relation(*row) if row[5] else new_relation(*row[:5]) for row in relations)
+    return new_document(name, annotator, text, tokens, sentences, made, rels,
                         tuple(Chain(*c) for c in chains),
                         tuple(new_label(*lab) for lab in labels), path, line, tool)

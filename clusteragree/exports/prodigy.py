@@ -165,8 +165,8 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str | None = None,
         for binary label questions (it is their answer "no").
     jobs : int or None, default=1
         Processes (as :func:`~clusteragree.workers.resolve_jobs` reads them; None:
-        every core). A file of 64 MiB or more is then read in parts of whole lines, one
-        process each, and merged in the order of the file
+        every core). A file of 64 MiB or more is then read in parts of whole lines shared
+        among the processes, and merged in the order of the file
         (:mod:`~clusteragree.exports._jsonl_parts`): the documents, notices and errors are
         those of one process. Smaller files, and reading without orjson or in another
         encoding than UTF-8, take one process.
@@ -384,28 +384,29 @@ class _Reader:
     def _doc(self, annotator: str, input_hash: str, record: dict[str, Any], text: str,
              what: str, line: int) -> _Doc:
         key = (annotator, input_hash)
-        found = self.docs.get(key)
+        found = self._found(key, text, what, line)
         if found is not None:
-            if found.text != text:
-                raise InputError(f"{what}: its _input_hash {input_hash} is that of another "
-                                 f"text (line {found.line}); is the file edited?", self.path,
-                                 line)
             return found
-        name = self._name(record, input_hash, line)
+        name = self._named(_meta_name(record, input_hash), input_hash, line)
         doc = self.docs[key] = _Doc(name, annotator, text, line)
         return doc
 
     def _known_doc(self, key: tuple[str, str], text: str, name: str, what: str, line: int
                    ) -> _Doc:
         """:meth:`_doc` from what a worker read of the line (``name``: from its ``meta``)."""
-        found = self.docs.get(key)
+        found = self._found(key, text, what, line)
         if found is not None:
-            if found.text != text:
-                raise InputError(f"{what}: its _input_hash {key[1]} is that of another text "
-                                 f"(line {found.line}); is the file edited?", self.path, line)
             return found
         doc = self.docs[key] = _Doc(self._named(name, key[1], line), key[0], text, line)
         return doc
+
+    def _found(self, key: tuple[str, str], text: str, what: str, line: int) -> _Doc | None:
+        """The document of ``key`` met before, its text checked; None for a new one."""
+        found = self.docs.get(key)
+        if found is not None and found.text != text:
+            raise InputError(f"{what}: its _input_hash {key[1]} is that of another text "
+                             f"(line {found.line}); is the file edited?", self.path, line)
+        return found
 
     def replay(self, events: list[tuple[Any, ...]], said: list[tuple[Any, ...]]) -> bool:
         """A worker's events, in order (:class:`_PartReader`): a document met (``doc``), its
@@ -437,9 +438,6 @@ class _Reader:
             else:
                 said.append(event)
         return True
-
-    def _name(self, record: dict[str, Any], input_hash: str, line: int) -> str:
-        return self._named(_meta_name(record, input_hash), input_hash, line)
 
     def _named(self, name: str, input_hash: str, line: int) -> str:
         owner = self.names.setdefault(name, input_hash)
